@@ -1,0 +1,82 @@
+"""One Settings object, the only place that reads the environment (prefix OPENRESEARCH_)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    return Path.home() / ".openresearch"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="OPENRESEARCH_", env_file=".env", extra="ignore")
+
+    # --- graph -------------------------------------------------------------------------------------
+    data_dir: Path = Field(default_factory=default_data_dir,
+                           description="Where the embedded FalkorDB keeps its data, lock and socket.")
+    graph_url: str | None = Field(
+        default=None,
+        description="bolt://, neo4j://, neo4j+s:// for Neo4j; falkordb://host:port or unix:///path.sock for an "
+        "external FalkorDB; empty = the embedded FalkorDB server under data_dir.")
+    graph_user: str = "neo4j"
+    graph_password: SecretStr | None = None
+    graph_database: str = Field(default="neo4j", description="Neo4j database name.")
+    graph_name: str = Field(default="openresearch", description="FalkorDB graph key.")
+    batch_size: int = 1000
+    conflict_tolerance: float = Field(default=0.05, description="Relative difference above which values conflict.")
+    aliases_file: Path | None = Field(default=None, description="JSON {canonical: [alias, ...]} merged with built-ins.")
+    # local Neo4j built from Maven artifacts (openresearch neo4j start)
+    neo4j_home: Path | None = None
+    neo4j_bolt_port: int = 7687
+    neo4j_http_port: int = 7474
+
+    # --- ingest ------------------------------------------------------------------------------------
+    user_agent: str = "OpenResearch/0.1 (+https://github.com/openresearch/openresearch; research@example.org)"
+    contact_email: str = "research@example.org"
+    searxng_url: str | None = None
+    searxng_engines: str = ""
+    searxng_categories: str = "general"
+    searxng_language: str = "auto"
+    arxiv_url: str = "https://export.arxiv.org/api/query"
+    semantic_scholar_url: str = "https://api.semanticscholar.org/graph/v1"
+    semantic_scholar_key: SecretStr | None = None
+    openalex_url: str = "https://api.openalex.org"
+    openalex_key: SecretStr | None = None
+    wikipedia_url: str = "https://en.wikipedia.org/w/api.php"
+    trusted_hosts: list[str] = Field(default_factory=list,
+                                     description="Hosts allowed to resolve to private addresses (a local SearXNG).")
+    per_host_concurrency: int = 2
+    global_concurrency: int = 8
+    min_interval_s: float = 0.0
+    host_intervals: dict[str, float] = Field(default_factory=lambda: {"export.arxiv.org": 3.0})
+    max_retries: int = 4
+    backoff_base_s: float = 0.5
+    connect_timeout_s: float = 10.0
+    read_timeout_s: float = 30.0
+    max_body_bytes: int = 20_000_000
+    max_redirects: int = 5
+    respect_robots: bool = True
+    cache_ttl_s: int = 7 * 24 * 3600
+    embedding_model: str = "all-MiniLM-L6-v2"
+    domain_weights: dict[str, float] = Field(default_factory=dict)
+    recency_half_life_days: float = 365.0
+
+    # --- LLM ---------------------------------------------------------------------------------------
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = 60.0
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.data_dir / "cache"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

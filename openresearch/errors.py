@@ -1,0 +1,65 @@
+"""The exception tree. Core code raises these; the CLI prints one line, the API maps them to HTTP codes.
+
+OpenResearchError
+├── ConfigError              bad settings or arguments
+├── GraphError               anything from the graph layer
+│   ├── GraphUnavailable     wrong URL, server down, cannot start the embedded server
+│   └── QueryError           a catalogue query failed or the catalogue is inconsistent
+├── InputError               malformed user input (an import line, a claims file)
+├── NotFound                 an id that does not exist
+├── FetchError               network fetches (ingest)
+│   ├── FetchRefused         refused by policy (SSRF guard, scheme, robots, size)
+│   └── ParseError           a page or PDF that cannot be parsed
+├── LLMError                 an LLM endpoint failed or answered unusably
+└── BudgetExceeded           a hard budget tripped
+"""
+
+from __future__ import annotations
+
+
+class OpenResearchError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class ConfigError(OpenResearchError):
+    pass
+
+
+class GraphError(OpenResearchError):
+    pass
+
+
+class GraphUnavailable(GraphError):
+    pass
+
+
+class QueryError(GraphError):
+    pass
+
+
+class InputError(OpenResearchError):
+    pass
+
+
+class NotFound(OpenResearchError):
+    pass
+
+
+class FetchError(OpenResearchError):
+    pass
+
+
+class FetchRefused(FetchError):
+    pass
+
+
+class ParseError(FetchError):
+    pass
+
+
+class LLMError(OpenResearchError):
+    pass
+
+
+class BudgetExceeded(OpenResearchError):
+    pass
