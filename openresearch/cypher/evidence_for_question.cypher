@@ -1,0 +1,12 @@
+// purpose: evidence linked to one question (ANSWERS), with source, entities and observations
+// params: question_id, limit
+MATCH (q0:Question {id: $question_id})<-[:ANSWERS]-(ev:Evidence)-[:FROM]->(s:Source)
+WITH ev, s LIMIT $limit
+RETURN ev.id AS id, ev.quote AS quote, ev.type AS type, ev.start AS start, ev.end AS end,
+       ev.summary AS summary, ev.extracted_at AS extracted_at,
+       s {.id, .url, .title, .kind, .published_at, .fetched_at, .trust} AS source,
+       [(ev)-[:MENTIONS]->(e:Entity) | e.name] AS entities,
+       [(ev)-[:REPORTS]->(o:Observation)-[:OF]->(oe:Entity) |
+         {id: o.id, entity: oe.name, metric: o.metric, value: o.value, unit: o.unit, raw_value: o.raw_value,
+          raw_unit: o.raw_unit, condition: o.condition}] AS observations,
+       [(ev)-[:ANSWERS]->(q:Question) | q.text] AS questions

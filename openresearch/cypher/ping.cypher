@@ -1,0 +1,3 @@
+// purpose: check that the server answers
+// params: -
+RETURN 1 AS ok

@@ -1,0 +1,37 @@
+"""The interface both graph adapters implement. Only the adapters import a database driver."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from openresearch.cypher import Dialect
+from openresearch.graph_schema import SchemaSpec
+
+Row = dict[str, Any]
+Params = Mapping[str, Any]
+
+
+class GraphBackend(Protocol):
+    dialect: Dialect
+    description: str
+
+    def read(self, query: str, params: Params | None = None) -> list[Row]:
+        """Run a read-only statement and return rows as dicts."""
+
+    def write(self, query: str, params: Params | None = None) -> list[Row]:
+        """Run one write statement atomically (retried on transient errors)."""
+
+    def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
+        """Run several write statements as one unit where the backend allows it."""
+
+    def explain(self, query: str, params: Params | None = None) -> None:
+        """Plan a statement without running it; raises QueryError when it does not compile."""
+
+    def apply_schema(self, spec: SchemaSpec) -> list[str]:
+        """Create constraints and indexes idempotently; returns what was created."""
+
+    def clear(self) -> None:
+        """Delete everything (tests and `graph reset`)."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,147 @@
+"""FalkorDB adapter (the embedded default): falkordb-py over a unix socket or TCP."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import redis.exceptions as rexc
+from falkordb import FalkorDB
+
+from openresearch.cypher import Dialect
+from openresearch.errors import GraphUnavailable, QueryError
+from openresearch.graph.backend import Params, Row
+from openresearch.graph_schema import SchemaSpec
+
+_ALREADY = ("already indexed", "already exists", "already created")
+
+
+class FalkorBackend:
+    dialect: Dialect = "falkordb"
+
+    def __init__(self, graph_name: str, *, unix_socket: str | None = None, host: str | None = None,
+                 port: int | None = None, password: str | None = None, timeout_s: float = 30.0) -> None:
+        where = unix_socket or f"{host}:{port}"
+        self.description = f"FalkorDB {where} graph={graph_name}"
+        try:
+            if unix_socket:
+                self._db = FalkorDB(unix_socket_path=unix_socket, socket_timeout=timeout_s)
+            else:
+                self._db = FalkorDB(host=host or "127.0.0.1", port=port or 6379, password=password,
+                                    socket_timeout=timeout_s, socket_connect_timeout=5)
+            self._db.connection.ping()
+        except (rexc.ConnectionError, rexc.TimeoutError, OSError) as e:
+            raise GraphUnavailable(f"cannot reach FalkorDB at {where}: {_first_line(e)}") from None
+        self._graph = self._db.select_graph(graph_name)
+        self.graph_name = graph_name
+
+    # --- statements --------------------------------------------------------------------------------
+    def _run(self, query: str, params: Params | None, read_only: bool) -> list[Row]:
+        try:
+            res = (self._graph.ro_query if read_only else self._graph.query)(query, dict(params or {}))
+        except (rexc.ConnectionError, rexc.TimeoutError) as e:
+            raise GraphUnavailable(f"FalkorDB connection lost: {_first_line(e)}") from None
+        except rexc.ResponseError as e:
+            raise QueryError(f"FalkorDB rejected the query: {_first_line(e)}") from None
+        names = [h[1] if isinstance(h, list | tuple) else h for h in res.header]
+        return [dict(zip(names, (_plain(v) for v in row), strict=True)) for row in res.result_set]
+
+    def read(self, query: str, params: Params | None = None) -> list[Row]:
+        return self._run(query, params, read_only=True)
+
+    def write(self, query: str, params: Params | None = None) -> list[Row]:
+        return self._run(query, params, read_only=False)
+
+    def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
+        # Each GRAPH.QUERY is atomic; statements are idempotent MERGEs, so a partial sequence re-runs cleanly.
+        for query, params in statements:
+            self._run(query, params, read_only=False)
+
+    def explain(self, query: str, params: Params | None = None) -> None:
+        try:
+            self._graph.explain(query, dict(params or {}))
+        except rexc.ResponseError as e:
+            raise QueryError(f"FalkorDB cannot plan the query: {_first_line(e)}") from None
+
+    # --- schema ------------------------------------------------------------------------------------
+    def apply_schema(self, spec: SchemaSpec) -> list[str]:
+        created: list[str] = []
+        existing = self._existing_indexes()
+        for idx in spec.indexes:
+            if (idx.label, idx.prop, "RANGE") not in existing:
+                self._ddl(f"CREATE INDEX FOR (n:{idx.label}) ON (n.{idx.prop})")
+                created.append(f"index {idx.label}.{idx.prop}")
+        for ft in spec.fulltext:
+            missing = [p for p in ft.props if (ft.label, p, "FULLTEXT") not in existing]
+            if missing:
+                self._ddl(f"CALL db.idx.fulltext.createNodeIndex('{ft.label}', "
+                          + ", ".join(f"'{p}'" for p in missing) + ")")
+                created.append(f"fulltext {ft.label}({', '.join(missing)})")
+        for vec in spec.vectors:
+            if (vec.label, vec.prop, "VECTOR") not in existing:
+                self._ddl(f"CREATE VECTOR INDEX FOR (n:{vec.label}) ON (n.{vec.prop}) OPTIONS "
+                          f"{{dimension: {vec.dimensions}, similarityFunction: '{vec.similarity}', efRuntime: 100}}")
+                created.append(f"vector {vec.label}.{vec.prop}")
+        constraints = {(c.get("label"), tuple(c.get("properties") or ())) for c in self._constraints()}
+        for idx in spec.indexes:
+            if idx.unique and (idx.label, (idx.prop,)) not in constraints:
+                try:
+                    self._graph.create_node_unique_constraint(idx.label, idx.prop)
+                    created.append(f"unique {idx.label}.{idx.prop}")
+                except rexc.ResponseError as e:
+                    if not any(a in str(e).lower() for a in _ALREADY):
+                        raise QueryError(f"cannot create constraint on {idx.label}.{idx.prop}: {e}") from None
+        return created
+
+    def _existing_indexes(self) -> set[tuple[str, str, str]]:
+        try:
+            rows = self.read("CALL db.indexes() YIELD label, properties, types RETURN label, properties, types")
+        except QueryError as e:
+            if "empty key" in str(e):
+                return set()  # the graph key does not exist until its first write
+            raise
+        out: set[tuple[str, str, str]] = set()
+        for r in rows:
+            types: dict[str, list[str]] = r["types"] or {}
+            for prop in r["properties"] or []:
+                for t in types.get(prop, []):
+                    out.add((r["label"], prop, str(t)))
+        return out
+
+    def _constraints(self) -> list[dict[str, Any]]:
+        try:
+            return list(self._graph.list_constraints())
+        except rexc.ResponseError:
+            return []
+
+    def _ddl(self, statement: str) -> None:
+        try:
+            self._graph.query(statement)
+        except rexc.ResponseError as e:
+            if not any(a in str(e).lower() for a in _ALREADY):
+                raise QueryError(f"FalkorDB DDL failed: {statement}: {_first_line(e)}") from None
+
+    def clear(self) -> None:
+        try:
+            self._graph.delete()
+        except rexc.ResponseError:
+            pass  # an empty graph key does not exist yet
+
+    def close(self) -> None:
+        try:
+            self._db.connection.close()
+        except Exception:  # noqa: BLE001 - closing a dead connection must not mask the real error
+            pass
+
+
+def _plain(value: Any) -> Any:
+    """Driver values to plain Python (maps come back as OrderedDict)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]

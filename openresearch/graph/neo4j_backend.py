@@ -1,0 +1,109 @@
+"""Neo4j adapter: the official driver, managed transactions (retried on transient errors), UNWIND batches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction
+from neo4j import exceptions as nexc
+
+from openresearch.cypher import Dialect
+from openresearch.errors import GraphUnavailable, QueryError
+from openresearch.graph.backend import Params, Row
+from openresearch.graph_schema import SchemaSpec
+
+_UNAVAILABLE = (nexc.ServiceUnavailable, nexc.SessionExpired, nexc.AuthError, OSError)
+
+
+class Neo4jBackend:
+    dialect: Dialect = "neo4j"
+
+    def __init__(self, uri: str, user: str | None = None, password: str | None = None,
+                 database: str = "neo4j", retry_time_s: float = 60.0) -> None:
+        self.description = f"Neo4j {uri} database={database}"
+        self.database = database
+        auth = (user or "neo4j", password) if password else None
+        try:
+            self._driver = GraphDatabase.driver(uri, auth=auth, max_transaction_retry_time=retry_time_s,
+                                                connection_acquisition_timeout=30.0)
+            self._driver.verify_connectivity()
+        except (*_UNAVAILABLE, ValueError, nexc.ConfigurationError) as e:
+            raise GraphUnavailable(f"cannot reach Neo4j at {uri}: {_first_line(e)}") from None
+
+    def _session(self, write: bool) -> neo4j.Session:
+        mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+        return self._driver.session(database=self.database, default_access_mode=mode)
+
+    def read(self, query: str, params: Params | None = None) -> list[Row]:
+        def work(tx: ManagedTransaction) -> list[Row]:
+            return [r.data() for r in tx.run(query, dict(params or {}))]
+        return self._guard(lambda: self._exec(False, work))
+
+    def write(self, query: str, params: Params | None = None) -> list[Row]:
+        def work(tx: ManagedTransaction) -> list[Row]:
+            return [r.data() for r in tx.run(query, dict(params or {}))]
+        return self._guard(lambda: self._exec(True, work))
+
+    def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
+        def work(tx: ManagedTransaction) -> None:
+            for query, params in statements:
+                tx.run(query, dict(params)).consume()
+        self._guard(lambda: self._exec(True, work))
+
+    def _exec(self, write: bool, work: Any) -> Any:
+        with self._session(write) as s:
+            return s.execute_write(work) if write else s.execute_read(work)
+
+    def _guard(self, fn: Any) -> Any:
+        try:
+            return fn()
+        except _UNAVAILABLE as e:
+            raise GraphUnavailable(f"Neo4j unavailable: {_first_line(e)}") from None
+        except nexc.Neo4jError as e:
+            raise QueryError(f"Neo4j rejected the query: {e.code}: {_first_line(e)}") from None
+
+    def explain(self, query: str, params: Params | None = None) -> None:
+        def work(tx: ManagedTransaction) -> None:
+            tx.run("EXPLAIN " + query, dict(params or {})).consume()
+        self._guard(lambda: self._exec(False, work))
+
+    def apply_schema(self, spec: SchemaSpec) -> list[str]:
+        statements: list[str] = []
+        for idx in spec.indexes:
+            name = f"{idx.label.lower()}_{idx.prop}"
+            if idx.unique:
+                statements.append(f"CREATE CONSTRAINT {name}_unique IF NOT EXISTS FOR (n:{idx.label}) "
+                                  f"REQUIRE n.{idx.prop} IS UNIQUE")
+            else:
+                statements.append(f"CREATE INDEX {name} IF NOT EXISTS FOR (n:{idx.label}) ON (n.{idx.prop})")
+        for ft in spec.fulltext:
+            props = ", ".join(f"n.{p}" for p in ft.props)
+            statements.append(f"CREATE FULLTEXT INDEX {ft.name} IF NOT EXISTS FOR (n:{ft.label}) ON EACH [{props}]")
+        for vec in spec.vectors:
+            statements.append(
+                f"CREATE VECTOR INDEX {vec.name} IF NOT EXISTS FOR (n:{vec.label}) ON n.{vec.prop} OPTIONS "
+                f"{{indexConfig: {{`vector.dimensions`: {vec.dimensions}, "
+                f"`vector.similarity_function`: '{vec.similarity}'}}}}")
+        before = {r["name"] for r in self.read("SHOW INDEXES YIELD name RETURN name")}
+        for st in statements:
+            self._guard(lambda st=st: self._driver.execute_query(st, database_=self.database))
+        self._guard(lambda: self._driver.execute_query("CALL db.awaitIndexes(300)", database_=self.database))
+        after = {r["name"] for r in self.read("SHOW INDEXES YIELD name RETURN name")}
+        return sorted(after - before)
+
+    def clear(self) -> None:
+        # batched so a large graph does not need one huge transaction
+        while True:
+            rows = self.write("MATCH (n) WITH n LIMIT 10000 DETACH DELETE n RETURN count(*) AS c")
+            if not rows or rows[0]["c"] == 0:
+                break
+
+    def close(self) -> None:
+        self._driver.close()
+
+
+def _first_line(e: BaseException) -> str:
+    msg = getattr(e, "message", None) or str(e)
+    return (str(msg).strip().splitlines() or [type(e).__name__])[0]

@@ -1,0 +1,235 @@
+"""GraphStore: the typed methods the rest of the package calls, one per catalogue query."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Iterator
+from datetime import UTC, date, datetime
+from typing import Any
+
+from openresearch.cypher import Catalogue
+from openresearch.errors import NotFound
+from openresearch.graph.backend import GraphBackend, Row
+from openresearch.graph.ranking import rank_evidence
+from openresearch.graph.rows import evidence_row
+from openresearch.graph_schema import schema_spec
+from openresearch.identity import AliasResolver, entity_key, question_id
+from openresearch.models import (
+    Comparison,
+    ComparisonCell,
+    Conflict,
+    ConflictSide,
+    EvidenceRecord,
+    EvidenceView,
+    ObservationIn,
+    ObservationView,
+    Provenance,
+    SourceRef,
+    SourceView,
+)
+
+_WORD = re.compile(r"[\w][\w.+#-]*", re.UNICODE)
+_STOP = frozenset("a an and are as at be by does do for from has have how in is it of on or than that the this to "
+                  "vs was what when where which who why will with".split())
+
+
+class GraphStore:
+    def __init__(self, backend: GraphBackend, aliases: AliasResolver | None = None,
+                 batch_size: int = 1000, tolerance: float = 0.05, half_life_days: float = 365.0) -> None:
+        self.backend = backend
+        self.catalogue = Catalogue(backend.dialect)
+        self.aliases = aliases or AliasResolver.load()
+        self.batch_size = batch_size
+        self.tolerance = tolerance
+        self.half_life_days = half_life_days
+
+    # --- plumbing ----------------------------------------------------------------------------------
+    def _read(self, name: str, **params: Any) -> list[Row]:
+        return self.backend.read(self.catalogue[name].text, params)
+
+    def _write(self, name: str, **params: Any) -> list[Row]:
+        return self.backend.write(self.catalogue[name].text, params)
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def ping(self) -> bool:
+        return bool(self._read("ping"))
+
+    def init_schema(self, embedding_dim: int = 384) -> list[str]:
+        return self.backend.apply_schema(schema_spec(embedding_dim))
+
+    # --- writes ------------------------------------------------------------------------------------
+    def prepare(self, records: Iterable[EvidenceRecord]) -> list[dict[str, Any]]:
+        return [evidence_row(r, self.aliases) for r in records]
+
+    def write_rows(self, rows: list[dict[str, Any]]) -> int:
+        """Write prepared rows in batches; each batch is one atomic, idempotent statement."""
+        now = int(time.time() * 1000)
+        for i in range(0, len(rows), self.batch_size):
+            self._write("write_evidence_batch", rows=rows[i:i + self.batch_size], now=now)
+        return len(rows)
+
+    def write_evidence(self, records: Iterable[EvidenceRecord]) -> int:
+        return self.write_rows(self.prepare(records))
+
+    # --- reads -------------------------------------------------------------------------------------
+    def evidence_for_question(self, question: str, limit: int = 20) -> list[EvidenceView]:
+        """Evidence that answers the question (linked) or whose quote matches its words (full-text),
+        ranked by relevance, source trust and recency."""
+        linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3)
+        relevance: dict[str, float] = {r["id"]: 1.0 for r in linked}
+        views = {r["id"]: _view(r) for r in linked}
+        hits = self.fulltext_evidence(question, limit * 3)
+        top = max((s for _, s in hits), default=0.0) or 1.0
+        for eid, score in hits:
+            relevance[eid] = max(relevance.get(eid, 0.0), 0.9 * score / top)
+        missing = [eid for eid, _ in hits if eid not in views]
+        if missing:
+            views.update({r["id"]: _view(r) for r in self._read("evidence_by_ids", ids=missing)})
+        published = {eid: _ms(v.source.published_at) for eid, v in views.items()}
+        ranked = rank_evidence(list(views.values()), relevance, published, self.half_life_days)
+        return ranked[:limit]
+
+    def fulltext_evidence(self, text: str, limit: int = 20) -> list[tuple[str, float]]:
+        query = fulltext_query(self.backend.dialect, text)
+        if not query:
+            return []
+        return [(r["id"], float(r["score"])) for r in self._read("fulltext_evidence", query=query, limit=limit)]
+
+    def evidence(self, ids: list[str]) -> list[EvidenceView]:
+        return [_view(r) for r in self._read("evidence_by_ids", ids=ids)]
+
+    def provenance(self, evidence_id: str) -> Provenance:
+        rows = self._read("provenance", id=evidence_id)
+        if not rows:
+            raise NotFound(f"no evidence with id {evidence_id}")
+        row = rows[0]
+        return Provenance(evidence=_view(row), runs=[r for r in row["runs"] if r],
+                          extracted_at=_dt(row.get("extracted_at")))
+
+    def resolve_entities(self, names: list[str]) -> dict[str, str | None]:
+        """Surface name -> entity id (None when the graph has no such entity)."""
+        keys = {n: entity_key(self.aliases.canonical(n)) for n in names}
+        found = {r["key"]: r["id"] for r in self._read("entities_by_keys", keys=sorted(set(keys.values())))}
+        return {n: found.get(k) for n, k in keys.items()}
+
+    def conflicts(self, entity: str | None = None, metric: str | None = None,
+                  tolerance: float | None = None, limit: int = 1000) -> list[Conflict]:
+        from openresearch.numbers import normalise_metric
+
+        tol = self.tolerance if tolerance is None else tolerance
+        m = normalise_metric(metric) if metric else None
+        if entity is not None:
+            ids = [i for i in self.resolve_entities([entity]).values() if i]
+            if not ids:
+                return []
+            rows = self._read("conflicts_for_entities", entity_ids=ids, metric=m, tolerance=tol, limit=limit)
+        else:
+            rows = self._read("conflicts_all", metric=m, tolerance=tol, limit=limit)
+        out = []
+        for r in rows:
+            a, b = ConflictSide(**r["a"]), ConflictSide(**r["b"])
+            hi = max(abs(a.value), abs(b.value)) or 1.0
+            out.append(Conflict(entity=r["entity"], metric=r["metric"], unit=r["unit"], a=a, b=b,
+                                relative_difference=round(abs(a.value - b.value) / hi, 4)))
+        return out
+
+    def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
+        from openresearch.numbers import normalise_metric
+
+        resolved = self.resolve_entities(entities)
+        ids = [i for i in resolved.values() if i]
+        rows = self._read("compare_entities", entity_ids=ids,
+                          metric=normalise_metric(metric) if metric else None) if ids else []
+        cells: dict[str, dict[str, ComparisonCell]] = {}
+        names: list[str] = []
+        for r in rows:
+            cell = cells.setdefault(r["metric"], {}).setdefault(
+                r["entity"], ComparisonCell(values=[], unit=r["unit"], evidence_ids=[], conditions=[]))
+            cell.values.append(float(r["value"]))
+            cell.evidence_ids.append(r["evidence_id"])
+            cell.conditions.append(r["condition"] or "")
+            if r["entity"] not in names:
+                names.append(r["entity"])
+        ordered = [self.aliases.canonical(e) for e in entities]
+        names = [n for n in ordered if n in names] + [n for n in names if n not in ordered]
+        return Comparison(entities=names, metrics=sorted(cells), cells=cells,
+                          missing=[n for n, i in resolved.items() if i is None])
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        return {
+            "nodes": {r["label"]: int(r["count"]) for r in self._read("label_counts")},
+            "relations": {r["type"]: int(r["count"]) for r in self._read("relation_counts")},
+        }
+
+    def export_evidence(self, page: int = 1000) -> Iterator[EvidenceRecord]:
+        after = ""
+        while True:
+            rows = self._read("export_evidence_page", after=after, limit=page)
+            if not rows:
+                return
+            for r in rows:
+                yield _record(_view(r))
+            after = rows[-1]["id"]
+
+
+# --- helpers (pure) -------------------------------------------------------------------------------
+
+def fulltext_query(dialect: str, text: str) -> str:
+    """Words of a question as an OR query in the backend's full-text syntax."""
+    words = []
+    for w in _WORD.findall(text.lower()):
+        w = w.strip(".-")
+        if len(w) > 1 and w not in _STOP and w not in words:
+            words.append(re.sub(r"[^\w]", "", w))
+    words = [w for w in words if w][:16]
+    if not words:
+        return ""
+    return " OR ".join(words) if dialect == "neo4j" else "|".join(words)
+
+
+def _ms(d: date | None) -> int | None:
+    return None if d is None else int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp() * 1000)
+
+
+def _dt(ms: int | None) -> datetime | None:
+    return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def _view(r: Row) -> EvidenceView:
+    s = r["source"]
+    pub = _dt(s.get("published_at"))
+    source = SourceView(id=s["id"], url=s["url"], title=s.get("title"), kind=s.get("kind"),
+                        published_at=pub.date() if pub else None, fetched_at=_dt(s.get("fetched_at")),
+                        trust=s.get("trust") if s.get("trust") is not None else 0.5)
+    return EvidenceView(
+        id=r["id"], quote=r["quote"], type=r["type"], start=r.get("start"), end=r.get("end"),
+        summary=r.get("summary"), source=source, entities=sorted(r.get("entities") or []),
+        observations=sorted((ObservationView(**o) for o in r.get("observations") or []), key=lambda o: o.id),
+        questions=sorted(r.get("questions") or []),
+    )
+
+
+def _record(v: EvidenceView) -> EvidenceRecord:
+    kind = v.source.kind if v.source.kind in SourceRef.model_fields["kind"].annotation.__args__ else "web"  # type: ignore[union-attr]
+    return EvidenceRecord(
+        id=v.id,
+        source=SourceRef(url=v.source.url, title=v.source.title, published_at=v.source.published_at,
+                         kind=kind, trust=v.source.trust),
+        quote=v.quote, type=v.type,  # type: ignore[arg-type]
+        entities=v.entities,
+        observations=[ObservationIn(entity=o.entity, metric=o.metric, value=_raw_value(o.raw_value),
+                                    unit=o.raw_unit or None, condition=o.condition or None)
+                      for o in v.observations],
+        question=v.questions[0] if v.questions else None,
+        summary=v.summary, start=v.start, end=v.end,
+    )
+
+
+def _raw_value(raw: str) -> float | str:
+    try:
+        return float(raw)
+    except ValueError:
+        return raw

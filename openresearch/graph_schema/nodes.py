@@ -1,0 +1,141 @@
+"""Node types of the knowledge graph (DESIGN.md §3), as pydantic models.
+
+These describe what is stored; the writer builds rows from them and `schema.py` derives the
+constraints and indexes. Times are epoch milliseconds (portable across Neo4j and FalkorDB).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    label: ClassVar[str]
+    lookups: ClassVar[tuple[str, ...]] = ()
+    id: str
+
+
+class Run(Node):
+    label: ClassVar[str] = "Run"
+    lookups: ClassVar[tuple[str, ...]] = ("started_at",)
+    question: str
+    status: str = "running"
+    stage: str = "plan"
+    started_at: int = 0
+    finished_at: int | None = None
+    options: str = "{}"  # JSON: maps are not property values on either backend
+
+
+class Question(Node):
+    label: ClassVar[str] = "Question"
+    lookups: ClassVar[tuple[str, ...]] = ("key",)
+    text: str
+    key: str = Field(description="normalised text, so the same question text finds its node")
+    role: str = "background"
+    depth: int = 1
+    keywords: list[str] = Field(default_factory=list)
+
+
+class Source(Node):
+    label: ClassVar[str] = "Source"
+    lookups: ClassVar[tuple[str, ...]] = ("url", "domain", "content_hash")
+    url: str
+    domain: str = ""
+    kind: str = "web"
+    title: str | None = None
+    published_at: int | None = None
+    fetched_at: int | None = None
+    content_hash: str | None = None
+    trust: float = 0.5
+    text: str | None = None
+
+
+class Chunk(Node):
+    label: ClassVar[str] = "Chunk"
+    lookups: ClassVar[tuple[str, ...]] = ("source_id",)
+    source_id: str
+    text: str
+    start: int
+    end: int
+    embedding: list[float] | None = None
+
+
+class Evidence(Node):
+    label: ClassVar[str] = "Evidence"
+    lookups: ClassVar[tuple[str, ...]] = ("type", "source_id")
+    quote: str
+    start: int | None = None
+    end: int | None = None
+    summary: str | None = None
+    type: str = "claim"
+    source_id: str
+    extracted_at: int = 0
+
+
+class Entity(Node):
+    label: ClassVar[str] = "Entity"
+    lookups: ClassVar[tuple[str, ...]] = ("key", "name")
+    name: str
+    key: str
+    type: str = "thing"
+    aliases: list[str] = Field(default_factory=list)
+
+
+class Observation(Node):
+    label: ClassVar[str] = "Observation"
+    lookups: ClassVar[tuple[str, ...]] = ("key", "metric")
+    entity_id: str
+    metric: str
+    value: float
+    unit: str
+    raw_value: str
+    raw_unit: str = ""
+    condition: str = ""
+    condition_key: str = ""
+    key: str = Field(description="entity_id|metric|unit: the conflict join key, index-backed")
+    as_of: int | None = None
+
+
+class Report(Node):
+    label: ClassVar[str] = "Report"
+    run_id: str
+    title: str
+    created_at: int = 0
+
+
+class Section(Node):
+    label: ClassVar[str] = "Section"
+    title: str
+    position: int = 0
+    text: str = ""
+
+
+class Verdict(Node):
+    label: ClassVar[str] = "Verdict"
+    verdict: str = "PASS"
+    score: float = 0.0
+    sentence: str = ""
+
+
+class Feedback(Node):
+    label: ClassVar[str] = "Feedback"
+    rating: int = 0
+    comment: str = ""
+    created_at: int = 0
+
+
+class Topic(Node):
+    label: ClassVar[str] = "Topic"
+    lookups: ClassVar[tuple[str, ...]] = ("name",)
+    name: str
+    query: str
+    schedule: str = "daily"
+    last_run_at: int | None = None
+
+
+NODE_TYPES: tuple[type[Node], ...] = (
+    Run, Question, Source, Chunk, Evidence, Entity, Observation, Report, Section, Verdict, Feedback, Topic,
+)

@@ -1,0 +1,31 @@
+"""Relation types of the knowledge graph (DESIGN.md §3): name, start label, end label."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Relation(NamedTuple):
+    type: str
+    start: str
+    end: str
+
+
+RELATIONS: tuple[Relation, ...] = (
+    Relation("ASKS", "Run", "Question"),
+    Relation("DEPENDS_ON", "Question", "Question"),
+    Relation("PART_OF", "Chunk", "Source"),
+    Relation("FROM", "Evidence", "Source"),
+    Relation("ANSWERS", "Evidence", "Question"),
+    Relation("MENTIONS", "Evidence", "Entity"),
+    Relation("REPORTS", "Evidence", "Observation"),
+    Relation("OF", "Observation", "Entity"),
+    Relation("PRODUCED", "Run", "Report"),
+    Relation("HAS_SECTION", "Report", "Section"),
+    Relation("CITES", "Section", "Evidence"),
+    Relation("ON", "Verdict", "Evidence"),
+    Relation("ON", "Feedback", "Evidence"),
+    Relation("TRACKS", "Topic", "Run"),
+)
+
+RELATION_TYPES: tuple[str, ...] = tuple(sorted({r.type for r in RELATIONS}))

@@ -1,0 +1,191 @@
+"""Numeric normalisation: one place that turns `10.9k`, `10,940`, `1.2万`, `60%`, `$0.5/hour` into values.
+
+Pure functions, no I/O. Used by the graph writer (observations are stored in canonical units so
+conflicts can be compared in Cypher) and by the verifier (numbers in a sentence must appear in a quote).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+# Magnitude words and suffixes. Lower-case `m` is deliberately absent: it means metres or minutes.
+_MAGNITUDES: dict[str, float] = {
+    "k": 1e3, "K": 1e3, "thousand": 1e3, "千": 1e3,
+    "M": 1e6, "mn": 1e6, "million": 1e6, "百万": 1e6,
+    "B": 1e9, "bn": 1e9, "billion": 1e9, "G": 1e9,
+    "万": 1e4, "亿": 1e8, "万亿": 1e12, "trillion": 1e12,
+}
+
+# unit alias (lower-case) -> (canonical unit, factor to canonical)
+_UNITS: dict[str, tuple[str, float]] = {}
+
+
+def _add(canonical: str, factor: float, *aliases: str) -> None:
+    for alias in aliases:
+        _UNITS[alias.lower()] = (canonical, factor)
+
+
+_add("MB/s", 1e-6, "b/s", "bytes/s", "bytes/sec", "bps_bytes")
+_add("MB/s", 1e-3, "kb/s", "kbps_bytes", "kib/s")
+_add("MB/s", 1.0, "mb/s", "mbps_bytes", "mb/sec", "mbytes/s", "mib/s", "megabytes/s", "megabytes per second")
+_add("MB/s", 1e3, "gb/s", "gb/sec", "gib/s", "gigabytes/s", "gigabytes per second")
+_add("MB/s", 0.125, "mbps", "mbit/s", "megabits/s")
+_add("MB/s", 125.0, "gbps", "gbit/s", "gigabits/s")
+_add("msg/s", 1.0, "msg/s", "msgs/s", "msg/sec", "msgs/sec", "messages/s", "messages/sec", "messages per second",
+     "msg per second", "events/s", "events per second", "records/s", "records/sec", "条/秒", "条消息/秒", "条/s", "tps",
+     "ops/s", "ops/sec", "req/s", "requests/s", "requests per second", "rps", "qps")
+_add("ms", 1e-6, "ns", "nanoseconds")
+_add("ms", 1e-3, "µs", "us", "μs", "microseconds", "微秒")
+_add("ms", 1.0, "ms", "millisecond", "milliseconds", "毫秒")
+_add("ms", 1e3, "s", "sec", "secs", "second", "seconds", "秒")
+_add("ms", 60e3, "min", "mins", "minute", "minutes", "分钟")
+_add("ms", 3.6e6, "h", "hr", "hrs", "hour", "hours", "小时")
+_add("%", 1.0, "%", "percent", "per cent", "pct", "％")
+_add("MB", 1e-6, "byte", "bytes")
+_add("MB", 1e-3, "kb", "kib", "kilobytes")
+_add("MB", 1.0, "mb", "mib", "megabytes")
+_add("MB", 1e3, "gb", "gib", "gigabytes")
+_add("MB", 1e6, "tb", "tib", "terabytes")
+_add("USD", 1.0, "usd", "$", "us$", "dollars", "dollar", "美元")
+_add("CNY", 1.0, "cny", "rmb", "¥", "元", "人民币")
+_add("EUR", 1.0, "eur", "€", "euro", "euros")
+_add("", 1.0, "", "x", "times", "倍")
+
+_PERIODS: dict[str, str] = {
+    "hour": "hour", "hr": "hour", "h": "hour", "小时": "hour",
+    "month": "month", "mo": "month", "月": "month",
+    "day": "day", "天": "day", "year": "year", "yr": "year", "年": "year",
+    "gb": "GB", "million": "million", "1m": "million", "request": "request", "message": "message",
+}
+
+_CURRENCY_PREFIX = {"$": "USD", "us$": "USD", "€": "EUR", "¥": "CNY", "￥": "CNY"}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A value in a canonical unit. `unit` is '' for plain counts."""
+
+    value: float
+    unit: str
+
+    def close_to(self, other: Quantity, rel_tol: float = 0.01) -> bool:
+        if self.unit != other.unit:
+            return False
+        return math.isclose(self.value, other.value, rel_tol=rel_tol, abs_tol=1e-9)
+
+
+_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_MAG = r"(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|mn|bn|[kKMBG](?![A-Za-z/]))?"
+_VALUE_RE = re.compile(r"^\s*(?P<cur>US\$|\$|€|¥|￥)?\s*" + _NUM + r"\s*" + _MAG + r"\s*(?P<rest>.*?)\s*$")
+
+
+class NumberFormatError(ValueError):
+    """Raised when a string holds no parsable number."""
+
+
+def canonical_unit(unit: str | None) -> tuple[str, float]:
+    """Map a unit string to (canonical unit, factor); unknown units are kept verbatim (lower-cased)."""
+    raw = (unit or "").strip()
+    if not raw:
+        return "", 1.0
+    key = raw.lower().replace(" per ", "/").replace("per ", "/") if "/" not in raw else raw.lower()
+    key = key.replace("／", "/").strip()
+    if key in _UNITS:
+        return _UNITS[key]
+    if raw.lower() in _UNITS:
+        return _UNITS[raw.lower()]
+    # currency with a period: "USD/hour", "$/month", "美元/小时"
+    if "/" in key:
+        head, _, tail = key.partition("/")
+        head_u = _UNITS.get(head.strip()) or _UNITS.get(_CURRENCY_PREFIX.get(head.strip(), "").lower())
+        period = _PERIODS.get(tail.strip())
+        if head_u and head_u[0] in {"USD", "CNY", "EUR"} and period:
+            return f"{head_u[0]}/{period}", head_u[1]
+    return key, 1.0
+
+
+def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
+    """Parse a value (number or string such as '10.9k', '1.2万', '$0.5/hour', '60%') into canonical units.
+
+    `unit` is the declared unit; a unit inside the string wins only when no unit is declared.
+    """
+    if isinstance(raw, bool):
+        raise NumberFormatError(f"not a number: {raw!r}")
+    if isinstance(raw, int | float):
+        if not math.isfinite(float(raw)):
+            raise NumberFormatError(f"not a finite number: {raw!r}")
+        canon, factor = canonical_unit(unit)
+        return Quantity(float(raw) * factor, canon)
+    m = _VALUE_RE.match(raw.replace("，", ","))
+    if not m:
+        raise NumberFormatError(f"no number in {raw!r}")
+    value = float(m.group("num").replace(",", ""))
+    if m.group("mag"):
+        value *= _MAGNITUDES[m.group("mag")]
+    rest = m.group("rest")
+    cur = m.group("cur")
+    unit_text = unit if unit else rest
+    if cur and not unit:
+        currency = _CURRENCY_PREFIX[cur]
+        rest_clean = rest.lstrip("/").strip().lower()
+        rest_clean = rest_clean.removeprefix("per ").strip()
+        period = _PERIODS.get(rest_clean)
+        unit_text = f"{currency}/{period}" if period else currency
+    canon, factor = canonical_unit(unit_text)
+    return Quantity(value * factor, canon)
+
+
+def normalise_metric(metric: str) -> str:
+    """`P99 Latency` -> `p99_latency`; keeps CJK characters."""
+    m = re.sub(r"[\s\-/]+", "_", metric.strip().lower())
+    return re.sub(r"[^\w]+", "", m).strip("_")
+
+
+def normalise_condition(condition: str | None) -> str:
+    """A comparable key for a condition: lower-case parts, numbers glued to units, parts sorted.
+
+    '3 brokers, 1 KB messages' and '1KB messages; 3 brokers' give the same key.
+    """
+    if not condition:
+        return ""
+    text = condition.lower().replace("；", ";").replace("，", ",")
+    text = re.sub(r"(\d)\s+(?=[a-z%])", r"\1", text)
+    parts = [re.sub(r"\s+", " ", p).strip(" .") for p in re.split(r"[,;]|\band\b", text)]
+    return " | ".join(sorted(p for p in parts if p))
+
+
+# --- numbers in free text (the verifier's view) ---------------------------------------------------
+
+_TEXT_NUM_RE = re.compile(
+    r"(?P<cur>US\$|\$|€|¥|￥)?"
+    r"(?P<num>(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?)"
+    r"\s?(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z]))?"
+    r"\s?(?P<unit>%|％|percent|ms|µs|us|ns|MB/s|GB/s|KB/s|MiB/s|Gbps|Mbps|msg/s|messages/s|messages per second|"
+    r"条/秒|毫秒|微秒|秒|倍|x\b|GB|MB|KB|TB|/hour|/month|/hr|/h\b|元|美元)?"
+)
+
+
+def find_quantities(text: str) -> list[tuple[int, int, Quantity]]:
+    """All numbers in a text with their spans, in canonical units where a unit follows the number.
+
+    Years (four digits 1900-2100 without a unit) and list markers are kept: the verifier decides
+    what matters; this function only reads.
+    """
+    found: list[tuple[int, int, Quantity]] = []
+    for m in _TEXT_NUM_RE.finditer(text):
+        num = m.group("num")
+        if not num:
+            continue
+        value = float(num.replace(",", ""))
+        if m.group("mag"):
+            value *= _MAGNITUDES[m.group("mag")]
+        unit = m.group("unit") or ""
+        cur = m.group("cur")
+        if cur:
+            period = _PERIODS.get(unit.lstrip("/").lower()) if unit.startswith("/") else None
+            unit = f"{_CURRENCY_PREFIX[cur]}/{period}" if period else _CURRENCY_PREFIX[cur]
+        canon, factor = canonical_unit(unit)
+        found.append((m.start(), m.end(), Quantity(value * factor, canon)))
+    return found
