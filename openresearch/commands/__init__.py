@@ -1,0 +1,1 @@
+"""CLI command groups; `openresearch.cli` mounts them."""

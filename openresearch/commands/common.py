@@ -1,0 +1,52 @@
+"""Options and output helpers shared by every command."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+
+from openresearch.config import Settings, get_settings
+from openresearch.graph.store import GraphStore
+
+console = Console()
+err_console = Console(stderr=True)
+
+GraphOpt = Annotated[str | None, typer.Option(
+    "--graph", "-g", help="Graph URL: bolt://host:7687, neo4j+s://…, falkordb://host:port; "
+    "default: OPENRESEARCH_GRAPH_URL or the embedded FalkorDB.", show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+def settings() -> Settings:
+    return get_settings()
+
+
+@contextmanager
+def store(graph: str | None) -> Iterator[GraphStore]:
+    from openresearch.graph.connect import open_store
+
+    st = open_store(settings(), graph)
+    try:
+        yield st
+    finally:
+        st.close()
+
+
+def to_jsonable(obj: Any) -> Any:
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="json")
+    if isinstance(obj, list):
+        return [to_jsonable(o) for o in obj]
+    if isinstance(obj, dict):
+        return {k: to_jsonable(v) for k, v in obj.items()}
+    return obj
+
+
+def print_json(obj: Any) -> None:
+    typer.echo(json.dumps(to_jsonable(obj), ensure_ascii=False, indent=2, default=str))

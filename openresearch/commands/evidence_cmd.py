@@ -1,0 +1,164 @@
+"""`openresearch evidence …`, `conflicts` and `compare`: the evidence graph from the command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, store
+from openresearch.models import Comparison, Conflict
+
+app = typer.Typer(help="Import, export and inspect evidence.", no_args_is_help=True)
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="JSONL file, one evidence object per line ('-' for stdin).")],
+    graph: GraphOpt = None,
+    strict: Annotated[bool, typer.Option(help="Write nothing if any line is malformed.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Import evidence from JSONL (idempotent: importing twice changes nothing).
+
+    Malformed lines are reported with their line numbers and skipped; the rest is imported.
+
+    Example: openresearch evidence import examples/evidence.jsonl
+    """
+    from openresearch.ingest.evidence_io import import_file, import_lines
+
+    with store(graph) as st:
+        st.init_schema()
+        if str(file) == "-":
+            report = import_lines(st, sys.stdin, strict=strict)
+        else:
+            with Progress(console=err_console, transient=True, disable=json_out) as bar:
+                task = bar.add_task("importing", total=None)
+                report = import_file(st, file, strict=strict, progress=lambda n: bar.advance(task, n))
+    if json_out:
+        print_json(report)
+    else:
+        for err in report.errors:
+            err_console.print(f"[yellow]skipped[/yellow] {err}")
+        verb = "nothing written (--strict)" if strict and report.errors else f"imported {report.imported}"
+        console.print(f"{report.lines} lines: {verb}, {report.skipped} malformed")
+    if report.errors:
+        raise typer.Exit(2)
+
+
+@app.command("export")
+def export(
+    out: Annotated[Path | None, typer.Argument(help="Output JSONL file; default stdout.")] = None,
+    graph: GraphOpt = None,
+) -> None:
+    """Export all evidence in the import format.
+
+    Example: openresearch evidence export backup.jsonl
+    """
+    from openresearch.ingest.evidence_io import export_to
+
+    with store(graph) as st:
+        if out is None:
+            export_to(st, sys.stdout)
+            return
+        with out.open("w", encoding="utf-8") as fh:
+            n = export_to(st, fh)
+    err_console.print(f"exported {n} evidence items to {out}")
+
+
+@app.command("show")
+def show(evidence_id: Annotated[str, typer.Argument(help="An evidence id such as E-1a2b3c4d5e6f.")],
+         graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """Show one evidence item's provenance: quote, offsets, source, fetch time, run and question.
+
+    Example: openresearch evidence show E-1a2b3c4d5e6f
+    """
+    with store(graph) as st:
+        prov = st.provenance(evidence_id)
+    if json_out:
+        print_json(prov)
+        return
+    ev = prov.evidence
+    console.print(f"[bold]{ev.id}[/bold] ({ev.type})")
+    console.print(f"  quote:     “{ev.quote}”")
+    console.print(f"  offsets:   {ev.start}..{ev.end}" if ev.start is not None else "  offsets:   (not recorded)")
+    console.print(f"  source:    {ev.source.title or ''} <{ev.source.url}> published {ev.source.published_at or '?'}")
+    console.print(f"  fetched:   {ev.source.fetched_at or '(imported)'}  extracted: {prov.extracted_at}")
+    console.print(f"  entities:  {', '.join(ev.entities) or '-'}")
+    for o in ev.observations:
+        console.print(f"  observed:  {o.entity} {o.metric} = {o.raw_value} {o.raw_unit} "
+                      f"(→ {o.value:g} {o.unit}) {o.condition}")
+    console.print(f"  questions: {'; '.join(ev.questions) or '-'}")
+    console.print(f"  runs:      {', '.join(prov.runs) or '-'}")
+
+
+def conflicts(
+    entity: Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity (aliases resolve).")] = None,
+    metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
+    tolerance: Annotated[float | None, typer.Option(help="Relative difference that counts as a conflict.")] = None,
+    graph: GraphOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List conflicts: the same entity and metric, compatible conditions, different sources, different values.
+
+    Example: openresearch conflicts --entity Kafka --metric throughput
+    """
+    with store(graph) as st:
+        found = st.conflicts(entity, metric, tolerance)
+    if json_out:
+        print_json(found)
+        return
+    print_conflicts(found)
+
+
+def print_conflicts(found: list[Conflict]) -> None:
+    table = Table(title=f"{len(found)} conflicts")
+    for col in ("entity", "metric", "value A", "evidence A", "value B", "evidence B", "Δ"):
+        table.add_column(col)
+    for c in found:
+        table.add_row(c.entity, c.metric, f"{c.a.value:g} {c.unit}", f"{c.a.evidence_id}\n{c.a.source_url}",
+                      f"{c.b.value:g} {c.unit}", f"{c.b.evidence_id}\n{c.b.source_url}",
+                      f"{c.relative_difference:.0%}")
+    console.print(table)
+
+
+def compare(
+    entities: Annotated[list[str], typer.Argument(help="Two or more entity names.")],
+    metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
+    graph: GraphOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Compare entities: a metric-by-entity table with the evidence ids behind every cell.
+
+    Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput
+    """
+    with store(graph) as st:
+        comp = st.compare(entities, metric)
+    if json_out:
+        print_json(comp)
+        return
+    print_comparison(comp)
+
+
+def print_comparison(comp: Comparison) -> None:
+    table = Table(title="comparison")
+    table.add_column("metric")
+    for e in comp.entities:
+        table.add_column(e)
+    for m in comp.metrics:
+        row = [m]
+        for e in comp.entities:
+            cell = comp.cells[m].get(e)
+            if cell is None:
+                row.append("-")
+                continue
+            rng = f"{cell.low:g}" if cell.low == cell.high else f"{cell.low:g}–{cell.high:g}"
+            row.append(f"{rng} {cell.unit}\n" + " ".join(f"[{i}]" for i in cell.evidence_ids))
+        table.add_row(*row)
+    console.print(table)
+    if comp.missing:
+        console.print(f"not in the graph: {', '.join(comp.missing)}")
