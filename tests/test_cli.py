@@ -80,7 +80,8 @@ def test_export_then_import_into_a_fresh_graph_is_identical(env: dict[str, str],
         run(["graph", "stop"], fresh, check=False)
 
 
-def test_malformed_lines_are_reported_with_line_numbers_and_skipped(env: dict[str, str], tmp_path: Path) -> None:
+def test_malformed_lines_are_reported_with_line_numbers_and_skipped(env: dict[str, str],
+                                                                   tmp_path: Path) -> None:
     bad_number = {**GOOD, "quote": "other", "observations": [{"entity": "K", "metric": "m", "value": "lots"}]}
     lines = [json.dumps(GOOD), "{not json", json.dumps({"quote": "no source"}), "",
              json.dumps(bad_number), json.dumps({**GOOD, "quote": "Kafka is a log."})]
@@ -100,7 +101,8 @@ def test_malformed_lines_are_reported_with_line_numbers_and_skipped(env: dict[st
 
 
 def test_wrong_graph_url_gives_one_clear_line(env: dict[str, str]) -> None:
-    for url, words in (("bolt://127.0.0.1:1", "cannot reach Neo4j"), ("falkordb://127.0.0.1:1", "cannot reach FalkorDB"),
+    for url, words in (("bolt://127.0.0.1:1", "cannot reach Neo4j"),
+                       ("falkordb://127.0.0.1:1", "cannot reach FalkorDB"),
                        ("ftp://x", "unsupported graph URL")):
         proc = run(["graph", "stats", "--graph", url], env, check=False)
         assert proc.returncode == 1

@@ -39,12 +39,14 @@ class Neo4jBackend:
     def read(self, query: str, params: Params | None = None) -> list[Row]:
         def work(tx: ManagedTransaction) -> list[Row]:
             return [r.data() for r in tx.run(query, dict(params or {}))]
-        return self._guard(lambda: self._exec(False, work))
+        rows: list[Row] = self._guard(lambda: self._exec(False, work))
+        return rows
 
     def write(self, query: str, params: Params | None = None) -> list[Row]:
         def work(tx: ManagedTransaction) -> list[Row]:
             return [r.data() for r in tx.run(query, dict(params or {}))]
-        return self._guard(lambda: self._exec(True, work))
+        rows: list[Row] = self._guard(lambda: self._exec(True, work))
+        return rows
 
     def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
         def work(tx: ManagedTransaction) -> None:

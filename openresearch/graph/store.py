@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, get_args
 
 from openresearch.cypher import Catalogue
 from openresearch.errors import NotFound
@@ -25,10 +25,12 @@ from openresearch.models import (
     ObservationIn,
     ObservationView,
     Provenance,
+    SourceKind,
     SourceRef,
     SourceView,
 )
 
+SOURCE_KINDS = frozenset(get_args(SourceKind))
 _WORD = re.compile(r"[\w][\w.+#-]*", re.UNICODE)
 _STOP = frozenset("a an and are as at be by does do for from has have how in is it of on or than that the this to "
                   "vs was what when where which who why will with".split())
@@ -213,11 +215,12 @@ def _view(r: Row) -> EvidenceView:
 
 
 def _record(v: EvidenceView) -> EvidenceRecord:
-    kind = v.source.kind if v.source.kind in SourceRef.model_fields["kind"].annotation.__args__ else "web"  # type: ignore[union-attr]
+    source = SourceRef.model_validate({"url": v.source.url, "title": v.source.title,
+                                       "published_at": v.source.published_at, "trust": v.source.trust,
+                                       **({"kind": v.source.kind} if v.source.kind in SOURCE_KINDS else {})})
     return EvidenceRecord(
         id=v.id,
-        source=SourceRef(url=v.source.url, title=v.source.title, published_at=v.source.published_at,
-                         kind=kind, trust=v.source.trust),
+        source=source,
         quote=v.quote, type=v.type,  # type: ignore[arg-type]
         entities=v.entities,
         observations=[ObservationIn(entity=o.entity, metric=o.metric, value=_raw_value(o.raw_value),
