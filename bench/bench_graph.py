@@ -29,9 +29,12 @@ METRICS = ["throughput", "p99_latency", "p50_latency", "price", "max_message_siz
 UNITS = {"throughput": "MB/s", "p99_latency": "ms", "p50_latency": "ms", "price": "USD/hour",
          "max_message_size": "MB", "partitions": None, "consumers": None, "retention_days": None,
          "replicas": None, "startup_time": "s"}
-WORDS = ("broker queue stream partition replica latency throughput consumer producer cluster storage tiered "
-         "ack durable ordering exactly once commit offset segment ledger bookie quorum mirror shovel federation "
-         "jetstream subject account lease leader follower snapshot compaction retention schema registry").split()
+WORDS = [
+    "broker", "queue", "stream", "partition", "replica", "latency", "throughput", "consumer", "producer",
+    "cluster", "storage", "tiered", "ack", "durable", "ordering", "exactly", "once", "commit", "offset",
+    "segment", "ledger", "bookie", "quorum", "mirror", "shovel", "federation", "jetstream", "subject",
+    "account", "lease", "leader", "follower", "snapshot", "compaction", "retention", "schema", "registry",
+]
 
 
 def synthetic(n: int, seed: int = 7) -> list[EvidenceRecord]:

@@ -10,8 +10,8 @@ import hashlib
 import json
 import re
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit

@@ -22,7 +22,8 @@ def init(graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
     if json_out:
         print_json({"graph": desc, "created": created})
     else:
-        console.print(f"{desc}: {len(created)} schema objects created" + (" (already up to date)" if not created else ""))
+        note = " (already up to date)" if not created else ""
+        console.print(f"{desc}: {len(created)} schema objects created{note}")
 
 
 @app.command("stats")

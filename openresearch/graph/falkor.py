@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -122,16 +123,12 @@ class FalkorBackend:
                 raise QueryError(f"FalkorDB DDL failed: {statement}: {_first_line(e)}") from None
 
     def clear(self) -> None:
-        try:
+        with contextlib.suppress(rexc.ResponseError):  # an empty graph key does not exist yet
             self._graph.delete()
-        except rexc.ResponseError:
-            pass  # an empty graph key does not exist yet
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # closing a dead connection must not mask the real error
             self._db.connection.close()
-        except Exception:  # noqa: BLE001 - closing a dead connection must not mask the real error
-            pass
 
 
 def _plain(value: Any) -> Any:

@@ -32,8 +32,11 @@ from openresearch.models import (
 
 SOURCE_KINDS = frozenset(get_args(SourceKind))
 _WORD = re.compile(r"[\w][\w.+#-]*", re.UNICODE)
-_STOP = frozenset("a an and are as at be by does do for from has have how in is it of on or than that the this to "
-                  "vs was what when where which who why will with".split())
+_STOP = frozenset([
+    "a", "an", "and", "are", "as", "at", "be", "by", "does", "do", "for", "from", "has", "have", "how", "in",
+    "is", "it", "of", "on", "or", "than", "that", "the", "this", "to", "vs", "was", "what", "when", "where",
+    "which", "who", "why", "will", "with",
+])
 
 
 class GraphStore:

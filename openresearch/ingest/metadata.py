@@ -1,0 +1,176 @@
+"""Page metadata from <meta> tags, JSON-LD and <time>: title, authors, publication date, language."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import date
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from lxml import html as lxml_html
+from pydantic import BaseModel, Field
+
+from openresearch.ingest.textnorm import collapse
+
+_ISO = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?!\d)")
+_COMPACT = re.compile(r"^\s*(\d{4})(\d{2})(\d{2})(?:\D|$)")
+_CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
+_YEAR = re.compile(r"^\s*(\d{4})\s*$")
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    )
+}
+_MONTH_FIRST = re.compile(r"([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+_DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3})[a-z]*\.?,?\s+(\d{4})", re.I)
+
+# Most specific first: scholarly tags are curated, Open Graph is usually right, bare "date" is a guess.
+_DATE_KEYS = (
+    "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
+    "article:published_time",
+    "og:published_time",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date",
+    "dcterms.created",
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "date",
+    "sailthru.date",
+    "parsely-pub-date",
+)
+_TITLE_KEYS = ("citation_title", "og:title", "twitter:title", "dc.title")
+_AUTHOR_KEYS = ("citation_author", "author", "article:author", "dc.creator", "parsely-author", "byl")
+
+
+class PageMeta(BaseModel):
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    published_at: date | None = None
+    lang: str | None = None
+
+
+def _safe_date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d) if 1900 <= y <= 2100 else None
+    except ValueError:
+        return None
+
+
+def parse_date(value: str | None) -> date | None:
+    """The calendar date written in `value`; partial dates round down (2023-05 -> 2023-05-01)."""
+    if not value or not value.strip():
+        return None
+    for pattern in (_ISO, _COMPACT, _CJK_DATE):
+        if match := pattern.search(value) if pattern is _CJK_DATE else pattern.match(value):
+            y, m, d = match.groups()
+            return _safe_date(int(y), int(m), int(d or 1))
+    if match := _YEAR.match(value):
+        return _safe_date(int(match.group(1)), 1, 1)
+    if match := _MONTH_FIRST.search(value):
+        month = _MONTHS.get(match.group(1).lower())
+        return _safe_date(int(match.group(3)), month, int(match.group(2))) if month else None
+    if match := _DAY_FIRST.search(value):
+        month = _MONTHS.get(match.group(2).lower())
+        return _safe_date(int(match.group(3)), month, int(match.group(1))) if month else None
+    try:
+        return parsedate_to_datetime(value).date()  # RFC 2822, as in RSS and HTTP headers
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _meta_values(root: lxml_html.HtmlElement) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for el in root.iter("meta"):
+        key = el.get("property") or el.get("name") or el.get("itemprop")
+        content = el.get("content")
+        if key and content and content.strip():
+            out.setdefault(key.strip().lower(), []).append(collapse(content))
+    return out
+
+
+def _walk_json(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk_json(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _walk_json(item)
+
+
+def _json_ld(root: lxml_html.HtmlElement) -> list[dict[str, Any]]:
+    objects: list[dict[str, Any]] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            objects.extend(_walk_json(json.loads(script.text.strip())))
+        except ValueError:
+            continue  # broken JSON-LD is common; the other sources still apply
+    return objects
+
+
+def _names(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [collapse(value)] if value.strip() else []
+    if isinstance(value, dict):
+        return _names(value.get("name"))
+    if isinstance(value, list):
+        return [n for item in value for n in _names(item)]
+    return []
+
+
+def _time_date(root: lxml_html.HtmlElement) -> date | None:
+    # A <time> marked as the publication date beats one inside the article, which beats any <time>.
+    paths = (
+        "//time[@itemprop='datePublished']/@datetime",
+        "//time[@pubdate]/@datetime",
+        "//article//time/@datetime",
+        "//time/@datetime",
+    )
+    for path in paths:
+        for value in root.xpath(path):
+            if found := parse_date(str(value)):
+                return found
+    return None
+
+
+def _authors(meta: dict[str, list[str]], ld: list[dict[str, Any]]) -> list[str]:
+    for key in _AUTHOR_KEYS:
+        names = [v for v in meta.get(key, []) if not v.startswith(("http://", "https://"))]
+        if names:
+            return list(dict.fromkeys(names))
+    for obj in ld:
+        if names := _names(obj.get("author")):
+            return list(dict.fromkeys(names))
+    return []
+
+
+def extract_meta(root: lxml_html.HtmlElement) -> PageMeta:
+    meta = _meta_values(root)
+    ld = _json_ld(root)
+    published = next((d for k in _DATE_KEYS for v in meta.get(k, []) if (d := parse_date(v))), None)
+    published = published or next(
+        (d for obj in ld if (d := parse_date(str(obj.get("datePublished") or "")))), None
+    )
+    title = next((v[0] for k in _TITLE_KEYS if (v := meta.get(k))), None)
+    title = title or next((collapse(str(o["headline"])) for o in ld if o.get("headline")), None)
+    if not title:
+        h1 = [collapse(h.text_content()) for h in root.iter("h1")]
+        title = next((t for t in h1 if t), None)
+    if not title:
+        title = next((collapse(t.text_content()) for t in root.iter("title")), None) or None
+    return PageMeta(
+        title=title,
+        authors=_authors(meta, ld),
+        published_at=published or _time_date(root),
+        lang=root.get("lang") or root.get("xml:lang") or next(iter(meta.get("content-language", [])), None),
+    )
