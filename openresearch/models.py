@@ -156,3 +156,123 @@ class ImportReport(BaseModel):
     skipped: int = 0
     errors: list[str] = Field(default_factory=list)
     batches: int = 0
+
+
+# --- research runs: Question -> Plan -> Source -> Evidence -> Draft -> Verdict -> Report ----------------
+
+Role = Literal["background", "core", "comparison", "impact"]
+SourceType = Literal["web", "academic", "internal"]
+Style = Literal["brief", "report", "review"]
+Label = Literal["SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO"]
+
+
+class SubQuestion(BaseModel):
+    """One node of the plan's DAG. `id` is stable: `question_id(text)` from identity.py."""
+
+    id: str
+    text: str
+    role: Role = "background"
+    keywords: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    aspects: list[str] = Field(default_factory=list)
+    source_types: list[SourceType] = Field(default_factory=lambda: ["web"])
+    depth: int = Field(default=2, ge=1, le=5)
+    depends_on: list[str] = Field(default_factory=list)
+    queries: list[str] = Field(default_factory=list, description="2-4 focused search queries")
+
+
+class Plan(BaseModel):
+    question: str
+    language: Literal["en", "zh"] = "en"
+    kind: str = "overview"  # comparison | selection | how | why | overview | trend
+    entities: list[str] = Field(default_factory=list)
+    aspects: list[str] = Field(default_factory=list)
+    sub_questions: list[SubQuestion] = Field(default_factory=list)
+    candidates_considered: int = 0  # size of the diverge round
+    method: Literal["llm", "deterministic"] = "deterministic"
+
+
+class SourceDoc(BaseModel):
+    """A fetched or local source with the exact normalised text that quotes' offsets refer to."""
+
+    id: str
+    url: str
+    title: str | None = None
+    kind: str = "web"
+    published_at: date | None = None
+    fetched_at: datetime | None = None
+    text: str
+    content_hash: str
+    trust: float = 0.5
+    pages: list[tuple[int, int, int]] = Field(default_factory=list, description="(page_no, start, end)")
+
+
+class EvidenceItem(BaseModel):
+    """An extractor's output: a verbatim span of `SourceDoc.text` at [start, end)."""
+
+    id: str
+    source_id: str
+    source_url: str
+    quote: str
+    start: int
+    end: int
+    type: EvidenceType = "claim"
+    summary: str | None = None
+    entities: list[str] = Field(default_factory=list)
+    observations: list[ObservationIn] = Field(default_factory=list)
+    question_id: str
+    score: float = 0.0
+
+
+class ExtractionResult(BaseModel):
+    items: list[EvidenceItem] = Field(default_factory=list)
+    rejected: int = 0  # candidate quotes refused because they were not verbatim spans
+    reasons: list[str] = Field(default_factory=list)
+
+
+class Sentence(BaseModel):
+    text: str  # includes its [E-…] markers
+    citations: list[str] = Field(default_factory=list)
+    key: bool = True  # key sentences must PASS for a report to be "verified"
+    kind: Literal["claim", "conflict", "gap", "summary"] = "claim"
+
+
+class DraftSection(BaseModel):
+    question_id: str
+    title: str
+    role: Role = "background"
+    sentences: list[Sentence] = Field(default_factory=list)
+    limited: bool = False  # evidence limited: a cap tripped or too little was found
+    disclosed_conflicts: list[str] = Field(default_factory=list, description="observation-pair keys a|b")
+
+
+class Draft(BaseModel):
+    title: str
+    style: Style = "report"
+    sections: list[DraftSection] = Field(default_factory=list)
+    method: Literal["llm", "deterministic"] = "deterministic"
+
+
+class SentenceVerdict(BaseModel):
+    section: int
+    index: int
+    text: str
+    verdict: Literal["PASS", "DOUBT", "FAIL"]
+    reasons: list[str] = Field(default_factory=list)
+    support: float = 0.0
+    label: Label | None = None
+    numbers_ok: bool = True
+
+
+class Verification(BaseModel):
+    verdicts: list[SentenceVerdict] = Field(default_factory=list)
+    undisclosed_conflicts: list[str] = Field(default_factory=list)
+    fully_verified: bool = False
+    citation_coverage: float = 0.0
+    phantom_citations: int = 0
+    numeric_faithfulness: float = 1.0
+
+
+class ClaimJudgement(BaseModel):
+    label: Label
+    score: float
