@@ -11,6 +11,8 @@ from typing import Any, get_args
 from openresearch.cypher import Catalogue
 from openresearch.errors import NotFound
 from openresearch.graph.backend import GraphBackend, Row
+from openresearch.graph.documents import DocumentStore
+from openresearch.graph.runs import RunStore
 from openresearch.graph.ranking import rank_evidence
 from openresearch.graph.rows import evidence_row
 from openresearch.graph_schema import schema_spec
@@ -39,7 +41,9 @@ _STOP = frozenset([
 ])
 
 
-class GraphStore:
+class GraphStore(DocumentStore, RunStore):
+    """Typed access to the graph: evidence (here), sources and chunks (documents.py), runs (runs.py)."""
+
     def __init__(self, backend: GraphBackend, aliases: AliasResolver | None = None,
                  batch_size: int = 1000, tolerance: float = 0.05, half_life_days: float = 365.0) -> None:
         self.backend = backend
@@ -48,13 +52,6 @@ class GraphStore:
         self.batch_size = batch_size
         self.tolerance = tolerance
         self.half_life_days = half_life_days
-
-    # --- plumbing ----------------------------------------------------------------------------------
-    def _read(self, name: str, **params: Any) -> list[Row]:
-        return self.backend.read(self.catalogue[name].text, params)
-
-    def _write(self, name: str, **params: Any) -> list[Row]:
-        return self.backend.write(self.catalogue[name].text, params)
 
     def close(self) -> None:
         self.backend.close()

@@ -27,6 +27,8 @@ class Run(Node):
     started_at: int = 0
     finished_at: int | None = None
     options: str = "{}"  # JSON: maps are not property values on either backend
+    plan: str | None = None  # JSON of the Plan
+    metrics: str | None = None  # JSON of the run metrics
 
 
 class Question(Node):
@@ -41,7 +43,7 @@ class Question(Node):
 
 class Source(Node):
     label: ClassVar[str] = "Source"
-    lookups: ClassVar[tuple[str, ...]] = ("url", "domain", "content_hash")
+    lookups: ClassVar[tuple[str, ...]] = ("url", "root", "content_hash")
     url: str
     domain: str = ""
     kind: str = "web"
@@ -51,6 +53,9 @@ class Source(Node):
     content_hash: str | None = None
     trust: float = 0.5
     text: str | None = None
+    headers: str | None = None  # JSON of the response headers that matter (content-type, etag, last-modified)
+    pages: str | None = None  # JSON [[page_no, start, end], ...] for PDFs
+    root: str | None = None  # the local document root it was indexed from
 
 
 class Chunk(Node):
@@ -65,7 +70,6 @@ class Chunk(Node):
 
 class Evidence(Node):
     label: ClassVar[str] = "Evidence"
-    lookups: ClassVar[tuple[str, ...]] = ("type", "source_id")
     quote: str
     start: int | None = None
     end: int | None = None
@@ -77,7 +81,7 @@ class Evidence(Node):
 
 class Entity(Node):
     label: ClassVar[str] = "Entity"
-    lookups: ClassVar[tuple[str, ...]] = ("key", "name")
+    lookups: ClassVar[tuple[str, ...]] = ("key",)
     name: str
     key: str
     type: str = "thing"
@@ -86,7 +90,7 @@ class Entity(Node):
 
 class Observation(Node):
     label: ClassVar[str] = "Observation"
-    lookups: ClassVar[tuple[str, ...]] = ("key", "metric")
+    lookups: ClassVar[tuple[str, ...]] = ("key",)
     entity_id: str
     metric: str
     value: float
@@ -104,6 +108,8 @@ class Report(Node):
     run_id: str
     title: str
     created_at: int = 0
+    markdown: str = ""
+    verified: bool = False
 
 
 class Section(Node):

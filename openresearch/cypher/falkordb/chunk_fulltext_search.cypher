@@ -1,0 +1,6 @@
+// purpose: chunks whose text matches a full-text query (RediSearch syntax), best first
+// params: query, limit
+CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
+RETURN node.id AS id, node.source_id AS source_id, node.text AS text, node.start AS start, node.end AS end, score
+ORDER BY score DESC
+LIMIT $limit

@@ -1,0 +1,83 @@
+"""Sources with their stored text, and chunks with embeddings: writes and hybrid (vector + full-text) search."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from openresearch.graph.base_store import CatalogueStore
+from openresearch.graph.rows import epoch_ms
+from openresearch.models import SourceDoc
+
+
+class ChunkHit(dict[str, Any]):
+    """id, source_id, text, start, end, score (vector), text_score (full-text), hybrid."""
+
+
+class DocumentStore(CatalogueStore):
+    def upsert_sources(self, docs: Sequence[SourceDoc], *, root: str | None = None,
+                       headers: dict[str, dict[str, str]] | None = None) -> None:
+        rows = []
+        for d in docs:
+            rows.append({
+                "id": d.id, "url": d.url, "domain": urlsplit(d.url).hostname or "", "kind": d.kind, "title": d.title,
+                "published_at": epoch_ms(d.published_at), "content_hash": d.content_hash, "trust": d.trust,
+                "fetched_at": epoch_ms(d.fetched_at) if d.fetched_at else int(time.time() * 1000),
+                "text": d.text, "headers": json.dumps((headers or {}).get(d.id, {})),
+                "pages": json.dumps([list(p) for p in d.pages]), "root": root,
+            })
+        if rows:
+            self._write("upsert_sources", rows=rows)
+
+    def sources(self, ids: Sequence[str]) -> dict[str, SourceDoc]:
+        out: dict[str, SourceDoc] = {}
+        for r in self._read("sources_by_ids", ids=list(ids)):
+            if r.get("text") is None:
+                continue  # an imported source: no stored text to quote from
+            pub = r.get("published_at")
+            fetched = r.get("fetched_at")
+            out[r["id"]] = SourceDoc(
+                id=r["id"], url=r["url"], title=r.get("title"), kind=r.get("kind") or "web",
+                published_at=datetime.fromtimestamp(pub / 1000, tz=UTC).date() if pub is not None else None,
+                fetched_at=datetime.fromtimestamp(fetched / 1000, tz=UTC) if fetched is not None else None,
+                text=r["text"], content_hash=r.get("content_hash") or "", trust=r.get("trust") or 0.5,
+                pages=[tuple(p) for p in json.loads(r.get("pages") or "[]")],
+            )
+        return out
+
+    def sources_in_root(self, root: str) -> dict[str, tuple[str, str]]:
+        """source id -> (url, content hash) for a local document root."""
+        return {r["id"]: (r["url"], r["content_hash"]) for r in self._read("sources_in_root", root=root)}
+
+    def delete_sources(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._write("delete_sources", ids=list(ids))
+
+    def upsert_chunks(self, rows: list[dict[str, Any]], batch: int = 200) -> None:
+        """rows: id, source_id, text, start, end, embedding (list of floats)."""
+        for i in range(0, len(rows), batch):
+            self._write("upsert_chunks", rows=rows[i:i + batch])
+
+    def search_chunks(self, embedding: list[float] | None, text_query: str, k: int = 20) -> list[ChunkHit]:
+        """Hybrid search: vector and full-text hits merged by reciprocal rank fusion."""
+        from openresearch.graph.store import fulltext_query
+
+        hits: dict[str, ChunkHit] = {}
+        rrf: dict[str, float] = {}
+        if embedding is not None:
+            for rank, r in enumerate(self._read("chunk_vector_search", k=k * 2, embedding=embedding)):
+                hits[r["id"]] = ChunkHit(r, text_score=0.0)
+                rrf[r["id"]] = rrf.get(r["id"], 0.0) + 1.0 / (60 + rank)
+        q = fulltext_query(self.backend.dialect, text_query)
+        if q:
+            for rank, r in enumerate(self._read("chunk_fulltext_search", query=q, limit=k * 2)):
+                hit = hits.setdefault(r["id"], ChunkHit(r, score=0.0))
+                hit["text_score"] = float(r["score"])
+                rrf[r["id"]] = rrf.get(r["id"], 0.0) + 1.0 / (60 + rank)
+        for cid, hit in hits.items():
+            hit["hybrid"] = rrf[cid]
+        return sorted(hits.values(), key=lambda h: (-h["hybrid"], h["id"]))[:k]
