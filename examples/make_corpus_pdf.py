@@ -9,7 +9,7 @@ numbers. Uses only fpdf2 core fonts (Latin-1), so the text is English/ASCII.
 
 The paper, its authors and its measurements are fictional (an illustrative
 example for testing PDF ingestion). Its related-work section paraphrases real
-public sources named in examples/corpus/SOURCES.md.
+public sources named in examples/CORPUS_SOURCES.md.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from openresearch.ingest.textnorm import collapse
 
 _ISO = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?!\d)")
-_COMPACT = re.compile(r"^\s*(\d{4})(\d{2})(\d{2})(?:\D|$)")
+_COMPACT = re.compile(r"^\s*(?:D:)?(\d{4})(\d{2})(\d{2})(?:\d{2}){0,3}(?:\D|$)")  # 20230620, PDF D:20230620120000Z
 _CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
 _YEAR = re.compile(r"^\s*(\d{4})\s*$")
 _MONTHS = {

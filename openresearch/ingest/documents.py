@@ -1,0 +1,144 @@
+"""Files and fetched bodies -> SourceDoc: the exact normalised text that quotes' offsets refer to.
+
+Markdown and plain text may start with a header (YAML-style front matter between `---` lines, or
+`Key: value` lines up to the first blank line) giving title, author, date, url and kind.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from openresearch.errors import ParseError
+from openresearch.identity import content_hash, source_id
+from openresearch.ingest.encoding import decode_bytes
+from openresearch.ingest.metadata import parse_date
+from openresearch.ingest.textnorm import collapse
+from openresearch.models import SourceDoc
+
+SUFFIXES = {".md": "text", ".markdown": "text", ".txt": "text", ".text": "text", ".html": "html", ".htm": "html",
+            ".pdf": "pdf"}
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
+_HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
+_MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
+_MD_INLINE = re.compile(r"(\*\*|__|`)")
+_KINDS = {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"}
+
+
+def split_header(text: str) -> tuple[dict[str, str], str]:
+    """Header fields (lower-case keys) and the body after the header."""
+    m = _FRONT.match(text)
+    if m:
+        fields = {}
+        for line in m.group(1).splitlines():
+            if hm := _HEADER_LINE.match(line.strip()):
+                fields[hm.group(1).strip().lower()] = hm.group(2).strip().strip('"').strip("'")
+        return fields, text[m.end():]
+    fields = {}
+    lines = text.splitlines(keepends=True)
+    consumed = 0
+    for line in lines:
+        hm = _HEADER_LINE.match(line.strip())
+        if not hm:
+            break
+        fields[hm.group(1).strip().lower()] = hm.group(2).strip()
+        consumed += len(line)
+    if {"title", "url"} & fields.keys() and len(fields) >= 2:
+        return fields, text[consumed:]
+    return {}, text
+
+
+def normalise_plain(body: str) -> str:
+    """Paragraphs separated by one blank line, whitespace collapsed, Markdown markers removed."""
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in body.splitlines():
+        if not line.strip() or line.strip() in {"---", "***"}:
+            if current:
+                paragraphs.append(collapse(" ".join(current)))
+                current = []
+            continue
+        clean = _MD_INLINE.sub("", _MD_MARK.sub("", line))
+        if _MD_MARK.match(line) and current:
+            # a heading or list item starts its own paragraph
+            paragraphs.append(collapse(" ".join(current)))
+            current = []
+        current.append(clean)
+    if current:
+        paragraphs.append(collapse(" ".join(current)))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _kind(value: str | None, default: str) -> str:
+    v = (value or "").strip().lower()
+    return v if v in _KINDS else default
+
+
+def parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None = None,
+                fetched_at: datetime | None = None, default_kind: str = "web") -> SourceDoc:
+    """Parse one body (a file's bytes or a fetched response) into a SourceDoc."""
+    title: str | None = None
+    published: date | None = None
+    pages: list[tuple[int, int, int]] = []
+    doc_kind = default_kind
+    if kind == "pdf":
+        from openresearch.ingest.pdf import parse_pdf
+
+        parsed = parse_pdf(data)
+        text, title, published = parsed.text, parsed.title, parsed.published_at
+        pages = [(p.page_no, p.start, p.end) for p in parsed.pages]
+        doc_kind = "paper" if default_kind in {"local", "web"} else default_kind
+    elif kind == "html":
+        from openresearch.ingest.html import parse_html
+
+        parsed = parse_html(data, url=url, content_type=content_type)
+        text, title, published = parsed.text, parsed.title, parsed.published_at
+    else:
+        raw = decode_bytes(data, content_type).text
+        fields, body = split_header(raw)
+        url = fields.get("url") or url
+        title = fields.get("title")
+        published = parse_date(fields.get("published") or fields.get("date"))
+        doc_kind = _kind(fields.get("kind"), default_kind)
+        text = normalise_plain(body)
+        if title is None and text.startswith(("# ", "Title")):
+            title = text.split("\n", 1)[0]
+    if not text.strip():
+        raise ParseError(f"{url}: no readable text")
+    return SourceDoc(id=source_id(url), url=url, title=title, kind=doc_kind, published_at=published,
+                     fetched_at=fetched_at or datetime.now(tz=UTC), text=text, content_hash=content_hash(text),
+                     pages=pages)
+
+
+def parse_file(path: Path, local_url: str) -> SourceDoc:
+    """A local file; `local_url` (e.g. local://corpus/a.md) names it unless the file names its own URL."""
+    kind = SUFFIXES.get(path.suffix.lower())
+    if kind is None:
+        raise ParseError(f"{path}: unsupported file type {path.suffix!r}")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ParseError(f"{path}: cannot read: {e.strerror}") from None
+    doc = parse_bytes(data, kind=kind, url=local_url, default_kind="local")
+    if doc.url == local_url:
+        # an HTML page's canonical link, or a PDF's metadata, names the page it was saved from
+        named = _canonical_link(data) if kind == "html" else _pdf_url(data) if kind == "pdf" else None
+        if named:
+            doc = doc.model_copy(update={"url": named, "id": source_id(named)})
+    return doc
+
+
+def _pdf_url(data: bytes) -> str | None:
+    m = re.search(rb"/(?:Subject|Keywords|URI)\s*\(([^)]*https?://[^)]*)\)", data)
+    if not m:
+        return None
+    url = re.search(rb"https?://[^\s)>\]]+", m.group(1))
+    return url.group(0).decode("ascii", "replace").rstrip(".,;") if url else None
+
+
+def _canonical_link(data: bytes) -> str | None:
+    m = re.search(rb'<link[^>]+rel=["\']canonical["\'][^>]*href=["\']([^"\']+)["\']', data, re.I)
+    if not m:
+        m = re.search(rb'<meta[^>]+property=["\']og:url["\'][^>]*content=["\']([^"\']+)["\']', data, re.I)
+    return m.group(1).decode("ascii", "replace") if m else None
