@@ -109,7 +109,7 @@ class LocalRetriever:
     def search_sync(self, query: str, k: int) -> list[Candidate]:
         vec = self.embedder.embed([query])[0]
         hits = self.store.search_chunks(vec, query, k=k * 3)
-        sources = self.store.sources({h["source_id"] for h in hits})
+        sources = self.store.sources(sorted({str(h["source_id"]) for h in hits}))
         best: dict[str, Candidate] = {}
         top = max((h["hybrid"] for h in hits), default=1.0) or 1.0
         for h in hits:
