@@ -1,0 +1,165 @@
+"""Retrieve sources for one query: local documents through the graph, the web and academic APIs through
+retrievers, deep fetch, parse, and store every source's exact text in the graph before anything quotes it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+
+from openresearch.config import Settings
+from openresearch.errors import FetchError, OpenResearchError
+from openresearch.graph.store import GraphStore
+from openresearch.identity import content_hash, source_id
+from openresearch.ingest.cache import Cache
+from openresearch.ingest.chunk import chunk_text
+from openresearch.ingest.documents import parse_bytes
+from openresearch.ingest.embed import Embedder
+from openresearch.ingest.fetch import Fetcher
+from openresearch.ingest.http import PoliteClient
+from openresearch.ingest.local import LocalRetriever
+from openresearch.ingest.rank import RankCandidate, rank_candidates
+from openresearch.ingest.retrievers.base import Candidate, RetrieverDeps
+from openresearch.ingest.retrievers.registry import create
+from openresearch.ingest.retrievers.router import route
+from openresearch.models import SourceDoc
+
+log = logging.getLogger(__name__)
+SOURCE_RETRIEVERS = {"web": ["web"], "arxiv": ["arxiv"], "scholar": ["semantic_scholar", "openalex"]}
+
+
+@dataclass
+class Gathered:
+    sources: list[SourceDoc] = field(default_factory=list)
+    chunks: list[tuple[str, int, int]] = field(default_factory=list)  # (source id, start, end) retrieved
+    searches: int = 0
+    fetched: int = 0
+    refused: list[str] = field(default_factory=list)
+
+
+class Gatherer:
+    """One per run: owns the polite HTTP client (politeness is global across sub-questions)."""
+
+    def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, sources: list[str],
+                 *, per_query: int = 6, offline: bool = False) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.per_query = per_query
+        self.local = LocalRetriever(store, embedder)
+        self.remote: list[str] = []
+        for s in sources:
+            if s.startswith("local:"):
+                continue
+            if offline:
+                continue  # offline: no network at all, local documents only
+            names = route(["web"], searxng_url=settings.searxng_url) if s == "web" else SOURCE_RETRIEVERS.get(s, [])
+            self.remote.extend(n for n in names if n not in self.remote)
+        self.use_local = any(s.startswith("local:") for s in sources)
+        self._client: PoliteClient | None = None
+        self._cache: Cache | None = None
+        self._lock = asyncio.Lock()
+
+    async def _deps(self) -> RetrieverDeps:
+        async with self._lock:
+            if self._client is None:
+                self._cache = Cache.from_settings(self.settings)
+                self._client = PoliteClient.from_settings(self.settings, cache=self._cache)
+            return RetrieverDeps(self.settings, self._client, self._cache)
+
+    @property
+    def network_requests(self) -> int:
+        return self._client.stats.requests if self._client else 0
+
+    @property
+    def cache_hits(self) -> int:
+        return self._client.stats.cache_hits if self._client else 0
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+        if self._cache is not None:
+            self._cache.close()
+
+    async def gather(self, query: str) -> Gathered:
+        out = Gathered()
+        if self.use_local:
+            hits = await asyncio.to_thread(self.local.search_sync, query, self.per_query)
+            out.searches += 1
+            ids = [str(c.extra["source_id"]) for c in hits]
+            docs = await asyncio.to_thread(self.store.sources, ids)
+            out.sources.extend(docs[i] for i in ids if i in docs)
+            out.chunks.extend((str(c.extra["source_id"]), int(str(c.extra["start"])), int(str(c.extra["end"])))
+                              for c in hits)
+        if self.remote:
+            await self._gather_remote(query, out)
+        return out
+
+    async def _gather_remote(self, query: str, out: Gathered) -> None:
+        deps = await self._deps()
+        candidates: list[Candidate] = []
+        for name in self.remote:
+            try:
+                candidates.extend(await create(name, deps).search(query, self.per_query))
+                out.searches += 1
+            except OpenResearchError as e:
+                log.warning("retriever %s failed for %r: %s", name, query, e)
+        if not candidates:
+            return
+        qvec, cvecs = await asyncio.to_thread(self._embed_candidates, query, candidates)
+        ranked = rank_candidates(
+            query, [RankCandidate(title=c.title, url=c.url, snippet=c.snippet, published_at=c.published,
+                                  embedding=v) for c, v in zip(candidates, cvecs, strict=True)],
+            today=date.today(), query_embedding=qvec, domain_weights=self.settings.domain_weights,
+            half_life_days=self.settings.recency_half_life_days, top_k=self.per_query)
+        by_url = {c.url: c for c in candidates}
+        chosen = [by_url[r.candidate.url] for r in ranked if r.candidate.url in by_url]
+        assert self._client is not None
+        fetcher = Fetcher.from_settings(self.settings, self._client)
+        for cand in chosen:
+            doc = await self._fetch_one(fetcher, cand, out)
+            if doc is not None:
+                out.sources.append(doc)
+
+    def _embed_candidates(self, query: str, cands: list[Candidate]) -> tuple[list[float], list[list[float]]]:
+        vecs = self.embedder.embed([query] + [f"{c.title}. {c.snippet}" for c in cands])
+        return vecs[0], vecs[1:]
+
+    async def _fetch_one(self, fetcher: Fetcher, cand: Candidate, out: Gathered) -> SourceDoc | None:
+        url = str(cand.extra.get("pdf_url") or cand.url)
+        try:
+            res = await fetcher.fetch(url)
+        except FetchError as e:
+            out.refused.append(f"{url}: {e}")
+            res = None
+        doc: SourceDoc | None = None
+        if res is not None and res.ok and res.kind in {"html", "pdf", "text"}:
+            out.fetched += 1
+            try:
+                doc = parse_bytes(res.body, kind=res.kind, url=cand.url, content_type=res.content_type,
+                                  fetched_at=res.fetched_at, default_kind=cand.kind)
+            except OpenResearchError as e:
+                out.refused.append(f"{url}: {e}")
+        elif res is not None:
+            out.refused.append(f"{url}: {res.refused_reason or f'status {res.status}, {res.kind}'}")
+        if doc is None and len(cand.snippet) >= 200:
+            # an abstract from a scholarly API is itself a quotable text
+            text = " ".join(cand.snippet.split())
+            doc = SourceDoc(id=source_id(cand.url), url=cand.url, title=cand.title, kind=cand.kind,
+                            published_at=cand.published, fetched_at=datetime.now(tz=UTC), text=text,
+                            content_hash=content_hash(text))
+        if doc is None:
+            return None
+        if doc.title is None:
+            doc = doc.model_copy(update={"title": cand.title})
+        await asyncio.to_thread(self._store, doc, out)
+        return doc
+
+    def _store(self, doc: SourceDoc, out: Gathered) -> None:
+        self.store.upsert_sources([doc])
+        chunks = chunk_text(doc.text, doc.id)
+        vecs = self.embedder.embed([c.text for c in chunks]) if chunks else []
+        self.store.upsert_chunks([{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
+                                   "embedding": v} for c, v in zip(chunks, vecs, strict=True)])
+        out.chunks.extend((doc.id, c.start, c.end) for c in chunks)

@@ -1,0 +1,183 @@
+"""Render a run as report.md, report.json and report.html (pure: strings from the run result)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+if TYPE_CHECKING:
+    from openresearch.agents.research import RunResult
+
+_CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]")
+
+
+def verification_summary(result: RunResult) -> str:
+    v = result.verification
+    counts = {k: sum(1 for x in v.verdicts if x.verdict == k) for k in ("PASS", "DOUBT", "FAIL")}
+    state = "fully verified" if v.fully_verified else "not fully verified"
+    return (f"{state}: {counts['PASS']} PASS, {counts['DOUBT']} DOUBT, {counts['FAIL']} FAIL; citation coverage "
+            f"{v.citation_coverage:.0%}, phantom citations {v.phantom_citations}, numeric faithfulness "
+            f"{v.numeric_faithfulness:.0%}")
+
+
+def to_json(result: RunResult) -> dict[str, Any]:
+    return {
+        "run_id": result.run_id,
+        "question": result.options.question,
+        "style": result.options.style,
+        "title": result.draft.title,
+        "verified": result.verification.fully_verified,
+        "limited": result.limited,
+        "low_precision": result.low_precision,
+        "sections": [
+            {"question_id": s.question_id, "title": s.title, "role": s.role, "limited": s.limited,
+             "sentences": [{"text": x.text, "citations": x.citations, "kind": x.kind, "key": x.key}
+                           for x in s.sentences]}
+            for s in result.draft.sections
+        ],
+        "evidence": [e.model_dump(mode="json") for e in sorted(result.evidence.values(), key=lambda e: e.id)],
+        "verification": result.verification.model_dump(mode="json"),
+        "conflicts": [c.model_dump(mode="json") for c in result.conflicts],
+        "metrics": result.metrics.as_dict(),
+        "plan": result.plan.model_dump(mode="json"),
+    }
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def to_markdown(result: RunResult) -> str:
+    d, v = result.draft, result.verification
+    out = [f"# {d.title}", "",
+           f"> Question: {result.options.question}  ",
+           f"> Run `{result.run_id}` · style {result.options.style} · {verification_summary(result)}"]
+    if result.low_precision:
+        out.append(f"> **Limited run:** {result.low_precision}; finished in low-precision (deterministic) mode.")
+    out.append("")
+    for sec in d.sections:
+        out += [f"## {sec.title}", ""]
+        if sec.limited:
+            why = result.limited.get(sec.question_id, "too little evidence was found")
+            out += [f"_Evidence for this section is limited ({why})._", ""]
+        out += [" ".join(s.text for s in sec.sentences), ""]
+    if result.conflicts:
+        out += ["## Conflicts between sources", "", "| entity | metric | value A | evidence A | value B | evidence B |",
+                "|---|---|---|---|---|---|"]
+        for c in result.conflicts:
+            out.append(f"| {c.entity} | {c.metric} | {c.a.raw_value} ({c.a.value:g} {c.unit}) | [{c.a.evidence_id}] "
+                       f"{c.a.source_url} | {c.b.raw_value} ({c.b.value:g} {c.unit}) | [{c.b.evidence_id}] "
+                       f"{c.b.source_url} |")
+        out.append("")
+    out += ["## Evidence", "", "| id | quote | source | published |", "|---|---|---|---|"]
+    for e in sorted(result.evidence.values(), key=lambda e: e.id):
+        out.append(f"| {e.id} | “{_cell(e.quote)}” | {e.source.title or ''} <{e.source.url}> | "
+                   f"{e.source.published_at or ''} |")
+    out += ["", "## Verification", "", "| # | sentence | verdict | reasons |", "|---|---|---|---|"]
+    for x in v.verdicts:
+        out.append(f"| {x.section + 1}.{x.index + 1} | {_cell(x.text)} | {x.verdict} | {_cell('; '.join(x.reasons))} |")
+    if v.undisclosed_conflicts:
+        out += ["", "Undisclosed conflicts: " + ", ".join(v.undisclosed_conflicts)]
+    m = result.metrics.as_dict()
+    out += ["", "## Run metrics", "", "```json", json.dumps(m, indent=2, ensure_ascii=False), "```", ""]
+    return "\n".join(out)
+
+
+def _svg_graph(result: RunResult, width: int = 900, height: int = 520) -> str:
+    """Evidence (dots) linked to their sources (squares) and entities (diamonds)."""
+    g: nx.Graph = nx.Graph()
+    for e in result.evidence.values():
+        g.add_node(e.id, kind="evidence", label=e.id)
+        g.add_node(e.source.id, kind="source", label=e.source.title or e.source.url)
+        g.add_edge(e.id, e.source.id)
+        for name in e.entities:
+            g.add_node(f"ent:{name}", kind="entity", label=name)
+            g.add_edge(e.id, f"ent:{name}")
+    if not g.nodes:
+        return ""
+    pos = nx.spring_layout(g, seed=7)
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+
+    def sx(x: float) -> float:
+        return 30 + (x - min(xs)) / ((max(xs) - min(xs)) or 1) * (width - 60)
+
+    def sy(y: float) -> float:
+        return 30 + (y - min(ys)) / ((max(ys) - min(ys)) or 1) * (height - 60)
+
+    parts = [f'<svg viewBox="0 0 {width} {height}" class="graph" role="img" aria-label="evidence graph">']
+    for a, b in g.edges:
+        parts.append(f'<line x1="{sx(pos[a][0]):.1f}" y1="{sy(pos[a][1]):.1f}" x2="{sx(pos[b][0]):.1f}" '
+                     f'y2="{sy(pos[b][1]):.1f}"/>')
+    for n, data in g.nodes(data=True):
+        x, y = sx(pos[n][0]), sy(pos[n][1])
+        label = html.escape(str(data["label"])[:40])
+        if data["kind"] == "evidence":
+            parts.append(f'<a href="#{n}"><circle cx="{x:.1f}" cy="{y:.1f}" r="5" class="ev"><title>{label}'
+                         f'</title></circle></a>')
+        elif data["kind"] == "source":
+            parts.append(f'<rect x="{x - 6:.1f}" y="{y - 6:.1f}" width="12" height="12" class="src"><title>{label}'
+                         f'</title></rect>')
+        else:
+            parts.append(f'<polygon points="{x:.1f},{y - 8:.1f} {x + 8:.1f},{y:.1f} {x:.1f},{y + 8:.1f} '
+                         f'{x - 8:.1f},{y:.1f}" class="ent"><title>{label}</title></polygon>'
+                         f'<text x="{x + 10:.1f}" y="{y + 4:.1f}">{label}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_CSS = """body{font:16px/1.55 system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
+h1{font-size:1.7em}.meta{color:#555;font-size:.9em}.limited{color:#a35a00}
+a.cite{font-size:.8em;text-decoration:none;background:#eef3ff;border-radius:3px;padding:0 3px}
+.ev-card{display:none;border:1px solid #ccd;background:#fafbff;padding:.6em .9em;margin:.5em 0;border-radius:6px}
+.ev-card:target{display:block}table{border-collapse:collapse;font-size:.9em;width:100%}
+td,th{border:1px solid #ddd;padding:4px 6px;vertical-align:top}.PASS{color:#176d2c}.DOUBT{color:#a35a00}
+.FAIL{color:#b00020}svg.graph{width:100%;border:1px solid #eee}svg line{stroke:#bbb}svg .ev{fill:#3b6fd8}
+svg .src{fill:#555}svg .ent{fill:#d88a3b}svg text{font-size:10px;fill:#333}"""
+
+
+def _linkify(text: str) -> str:
+    return _CITE.sub(lambda m: f'<a class="cite" href="#{m.group(1)}">[{m.group(1)}]</a>', html.escape(text))
+
+
+def to_html(result: RunResult) -> str:
+    d = result.draft
+    body = [f"<h1>{html.escape(d.title)}</h1>",
+            f'<p class="meta">Question: {html.escape(result.options.question)}<br>Run {result.run_id} · '
+            f"{html.escape(verification_summary(result))}</p>"]
+    if result.low_precision:
+        body.append(f'<p class="limited">Limited run: {html.escape(result.low_precision)}</p>')
+    for sec in d.sections:
+        body.append(f"<h2>{html.escape(sec.title)}</h2>")
+        if sec.limited:
+            why = result.limited.get(sec.question_id, "too little evidence was found")
+            body.append(f'<p class="limited">Evidence for this section is limited ({html.escape(why)}).</p>')
+        body.append("<p>" + " ".join(_linkify(s.text) for s in sec.sentences) + "</p>")
+    body.append("<h2>Evidence</h2>")
+    for e in sorted(result.evidence.values(), key=lambda e: e.id):
+        body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
+                    f'<a href="{html.escape(e.source.url)}">{html.escape(e.source.title or e.source.url)}</a> '
+                    f"{e.source.published_at or ''} · offsets {e.start}–{e.end}</div>")
+    body.append("<p class='meta'>Click a citation to open its quote and source.</p>")
+    if result.conflicts:
+        rows = "".join(
+            f"<tr><td>{html.escape(c.entity)}</td><td>{html.escape(c.metric)}</td><td>{html.escape(c.a.raw_value)}"
+            f' <a class="cite" href="#{c.a.evidence_id}">[{c.a.evidence_id}]</a></td><td>{html.escape(c.b.raw_value)}'
+            f' <a class="cite" href="#{c.b.evidence_id}">[{c.b.evidence_id}]</a></td><td>{c.relative_difference:.0%}'
+            "</td></tr>" for c in result.conflicts)
+        body.append("<h2>Conflicts between sources</h2><table><tr><th>entity</th><th>metric</th><th>value A</th>"
+                    f"<th>value B</th><th>difference</th></tr>{rows}</table>")
+    body.append("<h2>Evidence graph</h2>" + _svg_graph(result))
+    rows = "".join(f"<tr><td>{x.section + 1}.{x.index + 1}</td><td>{_linkify(x.text)}</td>"
+                   f'<td class="{x.verdict}">{x.verdict}</td><td>{html.escape("; ".join(x.reasons))}</td></tr>'
+                   for x in result.verification.verdicts)
+    body.append("<h2>Verification</h2><table><tr><th>#</th><th>sentence</th><th>verdict</th><th>reasons</th></tr>"
+                f"{rows}</table>")
+    body.append("<h2>Run metrics</h2><pre>" + html.escape(json.dumps(result.metrics.as_dict(), indent=2,
+                                                                      ensure_ascii=False)) + "</pre>")
+    return (f'<!DOCTYPE html><html lang="{result.plan.language}"><head><meta charset="utf-8">'
+            f"<title>{html.escape(d.title)}</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>")

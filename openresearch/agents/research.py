@@ -1,0 +1,278 @@
+"""The research run: plan -> gather/extract/reflect per sub-question (parallel, DAG order) -> write -> verify.
+
+Every stage persists to the graph before the next starts (Run.stage), so a killed run resumes with
+`--resume RUN_ID`: the plan is read back, sources a sub-question already examined are not extracted
+again, retrieval is answered from the caches, and writes are idempotent MERGEs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from openresearch.agents.components import Components
+from openresearch.agents.gather import Gatherer
+from openresearch.agents.metrics import RunMetrics
+from openresearch.agents.planner import PlanBudget, schedule
+from openresearch.agents.reflect import Sufficiency, assess, follow_up_queries
+from openresearch.agents.run_config import RunOptions
+from openresearch.agents.verifier import verify
+from openresearch.config import Settings
+from openresearch.errors import BudgetExceeded, LLMError
+from openresearch.graph.store import GraphStore
+from openresearch.ingest.embed import Embedder
+from openresearch.ingest.local import index_documents
+from openresearch.models import (
+    Conflict,
+    Draft,
+    EvidenceItem,
+    EvidenceRecord,
+    EvidenceView,
+    ObservationIn,
+    Plan,
+    SourceDoc,
+    SourceRef,
+    SubQuestion,
+    Verification,
+)
+
+Progress = Callable[..., None]  # progress(event, **data): the CLI draws it, tests ignore it
+STAGES = ("plan", "gather", "write", "verify", "report", "done")
+
+
+def _noop(event: str, **data: Any) -> None:
+    return None
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    options: RunOptions
+    plan: Plan
+    draft: Draft
+    verification: Verification
+    evidence: dict[str, EvidenceView]
+    conflicts: list[Conflict]
+    metrics: RunMetrics
+    limited: dict[str, str] = field(default_factory=dict)  # sub-question id -> why its evidence is limited
+    low_precision: str | None = None
+
+
+def new_run_id(question: str) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return f"run-{stamp}-{hashlib.sha256(f'{question}{time.time_ns()}'.encode()).hexdigest()[:6]}"
+
+
+class ResearchRun:
+    def __init__(self, options: RunOptions, store: GraphStore, embedder: Embedder, settings: Settings,
+                 components: Components, *, run_id: str | None = None, progress: Progress = _noop) -> None:
+        self.opts = options
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.c = components
+        self.run_id = run_id or new_run_id(options.question)
+        self.progress = progress
+        self.metrics = RunMetrics()
+        self.limited: dict[str, str] = {}
+        self.reflect_rounds_total = 0
+        self.searches_total = 0
+        self.started = time.monotonic()
+        self.low_precision: str | None = None
+        self._started_ms = int(time.time() * 1000)
+
+    # --- persistence ------------------------------------------------------------------------------
+    def _save(self, stage: str, status: str = "running", plan: Plan | None = None, finished: bool = False) -> None:
+        self.store.save_run(self.run_id, self.opts.question, status=status, stage=stage,
+                            options=self.opts.model_dump(mode="json"), started_at=self._started_ms,
+                            finished_at=int(time.time() * 1000) if finished else None, plan=plan,
+                            metrics=self.metrics.as_dict() if finished else None)
+
+    # --- the run ----------------------------------------------------------------------------------
+    async def run(self, resume_plan: Plan | None = None) -> RunResult:
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=self.opts.workers * 2 + 4))
+        if resume_plan is None:
+            self._save("plan")
+        try:
+            plan = resume_plan or await self._plan()
+            with self.metrics.stage("index"):
+                await self._index()
+            gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
+                                per_query=self.opts.sources_per_query, offline=self.opts.offline)
+            try:
+                with self.metrics.stage("gather"):
+                    await self._investigate_all(plan, gatherer)
+            finally:
+                self.metrics.network_requests += gatherer.network_requests
+                self.metrics.cache_hits += gatherer.cache_hits
+                await gatherer.aclose()
+            self._save("write", plan=plan)
+            result = await asyncio.to_thread(self._write_and_verify, plan)
+            self._save("report", plan=plan)
+            return result
+        except BaseException:
+            self._save("failed", status="failed")
+            raise
+
+    async def _plan(self) -> Plan:
+        self.progress("stage", name="plan")
+        with self.metrics.stage("plan"):
+            budget = PlanBudget(max_sub_questions=self.opts.max_sub_questions,
+                                min_sub_questions=min(5, self.opts.max_sub_questions),
+                                max_total_depth=self.opts.budget,
+                                source_types=self.opts.source_types())  # type: ignore[arg-type]
+            question = self.opts.question
+            plan = await asyncio.to_thread(self.c.planner.plan, question, budget=budget)
+            if self.opts.language != "auto":
+                plan = plan.model_copy(update={"language": self.opts.language})
+            plan = await asyncio.to_thread(self._rewrite_queries, plan)
+        self.store.save_run(self.run_id, question, status="running", stage="gather",
+                            options=self.opts.model_dump(mode="json"), started_at=self._started_ms, plan=plan)
+        self.store.save_plan_questions(self.run_id, plan)
+        self.progress("plan", plan=plan)
+        return plan
+
+    def _rewrite_queries(self, plan: Plan) -> Plan:
+        subs = []
+        for sq in plan.sub_questions:
+            res = self.c.rewrite(sq, plan)
+            self.metrics.queries_rejected += len(res.rejected)
+            subs.append(sq.model_copy(update={"queries": res.queries or [sq.text]}))
+        return plan.model_copy(update={"sub_questions": subs})
+
+    async def _index(self) -> None:
+        for path in self.opts.local_paths():
+            self.progress("stage", name=f"index {path}")
+            report = await asyncio.to_thread(index_documents, self.store, path, self.embedder)
+            self.metrics.indexed_chunks += report.chunks
+            self.progress("indexed", report=report)
+
+    async def _investigate_all(self, plan: Plan, gatherer: Gatherer) -> None:
+        self.progress("stage", name="gather")
+        by_id = {q.id: q for q in plan.sub_questions}
+        gate = asyncio.Semaphore(self.opts.workers)
+
+        async def one(sq: SubQuestion) -> None:
+            async with gate:
+                await self._investigate(sq, plan, gatherer)
+
+        for wave in schedule(plan):
+            await asyncio.gather(*(one(by_id[qid]) for qid in wave if qid in by_id))
+
+    def _over_wall(self) -> bool:
+        return time.monotonic() - self.started > self.opts.caps.wall_s
+
+    async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer) -> None:
+        caps = self.opts.caps
+        self.progress("question", id=sq.id, text=sq.text, status="searching")
+        queries = list(sq.queries or [sq.text])
+        rounds = 0
+        while True:
+            for q in queries:
+                if self.searches_total >= caps.searches_total:
+                    self.limited.setdefault(sq.id, "search cap reached")
+                    break
+                self.searches_total += 1
+                found = await gatherer.gather(q)
+                self.metrics.searches += found.searches
+                self.metrics.retrieved_chunks.update(found.chunks)
+                self.metrics.refused.extend(found.refused)
+                await self._extract(sq, plan, found.sources)
+            evidence = await asyncio.to_thread(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section)
+            conflicts = await asyncio.to_thread(self._conflicts_for, sq)
+            s: Sufficiency = assess(sq, evidence, conflicts)
+            self.progress("question", id=sq.id, text=sq.text, status="sufficient" if s.sufficient else s.reason,
+                          evidence=s.evidence)
+            if s.sufficient:
+                break
+            why = self._reflect_blocked(rounds)
+            if why:
+                self.limited[sq.id] = f"{s.reason}; {why}"
+                break
+            rounds += 1
+            self.reflect_rounds_total += 1
+            self.metrics.reflected.add(sq.id)
+            queries = follow_up_queries(sq, s, rounds)
+        self.progress("question", id=sq.id, text=sq.text, status="done")
+
+    def _reflect_blocked(self, rounds: int) -> str | None:
+        caps = self.opts.caps
+        if self.low_precision or self.c.budget_tripped():
+            self.low_precision = self.low_precision or f"LLM budget exhausted: {self.c.budget_reason()}"
+            return "LLM budget exhausted"
+        if rounds >= caps.reflect_rounds_per_question:
+            return f"reflect cap of {caps.reflect_rounds_per_question} rounds reached"
+        if self.reflect_rounds_total >= caps.reflect_rounds_total:
+            return f"run cap of {caps.reflect_rounds_total} reflect rounds reached"
+        if time.monotonic() - self.started > caps.reflect_wall_s or self._over_wall():
+            return "reflect time cap reached"
+        return None
+
+    async def _extract(self, sq: SubQuestion, plan: Plan, sources: list[SourceDoc]) -> None:
+        examined = await asyncio.to_thread(self.store.examined_sources, sq.id)
+        fresh = {s.id: s for s in sources if s.id not in examined}
+        for doc in fresh.values():
+            try:
+                result = await asyncio.to_thread(self.c.extractor.extract, doc, sq, plan)
+            except (LLMError, BudgetExceeded):
+                result = await asyncio.to_thread(self.c.fallback_extractor.extract, doc, sq, plan)
+            self.metrics.rejected_quotes += result.rejected
+            records = [to_record(item, doc, sq) for item in result.items]
+            await asyncio.to_thread(self.store.write_evidence, records)
+            self.metrics.evidence_written += len(records)
+        await asyncio.to_thread(self.store.mark_examined, sq.id, list(fresh))
+
+    def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
+        out: dict[str, Conflict] = {}
+        for name in sq.entities or []:
+            for c in self.store.conflicts(entity=name):
+                out[f"{c.a.evidence_id}|{c.b.evidence_id}"] = c
+        return list(out.values())
+
+    # --- writing and verification ----------------------------------------------------------------
+    def _write_and_verify(self, plan: Plan) -> RunResult:
+        self.progress("stage", name="write")
+        with self.metrics.stage("write"):
+            per_q = {sq.id: self.store.evidence_for_question(sq.text, self.opts.evidence_per_section)
+                     for sq in plan.sub_questions}
+            conflicts = self._report_conflicts(plan, per_q)
+            limited = set(self.limited)
+            if self.c.budget_tripped() and not self.low_precision:
+                self.low_precision = f"LLM budget exhausted: {self.c.budget_reason()}"
+            writer = self.c.fallback_writer if self.low_precision else self.c.writer
+            draft = writer.write(plan, per_q, conflicts, self.opts.style, limited)
+        self.progress("stage", name="verify")
+        with self.metrics.stage("verify"):
+            cited = sorted({cid for sec in draft.sections for s in sec.sentences for cid in s.citations})
+            evidence = {e.id: e for e in self.store.evidence(cited)} if cited else {}
+            verification = verify(draft, evidence, conflicts, self.c.judge)
+        self.metrics.finish(verification, evidence, self.c.usage(), len(plan.sub_questions))
+        return RunResult(self.run_id, self.opts, plan, draft, verification, evidence, conflicts, self.metrics,
+                         dict(self.limited), self.low_precision)
+
+    def _report_conflicts(self, plan: Plan, per_q: dict[str, list[EvidenceView]]) -> list[Conflict]:
+        """Conflicts on any entity the report's evidence talks about, found with Cypher."""
+        names = {n for items in per_q.values() for e in items for n in e.entities} | set(plan.entities)
+        out: dict[str, Conflict] = {}
+        for name in sorted(names):
+            for c in self.store.conflicts(entity=name):
+                out[f"{c.a.evidence_id}|{c.b.evidence_id}"] = c
+        return sorted(out.values(), key=lambda c: (c.entity, c.metric, c.a.evidence_id, c.b.evidence_id))
+
+
+def to_record(item: EvidenceItem, doc: SourceDoc, sq: SubQuestion) -> EvidenceRecord:
+    kind = doc.kind if doc.kind in {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf",
+                                    "local"} else "web"
+    return EvidenceRecord(
+        source=SourceRef(url=doc.url, title=doc.title, published_at=doc.published_at, kind=kind,  # type: ignore[arg-type]
+                         trust=doc.trust),
+        quote=item.quote, type=item.type, entities=item.entities,
+        observations=[ObservationIn.model_validate(o.model_dump()) for o in item.observations],
+        question=sq.text, summary=item.summary, start=item.start, end=item.end,
+    )

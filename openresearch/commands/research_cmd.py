@@ -1,0 +1,128 @@
+"""`openresearch research` and `openresearch runs …`: research runs with live progress, read back from the graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, settings, store
+
+runs_app = typer.Typer(help="Past research runs, read back from the graph.", no_args_is_help=True)
+
+
+class LiveProgress:
+    """A progress line per stage and per sub-question."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.stage_task: TaskID = bar.add_task("starting", total=None)
+        self.questions: dict[str, TaskID] = {}
+
+    def __call__(self, event: str, **data: Any) -> None:
+        if event == "stage":
+            self.bar.update(self.stage_task, description=f"[bold]{data['name']}[/bold]")
+        elif event == "plan":
+            for sq in data["plan"].sub_questions:
+                self.questions[sq.id] = self.bar.add_task(f"  {sq.text[:70]}", total=None)
+        elif event == "question":
+            task = self.questions.get(data["id"])
+            if task is None:
+                task = self.questions[data["id"]] = self.bar.add_task(f"  {data['text'][:70]}", total=None)
+            status = str(data.get("status", ""))[:60]
+            self.bar.update(task, description=f"  {data['text'][:60]} · {status}")
+            if status == "done":
+                self.bar.update(task, total=1, completed=1)
+        elif event == "indexed":
+            r = data["report"]
+            self.bar.console.print(f"indexed {r.root}: {r.added} added, {r.updated} updated, {r.unchanged} unchanged,"
+                                   f" {r.removed} removed, {r.chunks} chunks")
+
+
+def research(
+    question: Annotated[str, typer.Argument(help="The research question (English or Chinese).")],
+    source: Annotated[list[str] | None, typer.Option(
+        "--source", "-s", help="web | arxiv | scholar | local:PATH (repeatable).")] = None,
+    style: Annotated[str, typer.Option(help="brief | report | review")] = "report",
+    budget: Annotated[int, typer.Option(help="Sum of sub-question depths (planning budget).")] = 15,
+    language: Annotated[str, typer.Option(help="auto | en | zh")] = "auto",
+    offline: Annotated[bool, typer.Option(help="Deterministic methods only: no LLM, no network.")] = False,
+    workers: Annotated[int, typer.Option(help="Sub-questions investigated in parallel.")] = 4,
+    out: Annotated[Path, typer.Option(help="Directory for report.md, report.json, report.html.")] = Path("out"),
+    resume: Annotated[str | None, typer.Option(help="Continue a run that was interrupted.")] = None,
+    max_llm_calls: Annotated[int | None, typer.Option(help="Hard cap on LLM calls.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Hard cap on LLM tokens.")] = None,
+    max_cost: Annotated[float | None, typer.Option(help="Hard cap on LLM cost in USD.")] = None,
+    graph: GraphOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Research a question: plan, search, extract verbatim evidence into the graph, reflect, write a cited
+    report and verify it.
+
+    Example: openresearch research "Which message broker should we choose for 1 KB events?" --source local:examples/corpus --offline
+    """
+    from openresearch.agents.pipeline import run_research
+    from openresearch.agents.report import to_json, verification_summary
+    from openresearch.agents.run_config import Caps, RunOptions
+
+    caps = Caps(llm_calls=max_llm_calls, llm_tokens=max_tokens, llm_cost_usd=max_cost)
+    opts = RunOptions(question=question, sources=source or ["local:examples/corpus"], style=style,  # type: ignore[arg-type]
+                      budget=budget, language=language, offline=offline, workers=workers, out=out,  # type: ignore[arg-type]
+                      caps=caps)
+    with store(graph) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                                      console=err_console, transient=False, disable=json_out) as bar:
+        st.init_schema()
+        result = run_research(opts, st, settings(), resume=resume, progress=LiveProgress(bar))
+    if json_out:
+        print_json(to_json(result))
+        return
+    console.print(f"[bold]{result.draft.title}[/bold]  run {result.run_id}")
+    console.print(verification_summary(result))
+    if result.low_precision:
+        console.print(f"[yellow]limited run:[/yellow] {result.low_precision}")
+    console.print(f"wrote {out / 'report.md'}, {out / 'report.json'}, {out / 'report.html'}")
+
+
+@runs_app.command("list")
+def runs_list(limit: Annotated[int, typer.Option(help="How many runs.")] = 20, graph: GraphOpt = None,
+              json_out: JsonOpt = False) -> None:
+    """List recent research runs, newest first.
+
+    Example: openresearch runs list --limit 5
+    """
+    with store(graph) as st:
+        rows = st.list_runs(limit)
+    if json_out:
+        print_json(rows)
+        return
+    table = Table(title="runs")
+    for col in ("run", "status", "stage", "question"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["id"], r["status"], r["stage"], r["question"])
+    console.print(table)
+
+
+@runs_app.command("show")
+def runs_show(run_id: Annotated[str, typer.Argument(help="A run id from `runs list`.")], graph: GraphOpt = None,
+              json_out: JsonOpt = False) -> None:
+    """Show one run: options, plan and metrics, from the graph.
+
+    Example: openresearch runs show run-20261130-120000-abc123
+    """
+    with store(graph) as st:
+        run = st.get_run(run_id)
+    if json_out:
+        print_json(run)
+        return
+    console.print(f"[bold]{run['id']}[/bold] {run['status']} (stage {run['stage']})")
+    console.print(f"question: {run['question']}")
+    plan = run["plan"]
+    if plan is not None:
+        for i, sq in enumerate(plan.sub_questions, 1):
+            console.print(f"  {i}. [{sq.role}] {sq.text}  (depth {sq.depth}; depends on {len(sq.depends_on)})")
+    if run["metrics"]:
+        print_json(run["metrics"])
