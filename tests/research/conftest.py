@@ -1,0 +1,29 @@
+"""Fixtures for end-to-end research runs: a small copy of the example corpus and one real embedder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from openresearch.ingest.embed import Embedder, SentenceTransformerEmbedder
+
+REPO = Path(__file__).resolve().parents[2]
+SUBSET = ["bench-confluent-2020.html", "bench-streamnative-2022.md", "bench-omb-reproduction.md",
+          "rabbitmq-quorum-queues.md", "zh-kafka-rabbitmq-selection.md", "kafka-overview.md"]
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    d = tmp_path / "corpus"
+    d.mkdir()
+    for name in SUBSET:
+        shutil.copy(REPO / "examples" / "corpus" / name, d / name)
+    return d
+
+
+@pytest.fixture(scope="session")
+def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+    """The real bundled MiniLM, with a session cache so each chunk is embedded once per session."""
+    return SentenceTransformerEmbedder(cache_dir=tmp_path_factory.mktemp("emb"))
