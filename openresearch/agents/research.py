@@ -226,7 +226,8 @@ class ResearchRun:
             records = [to_record(item, doc, sq) for item in result.items]
             await asyncio.to_thread(self.store.write_evidence, records)
             self.metrics.evidence_written += len(records)
-        await asyncio.to_thread(self.store.mark_examined, sq.id, list(fresh))
+            # marked per source, after its evidence is stored: a kill between the two only repeats this source
+            await asyncio.to_thread(self.store.mark_examined, sq.id, [doc.id])
 
     def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
         out: dict[str, Conflict] = {}
