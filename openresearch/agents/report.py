@@ -100,14 +100,14 @@ def _svg_graph(result: RunResult, width: int = 900, height: int = 520) -> str:
     if not g.nodes:
         return ""
     pos = nx.spring_layout(g, seed=7)
-    xs = [p[0] for p in pos.values()]
-    ys = [p[1] for p in pos.values()]
+    xs = [float(p[0]) for p in pos.values()]
+    ys = [float(p[1]) for p in pos.values()]
 
     def sx(x: float) -> float:
-        return 30 + (x - min(xs)) / ((max(xs) - min(xs)) or 1) * (width - 60)
+        return float(30 + (x - min(xs)) / ((max(xs) - min(xs)) or 1) * (width - 60))
 
     def sy(y: float) -> float:
-        return 30 + (y - min(ys)) / ((max(ys) - min(ys)) or 1) * (height - 60)
+        return float(30 + (y - min(ys)) / ((max(ys) - min(ys)) or 1) * (height - 60))
 
     parts = [f'<svg viewBox="0 0 {width} {height}" class="graph" role="img" aria-label="evidence graph">']
     for a, b in g.edges:

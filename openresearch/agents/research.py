@@ -184,7 +184,8 @@ class ResearchRun:
                 self.metrics.retrieved_chunks.update(found.chunks)
                 self.metrics.refused.extend(found.refused)
                 await self._extract(sq, plan, found.sources)
-            evidence = await asyncio.to_thread(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section)
+            evidence = await asyncio.to_thread(self.store.evidence_for_question, sq.text,
+                                               self.opts.evidence_per_section)
             conflicts = await asyncio.to_thread(self._conflicts_for, sq)
             s: Sufficiency = assess(sq, evidence, conflicts)
             self.progress("question", id=sq.id, text=sq.text, status="sufficient" if s.sufficient else s.reason,

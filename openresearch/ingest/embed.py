@@ -101,7 +101,9 @@ def _load(model: str, device: str | None) -> Any:
                 # Weights are local: make sure nothing reaches for the hub (read at import time by HF libs).
                 os.environ["HF_HUB_OFFLINE"] = "1"
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
 
+            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # the weight-loading bar would cut through the CLI's progress display
             _MODELS[(model, device)] = SentenceTransformer(model, device=device)
         return _MODELS[(model, device)]
 

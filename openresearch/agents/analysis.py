@@ -1,0 +1,222 @@
+"""Deterministic question analysis: language, named entities, aspects, topic words and question kind.
+
+Pure and offline: spaCy blank pipelines (no trained model ships offline) with an EntityRuler built
+from the alias list and a curated list of technology names, plus surface heuristics for names the
+lists do not know (CamelCase, acronyms, capitalised words mid-sentence, quoted names, Latin product
+names inside Chinese text). Every entity is resolved to its canonical name through the aliases.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+import spacy
+from pydantic import BaseModel, Field
+
+from openresearch.agents.lexicon import (
+    ASPECTS,
+    EN_FILLER,
+    EN_KIND_MARKERS,
+    NOT_ENTITIES,
+    TECH_NAMES,
+    ZH_FILLER,
+    ZH_KIND_MARKERS,
+)
+from openresearch.identity import AliasResolver, entity_key
+from openresearch.ingest.textnorm import STOP_WORDS, guess_lang
+
+Language = Literal["en", "zh"]
+_QUOTED = re.compile(r"[\"“「《『]([^\"”」》』]{2,60})[\"”」》』]")
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9+#._/-]*(?: [A-Z][A-Za-z0-9+#._/-]*)*")
+_CAMEL = re.compile(r"^[A-Za-z]+[a-z][A-Z]\w*$|^[A-Z][a-z]*[A-Z]+\w*$")
+_EN_WORD = re.compile(r"[a-z][a-z0-9'-]*")
+_ZH_SPLIT = re.compile(r"[\s，。？！、；：,.?!;:（）()“”\"「」《》]+")
+
+
+class QuestionAnalysis(BaseModel):
+    question: str
+    language: Language = "en"
+    kind: str = "overview"  # selection | comparison | how | why | trend | overview
+    entities: list[str] = Field(default_factory=list)  # canonical names, in order of appearance
+    aspects: list[str] = Field(default_factory=list)  # lexicon keys, in order of appearance
+    topic: str = ""  # what the question is about besides its entities ("message broker", "消息队列")
+    keywords: list[str] = Field(default_factory=list)
+
+
+def _alias_table(extra: Mapping[str, Iterable[str]] | None) -> dict[str, list[str]]:
+    text = resources.files("openresearch").joinpath("data/aliases.json").read_text("utf-8")
+    table: dict[str, list[str]] = json.loads(text)
+    for canonical, names in (extra or {}).items():
+        table[canonical] = list(names)
+    return table
+
+
+def _pattern(nlp: Any, name: str, case_sensitive: bool) -> list[dict[str, str]]:
+    attr = "ORTH" if case_sensitive else "LOWER"
+    return [{attr: t.text if case_sensitive else t.text.lower()} for t in nlp.make_doc(name)]
+
+
+class Analyzer:
+    """Holds the two spaCy pipelines and the alias resolver; `analyse` is a pure function of the text."""
+
+    def __init__(self, aliases: Mapping[str, Iterable[str]] | None = None) -> None:
+        table = _alias_table(aliases)
+        self.resolver = AliasResolver(table)
+        names = [(n, len(n) <= 3) for canonical, alias in table.items() for n in (canonical, *alias)]
+        # short aliases ("PG", "MSK") only as written, or every "pg" in a sentence becomes PostgreSQL
+        names += [(n, True) for n in TECH_NAMES]
+        self._nlp = {lang: self._pipeline(lang, names) for lang in ("en", "zh")}
+
+    @staticmethod
+    def _pipeline(lang: str, names: list[tuple[str, bool]]) -> Any:
+        nlp = spacy.blank(lang)
+        nlp.add_pipe("sentencizer")
+        ruler: Any = nlp.add_pipe("entity_ruler", config={"overwrite_ents": True})
+        ruler.add_patterns([{"label": "TECH", "pattern": _pattern(nlp, n, cs)} for n, cs in names])
+        return nlp
+
+    def analyse(self, question: str) -> QuestionAnalysis:
+        text = " ".join(question.split())
+        language: Language = "zh" if guess_lang(text) == "zh" else "en"
+        doc = self._nlp[language](text)
+        found = [(e.start_char, e.text) for e in doc.ents if language == "en" or _latin_bounded(text, e)]
+        found += _quoted(text)
+        found += _en_names(doc) if language == "en" else _zh_latin_names(text)
+        entities = self._resolve(found)
+        aspects = _aspects(text, language)
+        topic, keywords = _topic(text, language, [s for _, s in found], aspects)
+        kind = _kind(text, language, len(entities))
+        return QuestionAnalysis(question=text, language=language, kind=kind, entities=entities,
+                                aspects=aspects, topic=topic, keywords=keywords)
+
+    def _resolve(self, found: list[tuple[int, str]]) -> list[str]:
+        """Canonical names in order of first appearance; a name inside a longer one is dropped."""
+        out: list[str] = []
+        seen: set[str] = set()
+        seen_words: list[set[str]] = []
+        for _, surface in sorted(found, key=lambda f: (f[0], -len(f[1]))):
+            name = self.resolver.canonical(surface.strip(" .,-/"))
+            key = entity_key(name)
+            words = set(re.findall(r"\w+", surface.lower()))
+            if not key or key in seen or name.lower() in NOT_ENTITIES:
+                continue
+            if any(words < w for w in seen_words):
+                continue  # "Foo" after the heuristic "Apache Foo": the same thing, named shorter
+            seen.add(key)
+            seen_words.append(set(re.findall(r"\w+", name.lower())) | words)
+            out.append(name)
+        return out
+
+
+def _latin_bounded(text: str, span: Any) -> bool:
+    """Chinese is tokenised per character, so the ruler would find "Kafka" inside "Kafkaesque"."""
+    before = text[span.start_char - 1] if span.start_char > 0 else " "
+    after = text[span.end_char] if span.end_char < len(text) else " "
+    return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum())
+
+
+def _quoted(text: str) -> list[tuple[int, str]]:
+    return [(m.start(1), m.group(1)) for m in _QUOTED.finditer(text) if len(m.group(1).split()) <= 5]
+
+
+def _name_like(token: Any) -> bool:
+    t: str = token.text
+    if not t[:1].isalpha() or t.lower() in NOT_ENTITIES:
+        return False
+    if _CAMEL.match(t) or (t.isupper() and len(t) >= 2) or (any(c.isdigit() for c in t) and t[0].isupper()):
+        return True
+    return t[0].isupper() and not token.is_sent_start  # a capital at a sentence start proves nothing
+
+
+def _en_names(doc: Any) -> list[tuple[int, str]]:
+    """Runs of name-like tokens outside ruler matches: "Apache Pulsar", "ScyllaDB", "GPT-4"."""
+    inside = {i for e in doc.ents for i in range(e.start, e.end)}
+    out: list[tuple[int, str]] = []
+    run: list[Any] = []
+    for token in [*doc, None]:
+        if token is not None and token.i not in inside and _name_like(token):
+            run.append(token)
+            continue
+        if run:
+            out.append((run[0].idx, doc.text[run[0].idx: run[-1].idx + len(run[-1].text)]))
+            run = []
+    return out
+
+
+def _zh_latin_names(text: str) -> list[tuple[int, str]]:
+    """In Chinese text any Latin word is a product-like name, unless it is an aspect word (TPS, API)."""
+    aspect_words = {t for a in ASPECTS for t in a.en_terms}
+    return [(m.start(), m.group()) for m in _LATIN_RUN.finditer(text)
+            if m.group().lower() not in aspect_words and m.group().lower() not in NOT_ENTITIES]
+
+
+def _aspects(text: str, language: Language) -> list[str]:
+    lowered = text.lower()
+    first: dict[str, int] = {}
+    for aspect in ASPECTS:
+        hits = [m.start() for t in aspect.en_terms for m in re.finditer(rf"(?<![a-z]){re.escape(t)}(?![a-z])",
+                                                                        lowered)]
+        if language == "zh":
+            hits += [i for t in aspect.zh_terms if (i := lowered.find(t)) >= 0]
+        if hits:
+            first[aspect.key] = min(hits)
+    return sorted(first, key=first.__getitem__)
+
+
+def _strip(text: str, surfaces: list[str], aspects: list[str]) -> str:
+    for surface in sorted(set(surfaces), key=len, reverse=True):
+        text = re.sub(re.escape(surface), " ", text, flags=re.I)
+    for aspect in ASPECTS:
+        if aspect.key in aspects:
+            for t in sorted((*aspect.zh_terms, *aspect.en_terms), key=len, reverse=True):
+                text = re.sub(rf"(?<![a-z]){re.escape(t)}(?![a-z])", " ", text, flags=re.I)
+    return text
+
+
+def _topic(text: str, language: Language, surfaces: list[str], aspects: list[str]) -> tuple[str, list[str]]:
+    """The first run of content words once entity names, aspect words and question scaffolding are gone."""
+    rest = _strip(text, surfaces, aspects)
+    if language == "zh":
+        for filler in sorted(ZH_FILLER, key=len, reverse=True):
+            rest = rest.replace(filler, " ")
+        chunks = [c for c in _ZH_SPLIT.split(rest) if len(c) >= 2 and not c.isascii()]
+        return (chunks[0] if chunks else ""), chunks[:5]
+    runs: list[list[str]] = [[]]
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9'-]*|[^\sA-Za-z]", rest):
+        lowered = word.lower()
+        if _EN_WORD.fullmatch(lowered) and lowered not in EN_FILLER and lowered not in STOP_WORDS:
+            runs[-1].append(lowered)
+        elif runs[-1]:
+            runs.append([])
+    runs = [r for r in runs if r]
+    keywords = list(dict.fromkeys(w for r in runs for w in r))[:6]
+    return (" ".join(runs[0][:3]) if runs else ""), keywords
+
+
+def _kind(text: str, language: Language, n_entities: int) -> str:
+    lowered = text.lower()
+    markers = ZH_KIND_MARKERS if language == "zh" else EN_KIND_MARKERS
+    hit = {kind for kind, words in markers for w in words
+           if (w in lowered if language == "zh" else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered))}
+    # an explicit why/trend outranks "two names were mentioned"; a bare "how" about two names compares them
+    for kind in ("selection", "comparison", "why", "trend"):
+        if kind in hit:
+            return kind
+    if n_entities >= 2:
+        return "comparison"
+    return "how" if "how" in hit else "overview"
+
+
+@cache
+def default_analyzer() -> Analyzer:
+    """Built once per process: building the spaCy pipelines is the only slow part."""
+    return Analyzer()
+
+
+def analyse(question: str) -> QuestionAnalysis:
+    return default_analyzer().analyse(question)

@@ -1,0 +1,247 @@
+"""Query rewriting: each sub-question becomes 2-4 focused search queries that stay on its meaning.
+
+Every query is checked for semantic consistency with its sub-question (embedding cosine >= threshold).
+A failing query is regenerated up to `max_regen` times (the LLM is asked again, told what was rejected;
+the deterministic path takes its next template variant), then the sub-question text itself is used:
+a search drifting off-topic wastes budget and pollutes the graph with irrelevant evidence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from itertools import zip_longest
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from openresearch.agents.lexicon import ASPECT_BY_KEY, EN_FILLER, ZH_FILLER
+from openresearch.agents.llm import LLMClient
+from openresearch.agents.llm_config import Role
+from openresearch.agents.planner import LANGUAGE_NAMES
+from openresearch.agents.prompt import render
+from openresearch.errors import BudgetExceeded, LLMError
+from openresearch.ingest.embed import Embedder
+from openresearch.ingest.textnorm import STOP_WORDS, guess_lang, words
+from openresearch.models import Plan, SubQuestion
+
+MAX_QUERIES = 4
+# Words a relevant page uses for what each role asks, most common first.
+_ROLE_WORDS = {
+    "en": {"background": ("overview", "introduction", "use cases"), "core": ("explained", "how it works"),
+           "comparison": ("vs", "comparison", "differences"), "impact": ("trade-offs", "limitations", "adoption")},
+    "zh": {"background": ("介绍", "是什么", "应用场景"), "core": ("原理", "机制"),
+           "comparison": ("对比", "区别"), "impact": ("优缺点", "局限", "适用场景")},
+}
+# Template scaffolding that is no search term ("What is X, and what is it DESIGNED for?").
+_SCAFFOLD = words("designed provide provides reported results fits one cases behave internally under "
+                  "architecture key main") | EN_FILLER
+_ZH_SCAFFOLD = ("主要为", "而设计", "分别", "有何", "方面", "主要", "哪些", "如何", "等")
+
+
+class RewriteResult(BaseModel):
+    question_id: str
+    queries: list[str] = Field(default_factory=list)
+    rejected: list[str] = Field(default_factory=list)  # queries that failed the consistency check
+    regenerated: int = 0  # replacement attempts made after a rejection
+    fallbacks: int = 0  # slots that ended with the sub-question text itself
+    method: Literal["llm", "deterministic"] = "deterministic"
+
+
+class LLMQueries(BaseModel):
+    queries: list[str] = Field(min_length=1)
+
+
+class LLMQuery(BaseModel):
+    query: str = Field(min_length=1)
+
+
+def _terms(sub: SubQuestion, lang: str) -> list[str]:
+    out: list[str] = []
+    for key in sub.aspects:
+        aspect = ASPECT_BY_KEY.get(key)
+        if aspect is not None:
+            out.extend(aspect.zh_query if lang == "zh" else aspect.en_query)
+    return out
+
+
+def _content_words(text: str, lang: str, entities: Sequence[str]) -> list[str]:
+    for e in sorted(entities, key=len, reverse=True):
+        text = re.sub(re.escape(e), " ", text, flags=re.I)
+    if lang == "zh":
+        text = re.sub(r"[A-Za-z][A-Za-z0-9+#._/-]*", " ", text)  # names (and their aliases) come first anyway
+        for filler in sorted((*ZH_FILLER, *_ZH_SCAFFOLD), key=len, reverse=True):
+            text = text.replace(filler, " ")
+        return [c for c in re.split(r"[\s，。？！、；：,.?!;:（）()]+", text) if len(c) >= 2]
+    return [w for w in re.findall(r"[a-z][a-z0-9'-]+", text.lower()) if w not in STOP_WORDS and w not in _SCAFFOLD]
+
+
+def _anchor(sub: SubQuestion, lang: str) -> str:
+    """What the sub-question means in `lang`, from its structured fields: the yardstick for queries in
+    the other language, since a sentence embedding barely links a Chinese sentence to an English one."""
+    if guess_lang(sub.text) == lang:
+        return sub.text
+    latin = [k for k in sub.keywords if k.isascii()] if lang == "en" else []
+    return " ".join(dict.fromkeys([*sub.entities, *_terms(sub, lang)[:4], *latin]))
+
+
+def _one_language(sub: SubQuestion, lang: str, own: bool) -> list[str]:
+    names, terms = sub.entities[:3], _terms(sub, lang)
+    role = _ROLE_WORDS[lang][sub.role]
+    content = _content_words(sub.text, lang, sub.entities)[:4] if own else []
+    out: list[str] = []
+    if terms:
+        out.append(" ".join([*names, *terms[:2]]))
+    if content:
+        out.append(" ".join([*names, *content]))
+    if names:
+        out.append(" ".join([*names, *terms[:1], role[0]]))
+    if terms:
+        out.append(" ".join([*names, *terms[2:4], role[1]]))
+    if names:
+        out.append(" ".join([*names, *role[1:]]))
+    if own and sub.keywords:
+        out.append(" ".join(sub.keywords[:6]))
+    return out
+
+
+def variants(sub: SubQuestion, plan: Plan) -> list[str]:
+    """Deterministic queries, best first: entity + aspect keywords, content words, role synonyms; a
+    Chinese plan alternates Chinese and English queries (much technical writing is only in English)."""
+    own = _one_language(sub, plan.language, own=True)
+    other = _one_language(sub, "en", own=False) if plan.language == "zh" else []
+    mixed = [q for pair in zip_longest(own, other) for q in pair if q]
+    return [q for q in dict.fromkeys(" ".join(v.split()) for v in mixed) if q and q != sub.text]
+
+
+class _Checker:
+    """Cosine between a query and the sub-question (or its anchor in the query's language), cached."""
+
+    def __init__(self, sub: SubQuestion, embedder: Embedder, threshold: float,
+                 vectors: dict[str, list[float]] | None = None) -> None:
+        self.sub, self.embedder, self.threshold = sub, embedder, threshold
+        self._vectors = vectors if vectors is not None else {}  # shared across a plan's sub-questions
+
+    def prime(self, queries: Sequence[str]) -> None:
+        """Embed the queries and both anchors in one batch: a model call costs far more than a text."""
+        texts = [self.sub.text, *(_anchor(self.sub, lang) for lang in ("en", "zh")), *queries]
+        todo = list(dict.fromkeys(t for t in texts if t and t not in self._vectors))
+        for text, v in zip(todo, self.embedder.embed(todo) if todo else [], strict=True):
+            n = math.sqrt(sum(x * x for x in v)) or 1.0
+            self._vectors[text] = [x / n for x in v]
+
+    def _vector(self, text: str) -> list[float]:
+        if text not in self._vectors:
+            self.prime([text])
+        return self._vectors[text]
+
+    def score(self, query: str) -> float:
+        lang = guess_lang(query) or "en"
+        anchor = _anchor(self.sub, "zh" if lang == "zh" else "en") or self.sub.text
+        return sum(a * b for a, b in zip(self._vector(query), self._vector(anchor), strict=True))
+
+    def ok(self, query: str) -> bool:
+        return self.score(query) >= self.threshold
+
+
+def _fill(sub: SubQuestion, first: list[str], regen: Callable[[str], str | None], checker: _Checker,
+          result: RewriteResult, max_regen: int, count: int) -> None:
+    """One slot per proposed query: accept it, or regenerate up to max_regen times, or fall back."""
+    for proposed in first[:count]:
+        query, accepted = " ".join(proposed.split()), False
+        for attempt in range(max_regen + 1):
+            if query and query not in result.queries:
+                if checker.ok(query):
+                    result.queries.append(query)
+                    accepted = True
+                    break
+                result.rejected.append(query)
+            replacement = regen(query) if attempt < max_regen else None
+            if replacement is None:
+                break
+            result.regenerated += 1
+            query = " ".join(replacement.split())
+        if not accepted and sub.text not in result.queries:
+            result.queries.append(sub.text)
+            result.fallbacks += 1
+
+
+def _pad(sub: SubQuestion, pool: list[str], checker: _Checker, result: RewriteResult) -> None:
+    """Never fewer than two distinct queries: unused variants that pass, then the sub-question itself."""
+    for q in [*pool, sub.text]:
+        if len(result.queries) >= 2:
+            return
+        if q not in result.queries and (q == sub.text or checker.ok(q)):
+            result.queries.append(q)
+
+
+def _deterministic(sub: SubQuestion, plan: Plan, checker: _Checker, max_regen: int) -> RewriteResult:
+    result = RewriteResult(question_id=sub.id)
+    pool = variants(sub, plan)
+    count = min(MAX_QUERIES, 4 if plan.language == "zh" else 3)
+    first, spare = pool[:count], pool[count:]
+    checker.prime(pool)
+
+    def next_variant(_rejected: str) -> str | None:
+        return spare.pop(0) if spare else None
+
+    _fill(sub, first, next_variant, checker, result, max_regen, count)
+    _pad(sub, spare, checker, result)
+    return result
+
+
+def _llm(sub: SubQuestion, plan: Plan, client: LLMClient, checker: _Checker, max_regen: int) -> RewriteResult:
+    system = render("rewrite_system", untrusted=render("untrusted_data"))
+    language = LANGUAGE_NAMES[plan.language]
+    ask = render("rewrite_queries", question=plan.question, sub_question=sub.text,
+                 entities=", ".join(sub.entities) or "(none)", aspects=", ".join(sub.aspects) or "(none)",
+                 language=language, count="3")
+    answer = client.complete_json(Role.REWRITE, [{"role": "system", "content": system},
+                                                 {"role": "user", "content": ask}], LLMQueries)
+    result = RewriteResult(question_id=sub.id, method="llm")
+
+    def ask_again(rejected: str) -> str | None:
+        prompt = render("rewrite_regen", sub_question=sub.text, rejected=rejected, language=language)
+        try:
+            return client.complete_json(Role.REWRITE, [{"role": "system", "content": system},
+                                                       {"role": "user", "content": prompt}], LLMQuery).query
+        except (LLMError, BudgetExceeded):
+            return None  # no more asking: this slot falls back to the sub-question text
+
+    proposed = [q for q in dict.fromkeys(" ".join(q.split()) for q in answer.queries) if q]
+    checker.prime(proposed)
+    _fill(sub, proposed, ask_again, checker, result, max_regen, MAX_QUERIES)
+    _pad(sub, variants(sub, plan), checker, result)
+    return result
+
+
+def _rewrite(sub: SubQuestion, plan: Plan, checker: _Checker, client: LLMClient | None,
+             max_regen: int) -> RewriteResult:
+    if client is not None:
+        try:
+            return _llm(sub, plan, client, checker, max_regen)
+        except (LLMError, BudgetExceeded):
+            pass  # the deterministic templates take over (invariant 7)
+    return _deterministic(sub, plan, checker, max_regen)
+
+
+def rewrite(sub_question: SubQuestion, plan: Plan, *, embedder: Embedder, client: LLMClient | None = None,
+            threshold: float = 0.5, max_regen: int = 2) -> RewriteResult:
+    return _rewrite(sub_question, plan, _Checker(sub_question, embedder, threshold), client, max_regen)
+
+
+def rewrite_plan(plan: Plan, *, embedder: Embedder, client: LLMClient | None = None, threshold: float = 0.5,
+                 max_regen: int = 2) -> tuple[Plan, list[RewriteResult]]:
+    """Every sub-question's queries filled in; the results carry the rejection metrics.
+
+    The sub-questions, their anchors and every template variant are embedded in one batch up front.
+    """
+    vectors: dict[str, list[float]] = {}
+    checkers = [_Checker(s, embedder, threshold, vectors) for s in plan.sub_questions]
+    if checkers:
+        checkers[0].prime([v for s in plan.sub_questions for v in [s.text, _anchor(s, "en"), _anchor(s, "zh"),
+                                                                    *variants(s, plan)]])
+    results = [_rewrite(s, plan, c, client, max_regen) for s, c in zip(plan.sub_questions, checkers, strict=True)]
+    subs = [s.model_copy(update={"queries": r.queries}) for s, r in zip(plan.sub_questions, results, strict=True)]
+    return plan.model_copy(update={"sub_questions": subs}), results

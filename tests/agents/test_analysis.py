@@ -1,0 +1,34 @@
+"""Question analysis: language, entities (aliases, heuristics, Latin names in Chinese), aspects, kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from openresearch.agents.analysis import Analyzer, analyse
+
+
+@pytest.mark.parametrize(("question", "language", "kind", "entities", "aspects"), [
+    ("Which message broker should we choose: Kafka, RabbitMQ or Pulsar?", "en", "selection",
+     ["Apache Kafka", "RabbitMQ", "Apache Pulsar"], []),
+    ("How does Raft consensus work?", "en", "how", ["Raft"], []),
+    ("Apache Kafka vs. Rabbit MQ: latency and licence", "en", "comparison", ["Apache Kafka", "RabbitMQ"],
+     ["performance", "licence"]),
+    ("Compare Postgres and MongoDB on cost", "en", "comparison", ["PostgreSQL", "MongoDB"], ["cost"]),
+    ("Why did \"event sourcing\" become popular with ScyllaDB users?", "en", "why",
+     ["event sourcing", "ScyllaDB"], ["community"]),
+    ("Kafka 和 RabbitMQ 哪个吞吐量更高", "zh", "selection", ["Apache Kafka", "RabbitMQ"], ["performance"]),
+    ("Kafka 和 RabbitMQ 在吞吐量和运维成本上的区别？", "zh", "comparison", ["Apache Kafka", "RabbitMQ"],
+     ["performance", "operations", "cost"]),
+    ("向量数据库的发展趋势如何？", "zh", "trend", [], []),
+])
+def test_analyse(question: str, language: str, kind: str, entities: list[str], aspects: list[str]) -> None:
+    a = analyse(question)
+    assert (a.language, a.kind, a.entities, a.aspects) == (language, kind, entities, aspects)
+
+
+def test_topic_and_user_aliases() -> None:
+    assert analyse("Which message broker should I choose?").topic == "message broker"
+    assert analyse("消息队列选型：Kafka 和 Pulsar 哪个更适合？").topic == "消息队列"
+    custom = Analyzer({"Acme Queue": ["AQ", "acmeq"]})
+    assert custom.analyse("Is acmeq faster than Kafka?").entities == ["Acme Queue", "Apache Kafka"]
+    assert analyse("Kafkaesque 的 Kafka 性能").entities == ["Kafkaesque", "Apache Kafka"]  # no match inside a word
