@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from openresearch.commands import evidence_cmd, graph_cmd, neo4j_cmd
+from openresearch.commands import evidence_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd
 from openresearch.errors import OpenResearchError
 
 app = typer.Typer(
@@ -18,6 +18,12 @@ app.add_typer(evidence_cmd.app, name="evidence")
 app.add_typer(neo4j_cmd.app, name="neo4j")
 app.command("conflicts")(evidence_cmd.conflicts)
 app.command("compare")(evidence_cmd.compare)
+app.command("research")(research_cmd.research)
+app.add_typer(research_cmd.runs_app, name="runs")
+app.command("search")(ingest_cmd.search)
+app.command("fetch")(ingest_cmd.fetch)
+app.command("ingest")(ingest_cmd.ingest)
+app.add_typer(ingest_cmd.cache_app, name="cache")
 
 
 def main() -> None:

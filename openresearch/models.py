@@ -175,7 +175,7 @@ class SubQuestion(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
     aspects: list[str] = Field(default_factory=list)
-    source_types: list[SourceType] = Field(default_factory=lambda: ["web"])
+    source_types: list[SourceType] = Field(default_factory=lambda: list[SourceType](["web"]))
     depth: int = Field(default=2, ge=1, le=5)
     depends_on: list[str] = Field(default_factory=list)
     queries: list[str] = Field(default_factory=list, description="2-4 focused search queries")

@@ -40,7 +40,7 @@ def start(home: HomeOpt = None, bolt_port: Annotated[int | None, typer.Option(he
 
     Example: openresearch neo4j start && openresearch graph init --graph bolt://127.0.0.1:7687
     """
-    from openresearch.graph import neo4j_local
+    import openresearch.graph.neo4j_local as neo4j_local
 
     s = settings()
     st = neo4j_local.start(_home(home), bolt_port or s.neo4j_bolt_port, http_port or s.neo4j_http_port)
@@ -53,7 +53,7 @@ def status(home: HomeOpt = None, json_out: JsonOpt = False) -> None:
 
     Example: openresearch neo4j status --json
     """
-    from openresearch.graph import neo4j_local
+    import openresearch.graph.neo4j_local as neo4j_local
 
     _show(neo4j_local.status(_home(home)), json_out)
 
@@ -64,6 +64,6 @@ def stop(home: HomeOpt = None) -> None:
 
     Example: openresearch neo4j stop
     """
-    from openresearch.graph import neo4j_local
+    import openresearch.graph.neo4j_local as neo4j_local
 
     console.print("stopped" if neo4j_local.stop(_home(home)) else "not running")

@@ -62,7 +62,7 @@ def research(
     """Research a question: plan, search, extract verbatim evidence into the graph, reflect, write a cited
     report and verify it.
 
-    Example: openresearch research "Which message broker should we choose for 1 KB events?" --source local:examples/corpus --offline
+    Example: openresearch research "Kafka or RabbitMQ for 1 KB events?" --source local:examples/corpus --offline
     """
     from openresearch.agents.pipeline import run_research
     from openresearch.agents.report import to_json, verification_summary

@@ -12,9 +12,9 @@ from openresearch.cypher import Catalogue
 from openresearch.errors import NotFound
 from openresearch.graph.backend import GraphBackend, Row
 from openresearch.graph.documents import DocumentStore
-from openresearch.graph.runs import RunStore
 from openresearch.graph.ranking import rank_evidence
 from openresearch.graph.rows import evidence_row
+from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
 from openresearch.models import (
