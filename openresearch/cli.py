@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from openresearch.commands import evidence_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd
+from openresearch.commands import evidence_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
 from openresearch.errors import OpenResearchError
 
 app = typer.Typer(
@@ -20,6 +20,7 @@ app.command("conflicts")(evidence_cmd.conflicts)
 app.command("compare")(evidence_cmd.compare)
 app.command("research")(research_cmd.research)
 app.add_typer(research_cmd.runs_app, name="runs")
+app.command("verify-claims")(verify_cmd.verify_claims)
 app.command("search")(ingest_cmd.search)
 app.command("fetch")(ingest_cmd.fetch)
 app.command("ingest")(ingest_cmd.ingest)

@@ -58,7 +58,7 @@ class Components:
         from openresearch.agents.extractor import LLMExtractor
         from openresearch.agents.judge import LLMJudge
         from openresearch.agents.planner import LLMPlanner
-        from openresearch.agents.writer_llm import LLMWriter
+        from openresearch.agents.writer import LLMWriter
 
         return cls(
             planner=LLMPlanner(llm, planner),

@@ -131,20 +131,25 @@ class ResearchRun:
             plan = await asyncio.to_thread(self.c.planner.plan, question, budget=budget)
             if self.opts.language != "auto":
                 plan = plan.model_copy(update={"language": self.opts.language})
-            plan = await asyncio.to_thread(self._rewrite_queries, plan)
+            plan = await self._rewrite_queries(plan)
         self.store.save_run(self.run_id, question, status="running", stage="gather",
                             options=self.opts.model_dump(mode="json"), started_at=self._started_ms, plan=plan)
         self.store.save_plan_questions(self.run_id, plan)
         self.progress("plan", plan=plan)
         return plan
 
-    def _rewrite_queries(self, plan: Plan) -> Plan:
-        subs = []
-        for sq in plan.sub_questions:
-            res = self.c.rewrite(sq, plan)
+    async def _rewrite_queries(self, plan: Plan) -> Plan:
+        """2-4 checked queries per sub-question, rewritten in parallel (each may call the LLM)."""
+        gate = asyncio.Semaphore(self.opts.workers)
+
+        async def one(sq: SubQuestion) -> SubQuestion:
+            async with gate:
+                res = await asyncio.to_thread(self.c.rewrite, sq, plan)
             self.metrics.queries_rejected += len(res.rejected)
-            subs.append(sq.model_copy(update={"queries": res.queries or [sq.text]}))
-        return plan.model_copy(update={"sub_questions": subs})
+            return sq.model_copy(update={"queries": res.queries or [sq.text]})
+
+        subs = await asyncio.gather(*(one(sq) for sq in plan.sub_questions))
+        return plan.model_copy(update={"sub_questions": list(subs)})
 
     async def _index(self) -> None:
         for path in self.opts.local_paths():

@@ -1,0 +1,221 @@
+"""The extractor role: a source + a sub-question -> evidence items, each a verbatim span with offsets.
+
+`Extractor` is the one interface (third parties implement it the same way). `DeterministicExtractor`
+works offline (invariant 7): sentences scored by embedding similarity, keyword and entity overlap; the
+best non-overlapping ones are quoted exactly as `source.text[start:end]` (invariant 1). Source text only
+ever feeds scores and regexes, so nothing written in it can change what this code does (invariant 6).
+
+`LLMExtractor` lets the model propose quotes and keeps only those that locate as exact spans of the part
+of the source it was shown; the rest are rejected and counted, never repaired.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+from openresearch.agents.extract_llm import (
+    LLMExtraction,
+    LLMQuote,
+    check_observations,
+    evidence_type,
+    locate,
+    messages,
+    windows,
+)
+from openresearch.agents.extract_rules import EntityLinker, Mention, Unit, classify, sentence_units
+from openresearch.agents.llm import LLMClient
+from openresearch.agents.llm_config import Role
+from openresearch.agents.observations import condition_spans, has_statistic, metric_words, observations
+from openresearch.errors import BudgetExceeded, LLMError
+from openresearch.identity import AliasResolver, entity_key, evidence_id
+from openresearch.ingest.embed import Embedder
+from openresearch.ingest.textnorm import tokens
+from openresearch.models import EvidenceItem, EvidenceType, ExtractionResult, Plan, SourceDoc, SubQuestion
+
+_NUMERIC_ASK = re.compile(r"how (?:many|much|fast)|throughput|latency|cost|price|performance|limit|size|多少|吞吐|"
+                          r"延迟|价格|成本|性能|上限", re.I)
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult: ...
+
+
+def _stems(text: str) -> set[str]:
+    """Tokens with a crude plural fold ("brokers" ~ "broker"): enough for keyword overlap."""
+    return {t[:-1] if len(t) > 3 and t.endswith("s") and not t.endswith("ss") else t for t in tokens(text)}
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+class DeterministicExtractor:
+    """Embedding + keyword + entity scoring over sentences; rules for type, entities and observations."""
+
+    def __init__(self, embedder: Embedder, aliases: AliasResolver, *, max_items: int = 8, min_score: float = 0.2,
+                 names: Mapping[str, Iterable[str]] | None = None, max_sentence_chars: int = 600) -> None:
+        """`names`: surface names to link ({canonical: [alias, ...]}); default: the package alias list."""
+        self.embedder = embedder
+        self.aliases = aliases
+        self.max_items = max_items
+        self.min_score = min_score
+        self.max_sentence_chars = max_sentence_chars
+        self.linker = EntityLinker(aliases, names)
+
+    # -- the role -----------------------------------------------------------------------------------
+    def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
+        units = sentence_units(source.text, self.max_sentence_chars)
+        if not units:
+            return ExtractionResult()
+        mentions = self.mentions(source.text, units, question, plan)
+        scores = self.score(source.text, units, mentions, question, plan)
+        order = sorted(range(len(units)), key=lambda i: (-scores[i], units[i].start))
+        items: list[EvidenceItem] = []
+        quoted: set[str] = set()
+        for i in order:
+            if len(items) >= self.max_items or scores[i] < self.min_score:
+                break
+            u = units[i]
+            quote = source.text[u.start:u.end]
+            if quote in quoted:  # the same sentence repeated (a pull quote, a footer): once is enough
+                continue
+            quoted.add(quote)
+            prev = i - 1 if i > 0 and units[i - 1].para == u.para else None
+            context = (units[prev], mentions[prev]) if prev is not None else None
+            items.append(self.build_item(source, question, plan, u.start, u.end, scores[i], mentions[i], context))
+        return ExtractionResult(items=items)
+
+    # -- pieces the LLM path reuses -------------------------------------------------------------------
+    def wanted(self, question: SubQuestion, plan: Plan) -> set[str]:
+        """Canonical names of the entities the plan is about; registered with the linker on the way."""
+        names = [*question.entities, *plan.entities]
+        self.linker.add(names)
+        return {self.aliases.canonical(n) for n in names}
+
+    def mentions(self, text: str, spans: Sequence[tuple[int, int]] | Sequence[Unit], question: SubQuestion,
+                 plan: Plan) -> list[list[Mention]]:
+        self.wanted(question, plan)
+        return self.linker.link([text[s[0]:s[1]] for s in spans])
+
+    def score(self, text: str, spans: Sequence[tuple[int, int]] | Sequence[Unit], mentions: Sequence[Sequence[Mention]],
+              question: SubQuestion, plan: Plan) -> list[float]:
+        """0.45 embedding similarity (best over the question and its queries) + 0.35 keyword overlap +
+        0.2 entity overlap, + 0.05 for a number when the question asks for one."""
+        texts = [text[s[0]:s[1]] for s in spans]
+        asks = [question.text, *question.queries]
+        vectors = self.embedder.embed([*asks, *texts])
+        ask_vecs, sent_vecs = vectors[:len(asks)], vectors[len(asks):]
+        q_tokens = _stems(" ".join([question.text, *question.keywords, *question.aspects, *question.queries]))
+        want = self.wanted(question, plan)
+        numeric = bool(_NUMERIC_ASK.search(" ".join([question.text, *question.aspects])))
+        out = []
+        for sent, vec, found in zip(texts, sent_vecs, mentions, strict=True):
+            emb = max(0.0, max(_cosine(vec, a) for a in ask_vecs))
+            s_tokens = _stems(sent) | metric_words(sent)
+            kw = min(1.0, len(q_tokens & s_tokens) / max(2, min(len(q_tokens), 6))) if q_tokens else 0.0
+            names = {m.canonical for m in found}
+            ent = min(1.0, len(names & want) / min(len(want), 2)) if want else (0.5 if names else 0.0)
+            bonus = 0.05 if numeric and has_statistic(sent) else 0.0
+            out.append(round(0.45 * emb + 0.35 * kw + 0.2 * ent + bonus, 6))
+        return out
+
+    def title_entity(self, source: SourceDoc, want: set[str]) -> str | None:
+        """The one plan entity a source's title names ("Apache Kafka 4.0 Release Notes"): the subject of a
+        sentence that names none ("Default client port 9092 ...")."""
+        if not source.title:
+            return None
+        names = {m.canonical for m in self.linker.link([source.title])[0]}
+        hits = names & want if want else names
+        return next(iter(hits)) if len(hits) == 1 else None
+
+    def build_item(self, source: SourceDoc, question: SubQuestion, plan: Plan, start: int, end: int, score: float,
+                   found: Sequence[Mention], context: tuple[tuple[int, int] | Unit, Sequence[Mention]] | None = None,
+                   *, kind: EvidenceType | None = None, extra_entities: Iterable[str] = ()) -> EvidenceItem:
+        """An evidence item for source.text[start:end] (always the stored text, never a model's copy)."""
+        quote = source.text[start:end]
+        want = self.wanted(question, plan)
+        ctx_conditions: tuple[str, ...] = ()
+        if context is not None:
+            (cs, ce), ctx_mentions = context[0][:2], context[1]
+            ctx_conditions = tuple(c for _, _, c in condition_spans(source.text[cs:ce], ctx_mentions, False))
+        # no entity borrowed from the sentence before: "两者在性能上都够用" would credit the business load to
+        # whichever broker that sentence named last; the title's single subject is the only fallback
+        ctx_entity = self.title_entity(source, want)
+        obs = observations(quote, found, want, ctx_entity, ctx_conditions)
+        entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
+        evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
+        return EvidenceItem(id=evidence_id(source.id, start, end, quote), source_id=source.id, source_url=source.url,
+                            quote=quote, start=start, end=end, type=evidence_type, entities=entities,
+                            observations=obs, question_id=question.id, score=score)
+
+
+class LLMExtractor:
+    """Proposals from the EXTRACT role, checked against the source; the deterministic extractor ranks,
+    links and classifies them, and takes over for a source when the model fails or the budget trips."""
+
+    def __init__(self, client: LLMClient, fallback: DeterministicExtractor, *, max_chars: int = 8000,
+                 max_items: int = 8) -> None:
+        self.client = client
+        self.fallback = fallback
+        self.max_chars = max_chars
+        self.max_items = max_items
+
+    def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
+        proposals: list[tuple[int, int, LLMQuote]] = []
+        rejected, reasons = 0, []
+        parts = windows(source.text, self.max_chars)
+        try:
+            for n, (lo, hi) in enumerate(parts, 1):
+                asked = messages(source.text[lo:hi], question, plan, n, len(parts))
+                answer = self.client.complete_json(Role.EXTRACT, asked, LLMExtraction)
+                for lq in answer.quotes:
+                    where = locate(source.text, lq.quote, lo, hi, [(s, e) for s, e, _ in proposals])
+                    if isinstance(where, str):
+                        if where != "duplicate":
+                            rejected += 1
+                            reasons.append(f"rejected quote ({where}): {lq.quote[:80]!r}")
+                        continue
+                    proposals.append((*where, lq))
+        except (LLMError, BudgetExceeded) as exc:
+            result = self.fallback.extract(source, question, plan)
+            return ExtractionResult(items=result.items, rejected=rejected + result.rejected,
+                                    reasons=[*reasons, f"LLM unavailable, deterministic fallback: {exc}"[:300],
+                                             *result.reasons])
+        items = self._items(source, question, plan, proposals, reasons)
+        return ExtractionResult(items=items, rejected=rejected, reasons=reasons)
+
+    def _items(self, source: SourceDoc, question: SubQuestion, plan: Plan,
+               proposals: list[tuple[int, int, LLMQuote]], reasons: list[str]) -> list[EvidenceItem]:
+        if not proposals:
+            return []
+        fb = self.fallback
+        spans = [(s, e) for s, e, _ in proposals]
+        mentions = fb.mentions(source.text, spans, question, plan)
+        scores = fb.score(source.text, spans, mentions, question, plan)
+        units = sentence_units(source.text, fb.max_sentence_chars)
+        items = []
+        for (s, e, lq), found, score in zip(proposals, mentions, scores, strict=True):
+            quote = source.text[s:e]
+            before = [u for u in units if u.end <= s]
+            context = (before[-1], fb.linker.link([source.text[before[-1].start:before[-1].end]])[0]) \
+                if before and "\n" not in source.text[before[-1].end:s] else None
+            key = entity_key(quote)
+            named = [fb.aliases.canonical(n) for n in lq.entities if entity_key(n) and entity_key(n) in key]
+            kind = evidence_type(lq.type)  # an unknown type: the rules decide
+            item = fb.build_item(source, question, plan, s, e, score, found, context, kind=kind,
+                                 extra_entities=named)
+            allowed = {*item.entities, *filter(None, [fb.title_entity(source, fb.wanted(question, plan))])}
+            checked, dropped = check_observations(quote, lq.observations, fb.aliases, allowed)
+            reasons.extend(f"dropped observation ({why}) in {item.id}" for why in dropped)
+            if checked:  # the model's reading, once checked, wins over the rules' reading
+                entities = list(dict.fromkeys([*item.entities, *(o.entity for o in checked)]))
+                item = item.model_copy(update={"observations": checked, "entities": entities})
+            items.append(item)
+        items.sort(key=lambda it: (-it.score, it.start))
+        return items[:self.max_items]

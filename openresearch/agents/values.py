@@ -1,0 +1,136 @@
+"""Numbers in a sentence as the extractor sees them: raw value as written, unit, and canonical quantity.
+
+numbers.find_quantities is the verifier's reader (every number, no judgement); this one decides which
+numbers are *values*: it skips years, dates, versions, list markers and identifiers (KIP-848,
+i3en.2xlarge, linger.ms=5), and reads the unit forms that matter for observations (条, 个分区, per hour).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from openresearch.numbers import NumberFormatError, Quantity, parse_quantity
+
+_RATE = (r"MB/s|GB/s|KB/s|kB/s|MiB/s|GiB/s|Gbps|Mbps|Gbit/s|msgs?/s(?:ec)?|messages?/s(?:ec)?|"
+         r"messages per second|events/s|records/s|req/s|requests/s|ops/s|条消息/秒|条/秒|条/s|TPS|QPS")
+_TIME = r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|秒|分钟|小时|天|s|h"
+_SIZE = r"TiB|TB|GiB|GB|MiB|MB|KiB|KB|kB|bytes|字节"
+_COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
+          r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|条|messages?|msgs")
+_MONEY = r"美元|元|USD|EUR|dollars"
+_UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{_COUNT}"
+_PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
+           r"million|request|message)\b|/小时|/月|/天|每小时|每月")
+_VALUE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/=#:])(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s?(?P<mag>万亿|百万|万|亿|千|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z0-9])))?"
+    rf"(?:\s?(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")
+_MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|" \
+          r"September|October|November|December"
+_DATE_AFTER = re.compile(rf"\s(?:{_MONTHS})\b")
+_DATE_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s$")
+_VERSION_BEFORE = re.compile(r"(?:\b(?:version|release|v|Java|Python|Log4j|JDK|Go|Erlang|OTP)|版本)\s?$", re.I)
+_PORT = re.compile(r"(?:\bports?|端口)\s?$|^\s?(?:端口|port\b)", re.I)
+
+# count nouns as written -> one plural English name, so "个分区" and "partitions" compare
+_COUNT_NAMES = (("partition", "partitions"), ("分区", "partitions"), ("broker", "brokers"), ("node", "nodes"),
+                ("节点", "nodes"), ("bookie", "bookies"), ("replica", "replicas"), ("副本", "replicas"),
+                ("core", "cores"), ("核", "cores"), ("vcpu", "cores"), ("topic", "topics"),
+                ("connection", "connections"), ("consumer", "consumers"), ("producer", "producers"),
+                ("cluster", "clusters"), ("集群", "clusters"), ("条", "messages"), ("message", "messages"),
+                ("msg", "messages"))
+
+
+class Value(NamedTuple):
+    start: int
+    end: int  # the whole match, number through unit/period
+    raw: str  # the value as written: "1.2万", "10.9k", "$0.5/hour", "20,500"
+    unit: str  # the unit as written ("MB/s", "条/秒", "ms"), a count noun, or a canonical currency unit
+    quantity: Quantity
+    kind: str  # rate | time | pct | size | money | ratio | count | port
+
+
+def _count_unit(unit: str) -> str:
+    key = re.sub(r"\s+", "", unit.lower()).removeprefix("个")
+    return next((name for prefix, name in _COUNT_NAMES if key.startswith(prefix)), key)
+
+
+def _kind(unit: str, cur: str | None) -> str:
+    if cur or re.fullmatch(_MONEY, unit):
+        return "money"
+    for kind, pattern in (("rate", _RATE), ("pct", r"%|％|percent|per cent"), ("time", _TIME), ("size", _SIZE),
+                          ("ratio", r"倍|x|times")):
+        if re.fullmatch(pattern, unit):
+            return kind
+    return "count" if unit else ""
+
+
+def _skipped(text: str, m: re.Match[str], unit: str) -> bool:
+    """Years, dates, versions, list markers and identifiers are not values."""
+    num, end, before = m.group("num"), m.end(), text[max(0, m.start() - 20):m.start()]
+    after = text[end:end + 12]
+    if re.match(r"\.\d", text[m.end("num"):]) or (re.match(r"[A-Za-z_\-]\w", after) and not unit):
+        return True  # 3.11.2, 15-minute, 2xlarge
+    if unit or m.group("cur") or m.group("mag"):
+        return bool(re.match(r"\s?年", after)) and not m.group("mag")
+    if re.fullmatch(r"(?:19|20)\d\d", num) or after.lstrip().startswith("年"):
+        return True
+    return bool(_DATE_AFTER.match(after) or _DATE_BEFORE.search(before) or _VERSION_BEFORE.search(before))
+
+
+class _Cand(NamedTuple):
+    start: int
+    end: int
+    raw: str  # currency + number + magnitude, as written
+    unit: str
+    cur: str
+    per: str
+
+
+def _candidates(text: str) -> list[_Cand]:
+    out: list[_Cand] = []
+    for m in _VALUE.finditer(text):
+        unit = (m.group("unit") or "").strip()
+        if not _skipped(text, m, unit):
+            raw = text[m.start():m.end("mag") if m.group("mag") else m.end("num")]
+            out.append(_Cand(m.start(), m.end(), raw, unit, m.group("cur") or "", (m.group("per") or "").strip()))
+    # `40 万到 50 万条`, `10-20 ms`: the first end of a range borrows the unit written after the second
+    for i in range(len(out) - 2, -1, -1):
+        a, b = out[i], out[i + 1]
+        if not a.unit and not a.cur and b.unit and re.fullmatch(r"\s?(?:到|至|~|–|-|to)\s?", text[a.end:b.start]):
+            out[i] = a._replace(unit=b.unit, per=b.per)
+    return out
+
+
+def _money(text: str, c: _Cand) -> tuple[str, Quantity]:
+    """Prices keep their period in the value as written: "$0.5/hour", "$0.21 per hour", "0.29 美元/小时"."""
+    raw = text[c.start:c.end].strip()
+    q = parse_quantity(raw)
+    if c.per and "/" not in q.unit:  # a period numbers.py does not know ("per GB-month"): keep it in the unit
+        period = re.sub(r"^(?:/|per|an?)\s*", "", c.per)
+        q = parse_quantity(raw, f"{q.unit}/{period}")
+    return raw, q
+
+
+def find_values(text: str) -> list[Value]:
+    out: list[Value] = []
+    for c in _candidates(text):
+        kind = _kind(c.unit, c.cur or None)
+        try:
+            if kind == "money":
+                raw, q = _money(text, c)
+                out.append(Value(c.start, c.end, raw, q.unit, q, kind))
+                continue
+            if not kind:
+                before, after = text[max(0, c.start - 12):c.start], text[c.end:c.end + 8]
+                if not (_PORT.search(before) or _PORT.match(after)):
+                    continue  # a bare number (a count, a list marker): only a port is worth an observation
+                kind = "port"
+            if kind == "count" and "." in c.raw and c.raw[-1].isdigit():
+                continue  # "RabbitMQ 3.11 node": a version before a noun, not 3.11 nodes
+            unit = _count_unit(c.unit) if kind == "count" else c.unit
+            out.append(Value(c.start, c.end, c.raw, unit, parse_quantity(c.raw, unit or None), kind))
+        except NumberFormatError:
+            continue
+    return out

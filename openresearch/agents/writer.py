@@ -1,0 +1,144 @@
+"""Writers: the `Writer` interface, the deterministic writer (writer_deterministic.py) and LLMWriter.
+
+LLMWriter makes one WRITE call per section, showing only that section's evidence, fenced as data.
+The model's sentences are kept as written, including citations of ids it was never shown: hiding them
+would hide a model error, and the verifier FAILs them as phantoms. What the model may not skip is
+structural: a conflict it did not disclose is disclosed by the deterministic template, and a section
+whose call fails (LLMError, BudgetExceeded) or comes back empty is written by the fallback.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from openresearch.agents.claim_text import citations_in
+from openresearch.agents.llm import LLMClient
+from openresearch.agents.llm_config import Role
+from openresearch.agents.prompt import render
+from openresearch.agents.verifier import conflict_key
+from openresearch.agents.writer_deterministic import (
+    DeterministicWriter,
+    ordered_questions,
+    rank_evidence,
+    relevant_conflicts,
+    section_title,
+)
+from openresearch.agents.writer_templates import conflict_sentence, gap_sentence, surface
+from openresearch.errors import BudgetExceeded, LLMError
+from openresearch.models import Conflict, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
+
+__all__ = ["DeterministicWriter", "LLMWriter", "Writer"]
+
+MAX_EVIDENCE = 20  # quotes per section prompt: bounds tokens; the best-ranked ones are kept
+MAX_QUOTE_CHARS = 1200
+
+
+class Writer(Protocol):
+    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
+              style: Style, limited: set[str]) -> Draft: ...
+
+
+class SentenceOut(BaseModel):
+    text: str
+    kind: Literal["claim", "conflict", "gap"] = "claim"
+
+
+class SectionOut(BaseModel):
+    sentences: list[SentenceOut] = Field(default_factory=list)
+
+
+def _attr(value: str) -> str:
+    return value.replace('"', "'").replace("<", "(").replace(">", ")")
+
+
+def evidence_block(items: list[EvidenceView]) -> str:
+    """One <source> block per quote; tags inside quotes are neutralised so data cannot close its fence."""
+    blocks = []
+    for ev in items:
+        date = ev.source.published_at.isoformat() if ev.source.published_at else "unknown"
+        quote = ev.quote[:MAX_QUOTE_CHARS].replace("<source", "(source").replace("</source>", "(/source)")
+        blocks.append(f'<source id="{ev.id}" title="{_attr(ev.source.title or ev.source.url)}" date="{date}">\n'
+                      f"{quote}\n</source>")
+    return "\n".join(blocks) if blocks else "(none)"
+
+
+def conflict_lines(conflicts: list[Conflict]) -> str:
+    lines = []
+    for c in conflicts:
+        va = surface(c.a.quote, c.a.value, c.unit) or c.a.raw_value
+        vb = surface(c.b.quote, c.b.value, c.unit) or c.b.raw_value
+        lines.append(f"- {c.entity} {c.metric}: {va} [{c.a.evidence_id}] versus {vb} [{c.b.evidence_id}]")
+    return "\n".join(lines) if lines else "(none)"
+
+
+def to_sentences(out: SectionOut, conflicts: list[Conflict]) -> list[Sentence]:
+    """The kind is decided here, not by the model: only an uncited sentence can be an exempt gap, and only
+    a sentence citing both sides of a known conflict counts as its disclosure."""
+    pairs = [{c.a.evidence_id, c.b.evidence_id} for c in conflicts]
+    sentences = []
+    for s in out.sentences:
+        text = " ".join(s.text.split())
+        if not text:
+            continue
+        ids = citations_in(text)
+        if not ids and s.kind == "gap":
+            sentences.append(Sentence(text=text, citations=[], key=False, kind="gap"))
+        elif any(p <= set(ids) for p in pairs):
+            sentences.append(Sentence(text=text, citations=ids, kind="conflict"))
+        else:
+            sentences.append(Sentence(text=text, citations=ids, kind="claim"))
+    return sentences
+
+
+class LLMWriter:
+    def __init__(self, client: LLMClient, fallback: DeterministicWriter | None = None) -> None:
+        self.client = client
+        self.fallback = fallback or DeterministicWriter()
+        self.fallbacks = 0  # sections written by the deterministic writer after a failed call
+
+    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
+              style: Style, limited: set[str]) -> Draft:
+        sections, by_llm = [], 0
+        for q in ordered_questions(plan):
+            items = evidence.get(q.id, [])
+            section = None
+            if items:  # a section without evidence is a gap sentence: no call needed
+                try:
+                    section = self.section(plan, q, items, conflicts, style, q.id in limited)
+                    by_llm += 1
+                except (LLMError, BudgetExceeded):
+                    self.fallbacks += 1
+            if section is None:
+                section = self.fallback.section(plan, q, items, conflicts, style, q.id in limited)
+            sections.append(section)
+        return Draft(title=plan.question, style=style, sections=sections,
+                     method="llm" if by_llm else "deterministic")
+
+    def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[Conflict],
+                style: Style, limited: bool) -> DraftSection:
+        shown = rank_evidence(items)[:MAX_EVIDENCE]
+        relevant = relevant_conflicts(conflicts, {ev.id for ev in shown})
+        messages = [
+            {"role": "system", "content": render("write_system") + "\n\n" + render("untrusted_data")},
+            {"role": "user", "content": render(
+                "write_section", question=plan.question, section=q.text, role=q.role, style=style,
+                language="Chinese (简体中文)" if plan.language == "zh" else "English",
+                evidence=evidence_block(shown), conflicts=conflict_lines(relevant))},
+        ]
+        out = self.client.complete_json(Role.WRITE, messages, SectionOut)
+        sentences = to_sentences(out, relevant)
+        if not sentences:
+            raise LLMError(f"writer: empty section for {q.id}")
+        section = DraftSection(question_id=q.id, title=section_title(q), role=q.role, sentences=sentences,
+                               limited=limited)
+        for c in relevant:
+            key = conflict_key(c)
+            if not any(s.kind == "conflict" and {c.a.evidence_id, c.b.evidence_id} <= set(s.citations)
+                       for s in sentences):
+                section.sentences.append(conflict_sentence(plan.language, c))  # the promise is not optional
+            section.disclosed_conflicts.append(key)
+        if limited:
+            section.sentences.append(gap_sentence(plan.language, q.text, limited=True))
+        return section

@@ -1,0 +1,131 @@
+"""The deterministic writer: a Draft from a Plan and the evidence Cypher returned for each sub-question.
+
+Sections follow the roles (background -> core -> comparison -> impact). Every claim sentence cites the
+evidence it comes from, states only numbers written in those quotes, and every conflict touching a
+section is disclosed with both values (invariants 1-3). Where evidence is missing the section says so.
+Styles: brief (one or two conclusions per section), report (structured sections), review (grouped by
+source, with titles and dates, agreements and disagreements).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from openresearch.agents.verifier import conflict_key
+from openresearch.agents.writer_templates import (
+    Lang,
+    Value,
+    compare_sentence,
+    conflict_sentence,
+    gap_sentence,
+    grounded,
+    phrase,
+    quote_sentence,
+    stat_sentence,
+    surface,
+)
+from openresearch.models import Conflict, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
+
+ROLE_ORDER = {"background": 0, "core": 1, "comparison": 2, "impact": 3}
+_TYPE_ORDER = {"statistic": 0, "comparison": 1, "claim": 2, "background": 3, "risk": 4}
+MAX_CLAIMS = {"brief": 2, "report": 8, "review": 12}  # claim sentences per section, conflicts not counted
+
+
+def ordered_questions(plan: Plan) -> list[SubQuestion]:
+    """Role order, plan order within a role (sorted() is stable)."""
+    return sorted(plan.sub_questions, key=lambda q: ROLE_ORDER.get(q.role, 9))
+
+
+def section_title(q: SubQuestion) -> str:
+    return q.text.strip().rstrip("?？").strip()
+
+
+def relevant_conflicts(conflicts: list[Conflict], ids: set[str]) -> list[Conflict]:
+    """Conflicts with at least one side among the section's evidence, one per evidence pair."""
+    seen: dict[str, Conflict] = {}
+    for c in conflicts:
+        if c.a.evidence_id in ids or c.b.evidence_id in ids:
+            seen.setdefault(conflict_key(c), c)
+    return list(seen.values())
+
+
+def rank_evidence(items: list[EvidenceView]) -> list[EvidenceView]:
+    return sorted(items, key=lambda ev: (-ev.score, -ev.source.trust, _TYPE_ORDER.get(ev.type, 9)))
+
+
+def _values(items: list[EvidenceView]) -> dict[tuple[str, str, str], list[Value]]:
+    """Observations grouped by (entity, metric, canonical unit), stated in the quote's own form."""
+    groups: dict[tuple[str, str, str], list[Value]] = defaultdict(list)
+    for ev in items:
+        for obs in ev.observations:
+            form = surface(ev.quote, obs.value, obs.unit)
+            if form is not None:  # an observation whose number the quote lacks is not restated
+                groups[(obs.entity, obs.metric, obs.unit)].append(Value(form, ev, obs))
+    return groups
+
+
+def _claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
+    """Statistics grouped by entity and metric, comparisons across entities, then quotes without numbers."""
+    groups = _values(items)
+    out: list[Sentence] = []
+    by_metric: dict[tuple[str, str], list[Value]] = defaultdict(list)
+    for (entity, metric, unit), values in sorted(groups.items()):
+        out.append(stat_sentence(lang, entity, metric, values))
+        by_metric[(metric, unit)].append(values[0])
+    for (metric, _), firsts in sorted(by_metric.items()):
+        if len(firsts) >= 2:
+            out.append(compare_sentence(lang, metric, firsts))
+    used = {v.evidence.id for values in groups.values() for v in values}
+    rest = [ev for ev in items if ev.id not in used]
+    rest.sort(key=lambda ev: (ev.entities[0].lower() if ev.entities else "~", _TYPE_ORDER.get(ev.type, 9)))
+    out.extend(quote_sentence(lang, ev) for ev in rest)
+    # the templates copy numbers from quotes, so this only drops a sentence if a title or condition slipped in
+    return [s for s in out if grounded(s.text, [ev for ev in items if ev.id in s.citations])]
+
+
+def _review_claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
+    """Literature-review order: sources by date, each source's quotes together; then where sources agree."""
+    by_source: dict[str, list[EvidenceView]] = defaultdict(list)
+    for ev in items:
+        by_source[ev.source.id].append(ev)
+    ordered = sorted(by_source.values(), key=lambda evs: (evs[0].source.published_at is None,
+                                                          evs[0].source.published_at, evs[0].source.url))
+    out = [quote_sentence(lang, ev, review=True) for evs in ordered for ev in evs]
+    for (entity, metric, _), values in sorted(_values(items).items()):
+        for i, v in enumerate(values):
+            other = next((w for w in values[i + 1:] if w.evidence.source.id != v.evidence.source.id
+                          and w.quantity.close_to(v.quantity)), None)
+            if other is not None:
+                text = phrase(lang, "agree", entity=entity, metric=metric.replace("_", " "), v=v.surface,
+                              a=v.evidence.id, v2=other.surface, b=other.evidence.id)
+                out.append(Sentence(text=text, citations=[v.evidence.id, other.evidence.id]))
+                break
+    return out
+
+
+class DeterministicWriter:
+    """Offline writer: template sentences from evidence, no model (invariant 7)."""
+
+    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
+              style: Style, limited: set[str]) -> Draft:
+        sections = [self.section(plan, q, evidence.get(q.id, []), conflicts, style, q.id in limited)
+                    for q in ordered_questions(plan)]
+        return Draft(title=plan.question, style=style, sections=sections, method="deterministic")
+
+    def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[Conflict],
+                style: Style, limited: bool) -> DraftSection:
+        lang = plan.language
+        section = DraftSection(question_id=q.id, title=section_title(q), role=q.role,
+                               limited=limited or not items)
+        if not items:
+            section.sentences.append(gap_sentence(lang, q.text))
+            return section
+        ranked = rank_evidence(items)
+        claims = _review_claims(lang, ranked) if style == "review" else _claims(lang, ranked)
+        section.sentences.extend(claims[: MAX_CLAIMS[style]])
+        for c in relevant_conflicts(conflicts, {ev.id for ev in items}):
+            section.sentences.append(conflict_sentence(lang, c))
+            section.disclosed_conflicts.append(conflict_key(c))
+        if limited:
+            section.sentences.append(gap_sentence(lang, q.text, limited=True))
+        return section

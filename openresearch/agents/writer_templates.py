@@ -1,0 +1,167 @@
+"""Sentence templates for the deterministic writer, in English and Chinese, and the pure composers.
+
+Every composer copies numbers from the cited quote's own text (`surface`), never from a normalised
+value, so the verifier's numeric check sees exactly the form the quote uses ("1.2万条/秒", "605 MB/s").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from openresearch.agents.claim_text import quantities, unmatched_numbers
+from openresearch.models import Conflict, EvidenceView, ObservationView, Sentence
+from openresearch.numbers import Quantity
+
+Lang = str  # "en" | "zh"
+
+PHRASES: dict[str, dict[str, str]] = {
+    "en": {
+        "gap": "The evidence gathered does not answer this question: {q}",
+        "limited": "The evidence for this part is limited, so this answer may be incomplete.",
+        "conflict": "Sources disagree on {entity} {metric}: {va} [{a}] versus {vb} [{b}].",
+        "stat": "{entity} {metric}: {values}.",
+        "stat_join": "; ",
+        "value": "{v}{cond} [{e}]",
+        "cond": " ({c})",
+        "compare_head": "On {metric}, {entity} reaches {v} [{e}]",
+        "compare_tail": "{v} for {entity} [{e}]",
+        "compare_join": ", compared with ",
+        "compare_and": " and ",
+        "quote": "According to {title}, {quote} [{e}].",
+        "review_quote": "{title}{date} reports: {quote} [{e}].",
+        "agree": "Sources agree on {entity} {metric}: {v} [{a}] and {v2} [{b}].",
+        "date": " ({d})",
+    },
+    "zh": {
+        "gap": "所收集的证据未能回答这个问题：{q}",
+        "limited": "这部分的证据有限，回答可能不完整。",
+        "conflict": "关于{entity}的{metric}，来源之间存在分歧：{va} [{a}] 与 {vb} [{b}]。",
+        "stat": "{entity}的{metric}：{values}。",
+        "stat_join": "；",
+        "value": "{v}{cond} [{e}]",
+        "cond": "（{c}）",
+        "compare_head": "在{metric}方面，{entity}为 {v} [{e}]",
+        "compare_tail": "{entity}为 {v} [{e}]",
+        "compare_join": "，相比之下",
+        "compare_and": "，",
+        "quote": "据{title}，{quote} [{e}]。",
+        "review_quote": "{title}{date}指出：{quote} [{e}]。",
+        "agree": "多个来源在{entity}的{metric}上一致：{v} [{a}] 与 {v2} [{b}]。",
+        "date": "（{d}）",
+    },
+}
+_MAX_QUOTE = 320  # characters of a quote restated in a sentence; longer ones are cut at a word boundary
+
+
+def phrase(lang: Lang, key: str, **values: str) -> str:
+    return PHRASES["zh" if lang == "zh" else "en"][key].format(**values)
+
+
+def surface(quote: str, value: float, unit: str) -> str | None:
+    """The quote's own text for a value ('1.2万条/秒' for 12000 msg/s), or None if the quote lacks it."""
+    target = Quantity(value, unit)
+    found = quantities(quote)
+    for text, q in found:
+        if q.close_to(target):
+            return text
+    for text, q in found:  # observation stored without a unit while the quote writes one
+        if not unit and Quantity(q.value, "").close_to(Quantity(value, "")):
+            return text
+    return None
+
+
+def grounded(text: str, cited: list[EvidenceView]) -> bool:
+    """The writer's self-check, the same test the verifier applies: no number outside the cited quotes."""
+    texts = [ev.quote for ev in cited] + [ev.source.title for ev in cited if ev.source.title]
+    return not unmatched_numbers(text, texts)
+
+
+def source_name(ev: EvidenceView) -> str:
+    return ev.source.title or urlsplit(ev.source.url).netloc or ev.source.url
+
+
+def clip_quote(quote: str) -> str:
+    text = " ".join(quote.split()).rstrip("。.!！?？;；")
+    if len(text) <= _MAX_QUOTE:
+        return text
+    cut = text[:_MAX_QUOTE].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def metric_label(metric: str) -> str:
+    return metric.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Value:
+    """One observation as the writer states it: the quote's surface form, its evidence and condition."""
+
+    surface: str
+    evidence: EvidenceView
+    obs: ObservationView
+
+    @property
+    def quantity(self) -> Quantity:
+        return Quantity(self.obs.value, self.obs.unit)
+
+
+def claim(text: str, cited: list[EvidenceView]) -> Sentence:
+    return Sentence(text=text, citations=[ev.id for ev in cited], key=True, kind="claim")
+
+
+def stat_sentence(lang: Lang, entity: str, metric: str, values: list[Value]) -> Sentence:
+    """'{entity} {metric}: v1 (condition) [E-a]; v2 [E-b].' Conditions are dropped where their numbers
+    are not in the quote (a condition is often normalised: 'three brokers' stored as '3 brokers')."""
+    parts = []
+    for v in values:
+        cond = phrase(lang, "cond", c=v.obs.condition) if v.obs.condition else ""
+        part = phrase(lang, "value", v=v.surface, cond=cond, e=v.evidence.id)
+        if cond and not grounded(part, [v.evidence]):
+            part = phrase(lang, "value", v=v.surface, cond="", e=v.evidence.id)
+        parts.append(part)
+    joined = phrase(lang, "stat_join").join(parts)
+    text = phrase(lang, "stat", entity=entity, metric=metric_label(metric), values=joined)
+    return claim(text, _unique([v.evidence for v in values]))
+
+
+def compare_sentence(lang: Lang, metric: str, best: list[Value]) -> Sentence:
+    """One value per entity, highest first, each cited; no 'better/worse' wording, since whether higher
+    is better depends on the metric (throughput vs latency) and the quotes do not say which."""
+    ordered = sorted(best, key=lambda v: -v.obs.value)
+    head = phrase(lang, "compare_head", metric=metric_label(metric), entity=ordered[0].obs.entity,
+                  v=ordered[0].surface, e=ordered[0].evidence.id)
+    tails = [phrase(lang, "compare_tail", v=v.surface, entity=v.obs.entity, e=v.evidence.id) for v in ordered[1:]]
+    end = "。" if lang == "zh" else "."
+    text = head + phrase(lang, "compare_join") + phrase(lang, "compare_and").join(tails) + end
+    return claim(text, _unique([v.evidence for v in ordered]))
+
+
+def conflict_sentence(lang: Lang, c: Conflict) -> Sentence:
+    va = surface(c.a.quote, c.a.value, c.unit) or f"{c.a.raw_value} {c.unit}".strip()
+    vb = surface(c.b.quote, c.b.value, c.unit) or f"{c.b.raw_value} {c.unit}".strip()
+    text = phrase(lang, "conflict", entity=c.entity, metric=metric_label(c.metric), va=va, a=c.a.evidence_id,
+                  vb=vb, b=c.b.evidence_id)
+    return Sentence(text=text, citations=[c.a.evidence_id, c.b.evidence_id], key=True, kind="conflict")
+
+
+def quote_sentence(lang: Lang, ev: EvidenceView, review: bool = False) -> Sentence:
+    quote = clip_quote(ev.quote)
+    if review:
+        date = phrase(lang, "date", d=ev.source.published_at.isoformat()) if ev.source.published_at else ""
+        text = phrase(lang, "review_quote", title=source_name(ev), date=date, quote=quote, e=ev.id)
+    else:
+        text = phrase(lang, "quote", title=source_name(ev), quote=quote, e=ev.id)
+    return claim(text, [ev])
+
+
+def gap_sentence(lang: Lang, question: str, limited: bool = False) -> Sentence:
+    text = phrase(lang, "limited") if limited else phrase(lang, "gap", q=question)
+    return Sentence(text=text, citations=[], key=False, kind="gap")
+
+
+def _unique(evs: list[EvidenceView]) -> list[EvidenceView]:
+    seen: dict[str, EvidenceView] = {}
+    for ev in evs:
+        seen.setdefault(ev.id, ev)
+    return list(seen.values())
