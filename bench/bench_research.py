@@ -60,7 +60,8 @@ def offline(cache: Path) -> None:
                       f"{v.phantom_citations}), numeric faithfulness {v.numeric_faithfulness:.1%}, "
                       f"PASS {sum(x.verdict == 'PASS' for x in v.verdicts)} DOUBT "
                       f"{sum(x.verdict == 'DOUBT' for x in v.verdicts)} FAIL {sum(x.verdict == 'FAIL' for x in v.verdicts)}"
-                      f", conflicts {len(result.conflicts)}, evidence written {m['evidence_written']}")
+                      f", conflicts {len(result.conflicts)}"
+                      f", evidence written {m['evidence_written']}")
         finally:
             store.close()
             EmbeddedFalkor(Path(tmp)).stop()

@@ -34,7 +34,7 @@ _add("MB/s", 1.0, "mb/s", "mbps_bytes", "mb/sec", "mbytes/s", "mib/s", "megabyte
 _add("MB/s", 1e3, "gb/s", "gb/sec", "gib/s", "gigabytes/s", "gigabytes per second")
 _add("MB/s", 0.125, "mbps", "mbit/s", "megabits/s")
 _add("MB/s", 125.0, "gbps", "gbit/s", "gigabits/s")
-_add("msg/s", 1.0, "msg/s", "msgs/s", "msg/sec", "msgs/sec", "messages/s", "messages/sec", "messages per second",
+_add("msg/s", 1.0, "msg/s", "msgs/s", "msg/sec", "msgs/sec", "messages/s", "messages/sec", "条消息/秒", "messages per second",
      "msg per second", "events/s", "events per second", "records/s", "records/sec", "条/秒", "条消息/秒", "条/s", "tps",
      "ops/s", "ops/sec", "req/s", "requests/s", "requests per second", "rps", "qps")
 _add("ms", 1e-6, "ns", "nanoseconds")
@@ -164,10 +164,12 @@ def normalise_condition(condition: str | None) -> str:
 
 _TEXT_NUM_RE = re.compile(
     r"(?P<cur>US\$|\$|€|¥|￥)?"
-    r"(?P<num>(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?)"
+    # not inside a word or an identifier (COVID-19, i3en, v3.2); CJK text directly before a number is fine
+    r"(?P<num>(?<![A-Za-z0-9_.])(?<![A-Za-z]-)\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![A-Za-z0-9_.])(?<![A-Za-z]-)\d+(?:\.\d+)?)"
     r"\s?(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z]))?"
-    r"\s?(?P<unit>%|％|percent|ms|µs|us|ns|MB/s|GB/s|KB/s|MiB/s|Gbps|Mbps|msg/s|messages/s|messages per second|"
-    r"条/秒|毫秒|微秒|秒|倍|x\b|GB|MB|KB|TB|/hour|/month|/hr|/h\b|元|美元)?"
+    # longer units first: "msg/s" must not be read as "ms"
+    r"\s?(?P<unit>%|％|percent|msgs?/s(?:ec)?|messages/s(?:ec)?|messages per second|MB/s|GB/s|KB/s|MiB/s|Gbps|Mbps|"
+    r"ms\b|µs|us\b|ns\b|条/秒|条消息/秒|毫秒|微秒|秒|倍|x\b|GB|MB|KB|TB|/hour|/month|/hr|/h\b|per hour|per month|元|美元)?"
 )
 
 
@@ -188,8 +190,10 @@ def find_quantities(text: str) -> list[tuple[int, int, Quantity]]:
         unit = m.group("unit") or ""
         cur = m.group("cur")
         if cur:
-            period = _PERIODS.get(unit.lstrip("/").lower()) if unit.startswith("/") else None
-            unit = f"{_CURRENCY_PREFIX[cur]}/{period}" if period else _CURRENCY_PREFIX[cur]
+            tail = unit.lower().removeprefix("per ").lstrip("/")
+            period = _PERIODS.get(tail) if unit.startswith("/") or unit.lower().startswith("per ") else None
+            currency = _CURRENCY_PREFIX[cur.lower() if cur.lower() in _CURRENCY_PREFIX else cur]
+            unit = f"{currency}/{period}" if period else currency
         canon, factor = canonical_unit(unit)
         found.append((m.start(), m.end(), Quantity(value * factor, canon)))
     return found

@@ -1,10 +1,10 @@
-// purpose: every conflict in the graph (optionally for one metric): same entity, metric and unit, compatible conditions, different sources, values beyond a relative tolerance
+// purpose: every conflict in the graph (optionally for one metric): same entity, metric and unit, the same conditions after normalisation, different sources, values beyond a relative tolerance
 // params: metric, tolerance, limit
 MATCH (o1:Observation)
 WHERE $metric IS NULL OR o1.metric = $metric
 MATCH (o2:Observation {key: o1.key})
 WHERE o1.id < o2.id
-  AND (o1.condition_key = o2.condition_key OR o1.condition_key = '' OR o2.condition_key = '')
+  AND o1.condition_key = o2.condition_key
   AND abs(o1.value - o2.value) > $tolerance *
       CASE WHEN abs(o1.value) > abs(o2.value) THEN abs(o1.value) ELSE abs(o2.value) END
 MATCH (ev1:Evidence)-[:REPORTS]->(o1)

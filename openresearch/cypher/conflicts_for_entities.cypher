@@ -1,11 +1,11 @@
-// purpose: pairs of observations of the same entity, metric and unit, compatible conditions, from different sources, whose values differ beyond a relative tolerance
+// purpose: pairs of observations of the same entity, metric and unit, the same conditions after normalisation, from different sources, whose values differ beyond a relative tolerance
 // params: entity_ids, metric, tolerance, limit
 MATCH (e0:Entity) WHERE e0.id IN $entity_ids
 MATCH (e0)<-[:OF]-(o1:Observation)
 WHERE $metric IS NULL OR o1.metric = $metric
 MATCH (o2:Observation {key: o1.key})
 WHERE o1.id < o2.id
-  AND (o1.condition_key = o2.condition_key OR o1.condition_key = '' OR o2.condition_key = '')
+  AND o1.condition_key = o2.condition_key
   AND abs(o1.value - o2.value) > $tolerance *
       CASE WHEN abs(o1.value) > abs(o2.value) THEN abs(o1.value) ELSE abs(o2.value) END
 MATCH (ev1:Evidence)-[:REPORTS]->(o1)
