@@ -59,7 +59,8 @@ def offline(cache: Path) -> None:
                       f"{v.citation_coverage:.1%}, phantom citations {len(cited - resolved)} (verifier: "
                       f"{v.phantom_citations}), numeric faithfulness {v.numeric_faithfulness:.1%}, "
                       f"PASS {sum(x.verdict == 'PASS' for x in v.verdicts)} DOUBT "
-                      f"{sum(x.verdict == 'DOUBT' for x in v.verdicts)} FAIL {sum(x.verdict == 'FAIL' for x in v.verdicts)}"
+                      f"{sum(x.verdict == 'DOUBT' for x in v.verdicts)} "
+                      f"FAIL {sum(x.verdict == 'FAIL' for x in v.verdicts)}"
                       f", conflicts {len(result.conflicts)}"
                       f", evidence written {m['evidence_written']}")
         finally:

@@ -34,7 +34,7 @@ _add("MB/s", 1.0, "mb/s", "mbps_bytes", "mb/sec", "mbytes/s", "mib/s", "megabyte
 _add("MB/s", 1e3, "gb/s", "gb/sec", "gib/s", "gigabytes/s", "gigabytes per second")
 _add("MB/s", 0.125, "mbps", "mbit/s", "megabits/s")
 _add("MB/s", 125.0, "gbps", "gbit/s", "gigabits/s")
-_add("msg/s", 1.0, "msg/s", "msgs/s", "msg/sec", "msgs/sec", "messages/s", "messages/sec", "条消息/秒", "messages per second",
+_add("msg/s", 1.0, "msg/s", "msgs/s", "msg/sec", "msgs/sec", "messages/s", "messages/sec", "messages per second",
      "msg per second", "events/s", "events per second", "records/s", "records/sec", "条/秒", "条消息/秒", "条/s", "tps",
      "ops/s", "ops/sec", "req/s", "requests/s", "requests per second", "rps", "qps")
 _add("ms", 1e-6, "ns", "nanoseconds")
@@ -168,8 +168,9 @@ _TEXT_NUM_RE = re.compile(
     r"(?P<num>(?<![A-Za-z0-9_.])(?<![A-Za-z]-)\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![A-Za-z0-9_.])(?<![A-Za-z]-)\d+(?:\.\d+)?)"
     r"\s?(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z]))?"
     # longer units first: "msg/s" must not be read as "ms"
-    r"\s?(?P<unit>%|％|percent|msgs?/s(?:ec)?|messages/s(?:ec)?|messages per second|MB/s|GB/s|KB/s|MiB/s|Gbps|Mbps|"
-    r"ms\b|µs|us\b|ns\b|条/秒|条消息/秒|毫秒|微秒|秒|倍|x\b|GB|MB|KB|TB|/hour|/month|/hr|/h\b|per hour|per month|元|美元)?"
+    r"\s?(?P<unit>%|％|percent|msgs?/s(?:ec)?|messages/s(?:ec)?|messages per second|MB/s|GB/s|KB/s|MiB/s|"
+    r"Gbps|Mbps|ms\b|µs|us\b|ns\b|条/秒|条消息/秒|毫秒|微秒|秒|倍|x\b|GB|MB|KB|TB|/hour|/month|/hr|/h\b|"
+    r"per hour|per month|元|美元)?"
 )
 
 
