@@ -43,7 +43,7 @@ class Components:
 
     @classmethod
     def build(cls, settings: Settings, embedder: Embedder, *, offline: bool, caps: Caps,
-              aliases: AliasResolver | None = None) -> Components:
+              aliases: AliasResolver | None = None, workers: int = 4) -> Components:
         aliases = aliases or AliasResolver.load(settings.aliases_file)
         planner = DeterministicPlanner(embedder)
         extractor = DeterministicExtractor(embedder, aliases)
@@ -64,6 +64,6 @@ class Components:
             planner=LLMPlanner(llm, planner),
             rewrite=lambda q, p: rewrite(q, p, embedder=embedder, client=llm),
             extractor=LLMExtractor(llm, extractor), fallback_extractor=extractor,
-            writer=LLMWriter(llm, writer), fallback_writer=writer,
-            judge=LLMJudge(llm, judge), llm=llm,
+            writer=LLMWriter(llm, writer, workers=workers), fallback_writer=writer,
+            judge=LLMJudge(llm, judge, workers=workers), llm=llm,
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from openresearch.agents.judge_cues import Thresholds, cues, decide
@@ -71,10 +72,16 @@ def _fence(text: str) -> str:
 class LLMJudge:
     """Asks the VERIFY role; any LLMError or BudgetExceeded hands the pair to `fallback`."""
 
-    def __init__(self, client: LLMClient, fallback: Judge) -> None:
+    def __init__(self, client: LLMClient, fallback: Judge, *, workers: int = 4) -> None:
         self.client = client
         self.fallback = fallback
+        self.workers = workers
         self.fallbacks = 0  # observable: how often the deterministic judge answered instead
+
+    def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[ClaimJudgement]:
+        """Independent judgements in parallel: each is one LLM round trip, the budget is shared and thread-safe."""
+        with ThreadPoolExecutor(max_workers=max(1, self.workers)) as pool:
+            return list(pool.map(lambda p: self.judge(p[0], p[1]), pairs))
 
     def judge(self, claim: str, evidence: str) -> ClaimJudgement:
         messages = [

@@ -34,7 +34,8 @@ def run_research(options: RunOptions, store: GraphStore, settings: Settings, *, 
         plan = stored["plan"]
         run_id = resume
     embedder = embedder or default_embedder(settings)
-    components = components or Components.build(settings, embedder, offline=options.offline, caps=options.caps)
+    components = components or Components.build(settings, embedder, offline=options.offline, caps=options.caps,
+                                                workers=options.workers)
     run = ResearchRun(options, store, embedder, settings, components, run_id=run_id, progress=progress)
     result = asyncio.run(run.run(resume_plan=plan))
     write_outputs(result, options.out)

@@ -85,6 +85,7 @@ class ResearchRun:
         self.started = time.monotonic()
         self.low_precision: str | None = None
         self._started_ms = int(time.time() * 1000)
+        self._extract_gate = asyncio.Semaphore(options.workers)
 
     # --- persistence ------------------------------------------------------------------------------
     def _save(self, stage: str, status: str = "running", plan: Plan | None = None, finished: bool = False) -> None:
@@ -223,17 +224,22 @@ class ResearchRun:
     async def _extract(self, sq: SubQuestion, plan: Plan, sources: list[SourceDoc]) -> None:
         examined = await asyncio.to_thread(self.store.examined_sources, sq.id)
         fresh = {s.id: s for s in sources if s.id not in examined}
-        for doc in fresh.values():
-            try:
-                result = await asyncio.to_thread(self.c.extractor.extract, doc, sq, plan)
-            except (LLMError, BudgetExceeded):
-                result = await asyncio.to_thread(self.c.fallback_extractor.extract, doc, sq, plan)
+
+        async def one(doc: SourceDoc) -> None:
+            async with self._extract_gate:
+                try:
+                    result = await asyncio.to_thread(self.c.extractor.extract, doc, sq, plan)
+                except (LLMError, BudgetExceeded):
+                    result = await asyncio.to_thread(self.c.fallback_extractor.extract, doc, sq, plan)
             self.metrics.rejected_quotes += result.rejected
             records = [to_record(item, doc, sq) for item in result.items]
             await asyncio.to_thread(self.store.write_evidence, records)
             self.metrics.evidence_written += len(records)
             # marked per source, after its evidence is stored: a kill between the two only repeats this source
             await asyncio.to_thread(self.store.mark_examined, sq.id, [doc.id])
+
+        # sources are independent: with an LLM each extraction is a round trip, so they overlap
+        await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
     def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
         out: dict[str, Conflict] = {}

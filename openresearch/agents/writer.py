@@ -9,6 +9,7 @@ whose call fails (LLMError, BudgetExceeded) or comes back empty is written by th
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
@@ -93,28 +94,28 @@ def to_sentences(out: SectionOut, conflicts: list[Conflict]) -> list[Sentence]:
 
 
 class LLMWriter:
-    def __init__(self, client: LLMClient, fallback: DeterministicWriter | None = None) -> None:
+    def __init__(self, client: LLMClient, fallback: DeterministicWriter | None = None, *, workers: int = 4) -> None:
         self.client = client
+        self.workers = max(1, workers)
         self.fallback = fallback or DeterministicWriter()
         self.fallbacks = 0  # sections written by the deterministic writer after a failed call
 
     def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
               style: Style, limited: set[str]) -> Draft:
-        sections, by_llm = [], 0
-        for q in ordered_questions(plan):
+        def one(q: SubQuestion) -> tuple[DraftSection, bool]:
             items = evidence.get(q.id, [])
-            section = None
             if items:  # a section without evidence is a gap sentence: no call needed
                 try:
-                    section = self.section(plan, q, items, conflicts, style, q.id in limited)
-                    by_llm += 1
+                    return self.section(plan, q, items, conflicts, style, q.id in limited), True
                 except (LLMError, BudgetExceeded):
                     self.fallbacks += 1
-            if section is None:
-                section = self.fallback.section(plan, q, items, conflicts, style, q.id in limited)
-            sections.append(section)
-        return Draft(title=plan.question, style=style, sections=sections,
-                     method="llm" if by_llm else "deterministic")
+            return self.fallback.section(plan, q, items, conflicts, style, q.id in limited), False
+
+        # sections are independent calls: write them in parallel, keep the plan's order
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            results = list(pool.map(one, ordered_questions(plan)))
+        return Draft(title=plan.question, style=style, sections=[sec for sec, _ in results],
+                     method="llm" if any(llm for _, llm in results) else "deterministic")
 
     def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[Conflict],
                 style: Style, limited: bool) -> DraftSection:

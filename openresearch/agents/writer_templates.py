@@ -6,6 +6,7 @@ value, so the verifier's numeric check sees exactly the form the quote uses ("1.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -81,8 +82,12 @@ def source_name(ev: EvidenceView) -> str:
     return ev.source.title or urlsplit(ev.source.url).netloc or ev.source.url
 
 
+_BRACKETED_ID = re.compile(r"\[(\s*E-[\w-]+[^\]]*)\]")
+
+
 def clip_quote(quote: str) -> str:
-    text = " ".join(quote.split()).rstrip("。.!！?？;；")
+    # a source that writes "[E-…]" must not plant a citation marker in our sentence (source text is data)
+    text = _BRACKETED_ID.sub(r"(\1)", " ".join(quote.split())).rstrip("。.!！?？;；")
     if len(text) <= _MAX_QUOTE:
         return text
     cut = text[:_MAX_QUOTE].rsplit(" ", 1)[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from openresearch.ingest.embed import Embedder, SentenceTransformerEmbedder
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests" / "agents"))  # the scripted OpenAI-compatible server lives there
 SUBSET = ["bench-confluent-2020.html", "bench-streamnative-2022.md", "bench-omb-reproduction.md",
           "rabbitmq-quorum-queues.md", "zh-kafka-rabbitmq-selection.md", "kafka-overview.md"]
 
