@@ -252,8 +252,7 @@ class ResearchRun:
     def _write_and_verify(self, plan: Plan) -> RunResult:
         self.progress("stage", name="write")
         with self.metrics.stage("write"):
-            per_q = {sq.id: self.store.evidence_for_question(sq.text, self.opts.evidence_per_section)
-                     for sq in plan.sub_questions}
+            per_q = self._section_evidence(plan)
             conflicts = self._report_conflicts(plan, per_q)
             limited = set(self.limited)
             if self.c.budget_tripped() and not self.low_precision:
@@ -268,6 +267,22 @@ class ResearchRun:
         self.metrics.finish(verification, evidence, self.c.usage(), len(plan.sub_questions))
         return RunResult(self.run_id, self.opts, plan, draft, verification, evidence, conflicts, self.metrics,
                          dict(self.limited), self.low_precision)
+
+    def _section_evidence(self, plan: Plan) -> dict[str, list[EvidenceView]]:
+        """Evidence per section from Cypher, in section order; an item already used by an earlier section is
+        only reused when a section would otherwise have too little (sub-questions share sources)."""
+        from openresearch.agents.writer_deterministic import ordered_questions
+
+        n = self.opts.evidence_per_section
+        used: set[str] = set()
+        out: dict[str, list[EvidenceView]] = {}
+        for sq in ordered_questions(plan):
+            found = self.store.evidence_for_question(sq.text, n * 3)
+            fresh = [e for e in found if e.id not in used]
+            items = fresh[:n] if len(fresh) >= min(3, len(found)) else (fresh + [e for e in found if e.id in used])[:n]
+            used.update(e.id for e in items)
+            out[sq.id] = items
+        return out
 
     def _report_conflicts(self, plan: Plan, per_q: dict[str, list[EvidenceView]]) -> list[Conflict]:
         """Conflicts on any entity the report's evidence talks about, found with Cypher."""

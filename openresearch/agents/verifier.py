@@ -110,7 +110,8 @@ def verify(draft: Draft, evidence: dict[str, EvidenceView], conflicts: list[Conf
         for i, s in enumerate(section.sentences):
             v, judge_it = _check(si, i, s, evidence)
             ids = sentence_citations(s)
-            section_ids.update(ids)
+            if s.kind != "conflict":  # a disclosure cites the other side too; that does not make its conflicts due
+                section_ids.update(ids)
             if judge_it:
                 to_judge.append((v, *judge_inputs(s.text, [evidence[c] for c in ids if c in evidence])))
             verdicts.append(v)

@@ -53,11 +53,18 @@ def rank_evidence(items: list[EvidenceView]) -> list[EvidenceView]:
     return sorted(items, key=lambda ev: (-ev.score, -ev.source.trust, _TYPE_ORDER.get(ev.type, 9)))
 
 
+# metrics the extractor names from the unit alone ("80%" -> percentage): "Kafka percentage: 80%" says less
+# than the quote it came from, so such evidence is restated as a quote instead
+_GENERIC_METRICS = frozenset({"percentage", "size", "count", "port", "storage", "number", "value", "duration"})
+
+
 def _values(items: list[EvidenceView]) -> dict[tuple[str, str, str], list[Value]]:
     """Observations grouped by (entity, metric, canonical unit), stated in the quote's own form."""
     groups: dict[tuple[str, str, str], list[Value]] = defaultdict(list)
     for ev in items:
         for obs in ev.observations:
+            if obs.metric in _GENERIC_METRICS:
+                continue
             form = surface(ev.quote, obs.value, obs.unit)
             if form is not None:  # an observation whose number the quote lacks is not restated
                 groups[(obs.entity, obs.metric, obs.unit)].append(Value(form, ev, obs))
