@@ -4,7 +4,9 @@ MATCH (o1:Observation)
 WHERE $metric IS NULL OR o1.metric = $metric
 WITH o1
 MATCH (o2:Observation {key: o1.key})
-WHERE o1.id < o2.id
+// compared through an alias: FalkorDB would otherwise turn `o1.id < o2.id` into an id-range index scan
+WITH o1, o2, o2.id AS id2
+WHERE o1.id < id2
   AND o1.condition_key = o2.condition_key
   AND abs(o1.value - o2.value) > $tolerance *
       CASE WHEN abs(o1.value) > abs(o2.value) THEN abs(o1.value) ELSE abs(o2.value) END
