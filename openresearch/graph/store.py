@@ -17,6 +17,7 @@ from openresearch.graph.rows import evidence_row
 from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
+from openresearch.ingest.textnorm import STOP_WORDS
 from openresearch.models import (
     Comparison,
     ComparisonCell,
@@ -184,7 +185,7 @@ def fulltext_query(dialect: str, text: str) -> str:
     words = []
     for w in _WORD.findall(text.lower()):
         w = w.strip(".-")
-        if len(w) > 1 and w not in _STOP and w not in words:
+        if len(w) > 1 and w not in _STOP and w not in STOP_WORDS and w not in words:
             words.append(re.sub(r"[^\w]", "", w))
     words = [w for w in words if w][:16]
     if not words:
