@@ -81,7 +81,8 @@ def main() -> None:
                         r10 = 0.0
                         for q, v in pairs:
                             gold = {t for t, _ in q["supporting_facts"]}
-                            r10 += len(gold & set(ranked_titles(store, v, q["question"], titles, 10, w, rk))) / len(gold)
+                            got = ranked_titles(store, v, q["question"], titles, 10, w, rk)
+                            r10 += len(gold & set(got)) / len(gold)
                         print(f"sweep text_weight {w:<5} rrf_k {rk:<3} recall@10 {r10 / len(questions):.3f}")
             label = f"hybrid (project, text weight {TEXT_WEIGHT}, k {RRF_K})"
             modes = {label: lambda q, v: ranked_titles(store, v, q, titles, max(KS)),
