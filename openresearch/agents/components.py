@@ -65,5 +65,5 @@ class Components:
             rewrite=lambda q, p: rewrite(q, p, embedder=embedder, client=llm),
             extractor=LLMExtractor(llm, extractor), fallback_extractor=extractor,
             writer=LLMWriter(llm, writer, workers=workers), fallback_writer=writer,
-            judge=LLMJudge(llm, judge, workers=workers), llm=llm,
+            judge=LLMJudge(llm, judge, workers=workers * 4), llm=llm,  # sentence judgements are independent
         )

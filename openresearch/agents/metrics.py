@@ -24,6 +24,7 @@ class RunMetrics:
         self.reflected: set[str] = set()
         self.refused: list[str] = []
         self.sub_questions = 0
+        self.extraction_batches: dict[str, int] = {}  # sub-question -> sequential extraction steps
         self.final: dict[str, Any] = {}
 
     @contextmanager
@@ -65,5 +66,6 @@ class RunMetrics:
             "rejected_quotes": self.rejected_quotes,
             "rejected_queries": self.queries_rejected,
             "refused_fetches": len(self.refused),
+            "max_sequential_extraction_steps": max(self.extraction_batches.values(), default=0),
             "wall_time_s": dict(self.stage_s),
         }

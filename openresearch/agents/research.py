@@ -85,7 +85,8 @@ class ResearchRun:
         self.started = time.monotonic()
         self.low_precision: str | None = None
         self._started_ms = int(time.time() * 1000)
-        self._extract_gate = asyncio.Semaphore(options.workers)
+        # extraction calls (LLM round trips when an endpoint is set) may overlap more than sub-questions do
+        self._extract_gate = asyncio.Semaphore(options.workers * 3)
 
     # --- persistence ------------------------------------------------------------------------------
     def _save(self, stage: str, status: str = "running", plan: Plan | None = None, finished: bool = False) -> None:
@@ -239,6 +240,8 @@ class ResearchRun:
             await asyncio.to_thread(self.store.mark_examined, sq.id, [doc.id])
 
         # sources are independent: with an LLM each extraction is a round trip, so they overlap
+        if fresh:
+            self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
     def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
