@@ -26,7 +26,9 @@ class Neo4jBackend:
         self.database = database
         auth = (user or "neo4j", password) if password else None
         try:
+            # notifications off: "property key does not exist" warnings for optional properties are noise
             self._driver = GraphDatabase.driver(uri, auth=auth, max_transaction_retry_time=retry_time_s,
+                                                notifications_min_severity="OFF",
                                                 connection_acquisition_timeout=30.0)
             self._driver.verify_connectivity()
         except (*_UNAVAILABLE, ValueError, nexc.ConfigurationError) as e:

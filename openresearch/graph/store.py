@@ -79,12 +79,14 @@ class GraphStore(DocumentStore, RunStore):
 
     # --- reads -------------------------------------------------------------------------------------
     def evidence_for_question(self, question: str, limit: int = 20) -> list[EvidenceView]:
-        """Evidence that answers the question (linked) or whose quote matches its words (full-text),
-        ranked by relevance, source trust and recency."""
+        """Evidence that answers the question (linked) or, when fewer than `limit` are linked, whose quote
+        matches its words (full-text), ranked by relevance, source trust and recency."""
         linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3)
         relevance: dict[str, float] = {r["id"]: 1.0 for r in linked}
         views = {r["id"]: _view(r) for r in linked}
-        hits = self.fulltext_evidence(question, limit * 3)
+        # full-text only tops up a question with too little linked evidence: common words can match a large
+        # share of all quotes, and sorting those made this query grow with the graph (bench_graph.py)
+        hits = self.fulltext_evidence(question, limit * 3) if len(linked) < limit else []
         top = max((s for _, s in hits), default=0.0) or 1.0
         for eid, score in hits:
             relevance[eid] = max(relevance.get(eid, 0.0), 0.9 * score / top)
