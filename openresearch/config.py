@@ -66,11 +66,43 @@ class Settings(BaseSettings):
     domain_weights: dict[str, float] = Field(default_factory=dict)
     recency_half_life_days: float = 365.0
 
-    # --- LLM ---------------------------------------------------------------------------------------
+    # --- LLM (any OpenAI-compatible endpoint; none configured = the deterministic pipeline) -----------
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = 60.0
+    llm_price_input_per_mtok: float = Field(default=0.0, description="USD per 1M prompt tokens (cost accounting).")
+    llm_price_output_per_mtok: float = Field(default=0.0, description="USD per 1M completion tokens.")
+    llm_max_output_tokens: int | None = None
+    llm_temperature: float | None = None
+    llm_json_mode: str = Field(default="auto", description="auto | json_schema | json_object | prompt")
+    # per role (planner, rewrite, extract, write, verify): a lighter role can use a cheaper model or endpoint;
+    # unset fields inherit the defaults above
+    llm_model_planner: str | None = None
+    llm_base_url_planner: str | None = None
+    llm_api_key_planner: SecretStr | None = None
+    llm_price_input_per_mtok_planner: float | None = None
+    llm_price_output_per_mtok_planner: float | None = None
+    llm_model_rewrite: str | None = None
+    llm_base_url_rewrite: str | None = None
+    llm_api_key_rewrite: SecretStr | None = None
+    llm_price_input_per_mtok_rewrite: float | None = None
+    llm_price_output_per_mtok_rewrite: float | None = None
+    llm_model_extract: str | None = None
+    llm_base_url_extract: str | None = None
+    llm_api_key_extract: SecretStr | None = None
+    llm_price_input_per_mtok_extract: float | None = None
+    llm_price_output_per_mtok_extract: float | None = None
+    llm_model_write: str | None = None
+    llm_base_url_write: str | None = None
+    llm_api_key_write: SecretStr | None = None
+    llm_price_input_per_mtok_write: float | None = None
+    llm_price_output_per_mtok_write: float | None = None
+    llm_model_verify: str | None = None
+    llm_base_url_verify: str | None = None
+    llm_api_key_verify: SecretStr | None = None
+    llm_price_input_per_mtok_verify: float | None = None
+    llm_price_output_per_mtok_verify: float | None = None
 
     @property
     def cache_dir(self) -> Path:
