@@ -119,7 +119,7 @@ def test_brief_is_short_and_review_names_sources_with_dates() -> None:
     for section in brief.sections:
         assert len([s for s in section.sentences if s.kind == "claim"]) <= 2
     review = " ".join(s.text for sec in en_draft("review").sections for s in sec.sentences)
-    assert "Kafka bench 2024 (2024-03-01) reports: Kafka sustained 605 MB/s on three brokers [E-kafkaa]." in review
+    assert "Kafka bench 2024 (2024-03-01) reports: “Kafka sustained 605 MB/s on three brokers” [E-kafkaa]." in review
     assert "Other lab (2023-05-02)" in review and "Kafka docs reports:" in review
     # review order: within a section, older sources first
     cmp = [s.text for s in en_draft("review").sections[1].sentences]
