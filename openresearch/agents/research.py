@@ -22,9 +22,10 @@ from openresearch.agents.planner import PlanBudget, schedule
 from openresearch.agents.reflect import Sufficiency, assess, follow_up_queries
 from openresearch.agents.run_config import RunOptions
 from openresearch.agents.verifier import verify
+from openresearch.agents.writer_deterministic import ordered_questions
 from openresearch.config import Settings
 from openresearch.errors import BudgetExceeded, LLMError
-from openresearch.graph.store import GraphStore
+from openresearch.graph.store import SOURCE_KINDS, GraphStore
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.local import index_documents
 from openresearch.models import (
@@ -244,12 +245,16 @@ class ResearchRun:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
-    def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
+    def _conflicts_on(self, names: set[str] | list[str]) -> list[Conflict]:
+        """Conflicts (found with Cypher) on any of these entities, each evidence pair once."""
         out: dict[str, Conflict] = {}
-        for name in sq.entities or []:
+        for name in sorted(set(names)):
             for c in self.store.conflicts(entity=name):
                 out[f"{c.a.evidence_id}|{c.b.evidence_id}"] = c
-        return list(out.values())
+        return sorted(out.values(), key=lambda c: (c.entity, c.metric, c.a.evidence_id, c.b.evidence_id))
+
+    def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
+        return self._conflicts_on(sq.entities)
 
     # --- writing and verification ----------------------------------------------------------------
     def _write_and_verify(self, plan: Plan) -> RunResult:
@@ -274,8 +279,6 @@ class ResearchRun:
     def _section_evidence(self, plan: Plan) -> dict[str, list[EvidenceView]]:
         """Evidence per section from Cypher, in section order; an item already used by an earlier section is
         only reused when a section would otherwise have too little (sub-questions share sources)."""
-        from openresearch.agents.writer_deterministic import ordered_questions
-
         n = self.opts.evidence_per_section
         used: set[str] = set()
         out: dict[str, list[EvidenceView]] = {}
@@ -288,21 +291,16 @@ class ResearchRun:
         return out
 
     def _report_conflicts(self, plan: Plan, per_q: dict[str, list[EvidenceView]]) -> list[Conflict]:
-        """Conflicts on any entity the report's evidence talks about, found with Cypher."""
-        names = {n for items in per_q.values() for e in items for n in e.entities} | set(plan.entities)
-        out: dict[str, Conflict] = {}
-        for name in sorted(names):
-            for c in self.store.conflicts(entity=name):
-                out[f"{c.a.evidence_id}|{c.b.evidence_id}"] = c
-        return sorted(out.values(), key=lambda c: (c.entity, c.metric, c.a.evidence_id, c.b.evidence_id))
+        """Conflicts on any entity the report's evidence talks about."""
+        return self._conflicts_on({n for items in per_q.values() for e in items for n in e.entities}
+                                  | set(plan.entities))
 
 
 def to_record(item: EvidenceItem, doc: SourceDoc, sq: SubQuestion) -> EvidenceRecord:
-    kind = doc.kind if doc.kind in {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf",
-                                    "local"} else "web"
+    source = SourceRef.model_validate({"url": doc.url, "title": doc.title, "published_at": doc.published_at,
+                                       "trust": doc.trust, **({"kind": doc.kind} if doc.kind in SOURCE_KINDS else {})})
     return EvidenceRecord(
-        source=SourceRef(url=doc.url, title=doc.title, published_at=doc.published_at, kind=kind,  # type: ignore[arg-type]
-                         trust=doc.trust),
+        source=source,
         quote=item.quote, type=item.type, entities=item.entities,
         observations=[ObservationIn.model_validate(o.model_dump()) for o in item.observations],
         question=sq.text, summary=item.summary, start=item.start, end=item.end,
