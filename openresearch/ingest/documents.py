@@ -54,7 +54,17 @@ def normalise_plain(body: str) -> str:
     paragraphs: list[str] = []
     current: list[str] = []
     for line in body.splitlines():
-        if not line.strip() or line.strip() in {"---", "***"}:
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|"):
+            # a Markdown table row is its own paragraph (a quotable unit); the |---| rule carries no text
+            if current:
+                paragraphs.append(collapse(" ".join(current)))
+                current = []
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            if any(c.strip(":- ") for c in cells):
+                paragraphs.append(collapse(" | ".join(_MD_INLINE.sub("", c) for c in cells)))
+            continue
+        if not stripped or stripped in {"---", "***"}:
             if current:
                 paragraphs.append(collapse(" ".join(current)))
                 current = []
