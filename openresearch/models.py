@@ -100,6 +100,7 @@ class EvidenceView(BaseModel):
     observations: list[ObservationView] = Field(default_factory=list)
     questions: list[str] = Field(default_factory=list)
     score: float = 0.0
+    page: int | None = None  # for PDFs: the page the quote starts on (from the stored page offsets)
 
 
 class ConflictSide(BaseModel):

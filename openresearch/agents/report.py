@@ -75,7 +75,8 @@ def to_markdown(result: RunResult) -> str:
         out.append("")
     out += ["## Evidence", "", "| id | quote | source | published |", "|---|---|---|---|"]
     for e in sorted(result.evidence.values(), key=lambda e: e.id):
-        out.append(f"| {e.id} | “{_cell(e.quote)}” | {e.source.title or ''} <{e.source.url}> | "
+        page = f", p. {e.page}" if e.page else ""
+        out.append(f"| {e.id} | “{_cell(e.quote)}” | {e.source.title or ''} <{e.source.url}>{page} | "
                    f"{e.source.published_at or ''} |")
     out += ["", "## Verification", "", "| # | sentence | verdict | reasons |", "|---|---|---|---|"]
     for x in v.verdicts:
@@ -161,7 +162,8 @@ def to_html(result: RunResult) -> str:
     for e in sorted(result.evidence.values(), key=lambda e: e.id):
         body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
                     f'<a href="{html.escape(e.source.url)}">{html.escape(e.source.title or e.source.url)}</a> '
-                    f"{e.source.published_at or ''} · offsets {e.start}–{e.end}</div>")
+                    f"{e.source.published_at or ''}{f' · page {e.page}' if e.page else ''} · offsets {e.start}–{e.end}"
+                    "</div>")
     body.append("<p class='meta'>Click a citation to open its quote and source.</p>")
     if result.conflicts:
         rows = "".join(

@@ -271,10 +271,20 @@ class ResearchRun:
         with self.metrics.stage("verify"):
             cited = sorted({cid for sec in draft.sections for s in sec.sentences for cid in s.citations})
             evidence = {e.id: e for e in self.store.evidence(cited)} if cited else {}
+            self._add_pages(evidence)
             verification = verify(draft, evidence, conflicts, self.c.judge)
         self.metrics.finish(verification, evidence, self.c.usage(), len(plan.sub_questions))
         return RunResult(self.run_id, self.opts, plan, draft, verification, evidence, conflicts, self.metrics,
                          dict(self.limited), self.low_precision)
+
+    def _add_pages(self, evidence: dict[str, EvidenceView]) -> None:
+        """PDF quotes are cited with their page: the page whose stored offsets hold the quote's start."""
+        docs = self.store.sources(sorted({e.source.id for e in evidence.values()}))
+        for e in evidence.values():
+            doc = docs.get(e.source.id)
+            if doc is None or e.start is None:
+                continue
+            e.page = next((p for p, start, end in doc.pages if start <= e.start < end), None)
 
     def _section_evidence(self, plan: Plan) -> dict[str, list[EvidenceView]]:
         """Evidence per section from Cypher, in section order; an item already used by an earlier section is

@@ -89,3 +89,24 @@ def test_second_identical_run_reuses_evidence(store: GraphStore, corpus: Path, e
     assert after["nodes"]["Evidence"] == before["nodes"]["Evidence"]
     assert after["nodes"]["Source"] == before["nodes"]["Source"]
     assert after["nodes"]["Run"] == before["nodes"]["Run"] + 1
+
+
+def test_pdf_quotes_are_cited_with_their_page(store: GraphStore) -> None:
+    from types import SimpleNamespace
+
+    from openresearch.agents.research import ResearchRun, to_record
+    from openresearch.identity import content_hash, evidence_id, question_id, source_id
+    from openresearch.models import EvidenceItem, SourceDoc, SubQuestion
+
+    text = "Page one text.\n\nKafka did 605 MB/s on page two."
+    doc = SourceDoc(id=source_id("https://papers.example/p.pdf"), url="https://papers.example/p.pdf", kind="paper",
+                    text=text, content_hash=content_hash(text), pages=[(1, 0, 14), (2, 16, len(text))])
+    store.upsert_sources([doc])
+    start = text.index("Kafka")
+    q = SubQuestion(id=question_id("Kafka throughput?"), text="Kafka throughput?")
+    item = EvidenceItem(id=evidence_id(doc.id, start, len(text), text[start:]), source_id=doc.id, source_url=doc.url,
+                        quote=text[start:], start=start, end=len(text), question_id=q.id)
+    store.write_evidence([to_record(item, doc, q)])
+    evidence = {e.id: e for e in store.evidence([item.id])}
+    ResearchRun._add_pages(SimpleNamespace(store=store), evidence)  # type: ignore[arg-type]
+    assert evidence[item.id].page == 2
