@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from openresearch.graph.backend import GraphBackend
+from openresearch.graph.rows import pack_batch
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord
 
@@ -91,26 +92,30 @@ def open_backend(kind: str, neo4j_url: str | None) -> Iterator[GraphBackend]:
             neo4j_local.stop(home)
 
 
-def bare_write(backend: GraphBackend, store: GraphStore, rows: list[dict[str, Any]], batch: int) -> None:
-    """The same UNWIND statement sent straight through the driver, rows prepared beforehand."""
+def packed_batches(rows: list[dict[str, Any]], batch: int) -> list[dict[str, Any]]:
+    return [pack_batch(rows[i:i + batch]) for i in range(0, len(rows), batch)]
+
+
+def bare_write(backend: GraphBackend, store: GraphStore, params: list[dict[str, Any]]) -> None:
+    """The same UNWIND statement sent straight through the driver, its parameters prepared beforehand."""
     text = store.catalogue["write_evidence_batch"].text
     now = int(time.time() * 1000)
     if backend.dialect == "falkordb":
         graph = backend._graph  # type: ignore[attr-defined]
-        for i in range(0, len(rows), batch):
-            graph.query(text, {"rows": rows[i:i + batch], "now": now})
+        for p in params:
+            graph.query(text, {**p, "now": now})
     else:
         driver = backend._driver  # type: ignore[attr-defined]
         with driver.session(database="neo4j") as s:
-            for i in range(0, len(rows), batch):
-                s.run(text, rows=rows[i:i + batch], now=now).consume()
+            for p in params:
+                s.run(text, {**p, "now": now}).consume()
 
 
 def bench_ingest(kind: str, n: int, neo4j_url: str | None) -> None:
     records = synthetic(n, with_question=False)
     with open_backend(kind, neo4j_url) as backend:
         store = GraphStore(backend)
-        rows = store.prepare(records)
+        params = packed_batches(store.prepare(records), store.batch_size)
 
         def fresh() -> None:
             store.backend.clear()
@@ -126,7 +131,7 @@ def bench_ingest(kind: str, n: int, neo4j_url: str | None) -> None:
                 if path == "project":
                     store.write_evidence(records)  # includes id, alias and number preparation
                 else:
-                    bare_write(backend, store, rows, store.batch_size)
+                    bare_write(backend, store, params)
                 best[path] = min(best[path], time.perf_counter() - t0)
         counts = store.stats()
         t0 = time.perf_counter()

@@ -1,33 +1,44 @@
-// purpose: idempotently write a batch of evidence with its source, entities, observations and question
-// params: rows, now
+// purpose: idempotently write a batch of evidence with its sources, entities, observations and questions
+// params: sources, entities, questions, rows, now
+// Sources, entities and questions arrive deduplicated per batch (rows.pack_batch), so each is merged once and
+// an entity's aliases are set once per batch, not once per mention. Row fields: id, quote, type, start, end,
+// summary, s (source id), m (mentioned entity ids), o (observations: id, e entity id, m metric, v value,
+// u unit, rv/ru raw value/unit, c condition, ck condition key, a as_of), q (question ids).
+UNWIND $sources AS src
+MERGE (s:Source {id: src.id})
+  ON CREATE SET s.url = src.url, s.domain = src.domain, s.kind = src.kind, s.created_at = $now
+SET s.title = coalesce(s.title, src.title), s.published_at = coalesce(s.published_at, src.published_at),
+    s.trust = coalesce(src.trust, s.trust, 0.5)
+WITH count(*) AS _sources
+UNWIND $entities AS ent
+MERGE (e:Entity {id: ent.id})
+  ON CREATE SET e.name = ent.name, e.key = ent.key, e.type = 'thing', e.aliases = ent.aliases
+  ON MATCH SET e.aliases = e.aliases + [a IN ent.aliases WHERE NOT a IN e.aliases]
+WITH count(*) AS _entities
+UNWIND $questions AS qu
+MERGE (q:Question {id: qu.id})
+  ON CREATE SET q.text = qu.text, q.key = qu.key, q.role = 'background', q.depth = 1, q.keywords = []
+WITH count(*) AS _questions
 UNWIND $rows AS r
-MERGE (s:Source {id: r.source.id})
-  ON CREATE SET s.url = r.source.url, s.domain = r.source.domain, s.kind = r.source.kind, s.created_at = $now
-SET s.title = coalesce(s.title, r.source.title),
-    s.published_at = coalesce(s.published_at, r.source.published_at),
-    s.trust = coalesce(r.source.trust, s.trust, 0.5)
+MATCH (s:Source {id: r.s})
 MERGE (ev:Evidence {id: r.id})
-  ON CREATE SET ev.quote = r.quote, ev.type = r.type, ev.start = r.start, ev.end = r.end,
-                ev.summary = r.summary, ev.source_id = r.source.id, ev.extracted_at = $now
+  ON CREATE SET ev.quote = r.quote, ev.type = r.type, ev.start = r.start, ev.end = r.end, ev.summary = r.summary,
+                ev.source_id = r.s, ev.extracted_at = $now
 MERGE (ev)-[:FROM]->(s)
-FOREACH (en IN r.entities |
-  MERGE (e:Entity {id: en.id})
-    ON CREATE SET e.name = en.name, e.key = en.key, e.type = 'thing', e.aliases = []
-  SET e.aliases = CASE WHEN en.alias IN e.aliases THEN e.aliases ELSE e.aliases + en.alias END
+FOREACH (nid IN r.m |
+  MERGE (e:Entity {id: nid})
   MERGE (ev)-[:MENTIONS]->(e)
 )
-FOREACH (ob IN r.observations |
-  MERGE (oe:Entity {id: ob.entity_id})
-    ON CREATE SET oe.name = ob.entity_name, oe.key = ob.entity_key, oe.type = 'thing', oe.aliases = []
-  MERGE (o:Observation {id: ob.id})
-    ON CREATE SET o.entity_id = ob.entity_id, o.metric = ob.metric, o.value = ob.value, o.unit = ob.unit,
-                  o.raw_value = ob.raw_value, o.raw_unit = ob.raw_unit, o.condition = ob.condition,
-                  o.condition_key = ob.condition_key, o.key = ob.key, o.as_of = ob.as_of
-  MERGE (ev)-[:REPORTS]->(o)
-  MERGE (o)-[:OF]->(oe)
+FOREACH (o IN r.o |
+  MERGE (ob:Observation {id: o.id})
+    ON CREATE SET ob.entity_id = o.e, ob.metric = o.m, ob.value = o.v, ob.unit = o.u, ob.raw_value = o.rv,
+                  ob.raw_unit = o.ru, ob.condition = o.c, ob.condition_key = o.ck, ob.key = o.e + '|' + o.m + '|' + o.u,
+                  ob.as_of = o.a
+  MERGE (ev)-[:REPORTS]->(ob)
+  MERGE (oe:Entity {id: o.e})
+  MERGE (ob)-[:OF]->(oe)
 )
-FOREACH (q IN r.questions |
-  MERGE (qn:Question {id: q.id})
-    ON CREATE SET qn.text = q.text, qn.key = q.key, qn.role = 'background', qn.depth = 1, qn.keywords = []
+FOREACH (qid IN r.q |
+  MERGE (qn:Question {id: qid})
   MERGE (ev)-[:ANSWERS]->(qn)
 )

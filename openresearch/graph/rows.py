@@ -79,3 +79,33 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> dict[str, Any]:
         "observations": observations,
         "questions": questions,
     }
+
+
+def pack_batch(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Prepared rows -> the parameters of `write_evidence_batch`: shared nodes deduplicated, short keys.
+
+    The parameter text is what FalkorDB parses for every batch, so repeating a source or an entity per row
+    cost more than writing it."""
+    sources: dict[str, dict[str, Any]] = {}
+    entities: dict[str, dict[str, Any]] = {}
+    questions: dict[str, dict[str, Any]] = {}
+    packed = []
+    for r in rows:
+        src = r["source"]
+        sources.setdefault(src["id"], src)
+        for e in r["entities"]:
+            ent = entities.setdefault(e["id"], {"id": e["id"], "name": e["name"], "key": e["key"], "aliases": []})
+            if e["alias"] not in ent["aliases"]:
+                ent["aliases"].append(e["alias"])
+        for q in r["questions"]:
+            questions.setdefault(q["id"], q)
+        packed.append({
+            "id": r["id"], "quote": r["quote"], "type": r["type"], "start": r["start"], "end": r["end"],
+            "summary": r["summary"], "s": src["id"], "m": sorted({e["id"] for e in r["entities"]}),
+            "o": [{"id": o["id"], "e": o["entity_id"], "m": o["metric"], "v": o["value"], "u": o["unit"],
+                   "rv": o["raw_value"], "ru": o["raw_unit"], "c": o["condition"], "ck": o["condition_key"],
+                   "a": o["as_of"]} for o in r["observations"]],
+            "q": [q["id"] for q in r["questions"]],
+        })
+    return {"sources": list(sources.values()), "entities": list(entities.values()),
+            "questions": list(questions.values()), "rows": packed}

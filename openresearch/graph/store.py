@@ -14,7 +14,7 @@ from openresearch.errors import NotFound
 from openresearch.graph.backend import GraphBackend, Row
 from openresearch.graph.documents import DocumentStore
 from openresearch.graph.ranking import rank_evidence
-from openresearch.graph.rows import evidence_row
+from openresearch.graph.rows import evidence_row, pack_batch
 from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
@@ -72,7 +72,7 @@ class GraphStore(DocumentStore, RunStore):
         """Write prepared rows in batches; each batch is one atomic, idempotent statement."""
         now = int(time.time() * 1000)
         for i in range(0, len(rows), self.batch_size):
-            self._write("write_evidence_batch", rows=rows[i:i + self.batch_size], now=now)
+            self._write("write_evidence_batch", now=now, **pack_batch(rows[i:i + self.batch_size]))
         return len(rows)
 
     def write_evidence(self, records: Iterable[EvidenceRecord]) -> int:

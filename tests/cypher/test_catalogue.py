@@ -21,7 +21,7 @@ SAMPLE: dict[str, Any] = {
     "root": "/docs", "k": 3, "embedding": [0.1] * 384, "question": "q?", "status": "running", "stage": "plan",
     "options": "{}", "plan": None, "started_at": 0, "finished_at": None, "metrics": None, "run_id": "run-x",
     "source_ids": ["S-x"], "report_id": "R-x", "title": "t", "created_at": 0, "markdown": "# t", "verified": False,
-    "sections": [],
+    "sections": [], "sources": [], "entities": [], "questions": [],
 }
 
 
