@@ -20,8 +20,7 @@ _TRACKING = re.compile(r"^(utm_\w+|fbclid|gclid|mc_cid|mc_eid|ref|ref_src|spm)$"
 
 
 def _digest(*parts: object, n: int = 16) -> str:
-    h = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()
-    return h[:n]
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:n]
 
 
 def content_hash(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,6 +19,11 @@ from openresearch.identity import (
 )
 from openresearch.models import EvidenceRecord
 from openresearch.numbers import normalise_condition, normalise_metric, parse_quantity
+
+
+@lru_cache(maxsize=65536)
+def _domain(url: str) -> str:
+    return urlsplit(url).hostname or ""
 
 
 def epoch_ms(d: date | datetime | None) -> int | None:
@@ -72,7 +78,7 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> dict[str, Any]:
     return {
         "id": eid, "quote": rec.quote, "type": rec.type, "start": rec.start, "end": rec.end,
         "summary": rec.summary,
-        "source": {"id": sid, "url": url, "domain": urlsplit(url).hostname or "", "kind": rec.source.kind,
+        "source": {"id": sid, "url": url, "domain": _domain(url), "kind": rec.source.kind,
                    "title": rec.source.title, "published_at": epoch_ms(rec.source.published_at),
                    "trust": rec.source.trust},
         "entities": list(entities.values()),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from typing import Any, get_args
 
@@ -76,20 +75,7 @@ class GraphStore(DocumentStore, RunStore):
         return len(rows)
 
     def write_evidence(self, records: Iterable[EvidenceRecord]) -> int:
-        """Prepare the next batch while the database executes the current one (the driver waits on its
-        socket without the GIL), so id and number preparation costs no wall time on large imports."""
-        recs = list(records)
-        batches = [recs[i:i + self.batch_size] for i in range(0, len(recs), self.batch_size)]
-        if len(batches) <= 1:
-            return self.write_rows(self.prepare(recs))
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(self.prepare, batches[0])
-            for i in range(len(batches)):
-                rows = pending.result()
-                if i + 1 < len(batches):
-                    pending = pool.submit(self.prepare, batches[i + 1])
-                self.write_rows(rows)
-        return len(recs)
+        return self.write_rows(self.prepare(records))
 
     # --- reads -------------------------------------------------------------------------------------
     def evidence_for_question(self, question: str, limit: int = 20) -> list[EvidenceView]:
