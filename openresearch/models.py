@@ -112,6 +112,7 @@ class ConflictSide(BaseModel):
     unit: str
     condition: str
     quote: str
+    raw_unit: str = ""
 
 
 class Conflict(BaseModel):

@@ -143,8 +143,9 @@ def compare_sentence(lang: Lang, metric: str, best: list[Value]) -> Sentence:
 
 
 def conflict_sentence(lang: Lang, c: Conflict) -> Sentence:
-    va = surface(c.a.quote, c.a.value, c.unit) or f"{c.a.raw_value} {c.unit}".strip()
-    vb = surface(c.b.quote, c.b.value, c.unit) or f"{c.b.raw_value} {c.unit}".strip()
+    # the quote's own form; else the value as extracted, in its own unit (5242880 bytes, not 5242880 MB)
+    va = surface(c.a.quote, c.a.value, c.unit) or f"{c.a.raw_value} {c.a.raw_unit or c.unit}".strip()
+    vb = surface(c.b.quote, c.b.value, c.unit) or f"{c.b.raw_value} {c.b.raw_unit or c.unit}".strip()
     text = phrase(lang, "conflict", entity=c.entity, metric=metric_label(c.metric), va=va, a=c.a.evidence_id,
                   vb=vb, b=c.b.evidence_id)
     return Sentence(text=text, citations=[c.a.evidence_id, c.b.evidence_id], key=True, kind="conflict")

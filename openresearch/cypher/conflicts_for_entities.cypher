@@ -24,6 +24,6 @@ ORDER BY e.name, o1.metric, ev1.id, ev2.id
 LIMIT $limit
 RETURN e.name AS entity, o1.metric AS metric, o1.unit AS unit,
        {evidence_id: ev1.id, source_id: s1.id, source_url: s1.url, value: o1.value, raw_value: o1.raw_value,
-        unit: o1.unit, condition: o1.condition, quote: ev1.quote} AS a,
+        raw_unit: o1.raw_unit, unit: o1.unit, condition: o1.condition, quote: ev1.quote} AS a,
        {evidence_id: ev2.id, source_id: s2.id, source_url: s2.url, value: o2.value, raw_value: o2.raw_value,
-        unit: o2.unit, condition: o2.condition, quote: ev2.quote} AS b
+        raw_unit: o2.raw_unit, unit: o2.unit, condition: o2.condition, quote: ev2.quote} AS b
