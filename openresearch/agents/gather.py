@@ -26,6 +26,8 @@ from openresearch.ingest.retrievers.router import route
 from openresearch.models import SourceDoc
 
 log = logging.getLogger(__name__)
+# what is kept of a fetched page's headers, with its text and fetch time, to know later exactly what was read
+_KEPT_HEADERS = {"content-type", "etag", "last-modified", "date", "content-language", "content-length"}
 SOURCE_RETRIEVERS = {"web": ["web"], "arxiv": ["arxiv"], "scholar": ["semantic_scholar", "openalex"]}
 
 
@@ -153,11 +155,12 @@ class Gatherer:
             return None
         if doc.title is None:
             doc = doc.model_copy(update={"title": cand.title})
-        await asyncio.to_thread(self._store, doc, out)
+        headers = {k: v for k, v in (res.headers if res is not None else {}).items() if k.lower() in _KEPT_HEADERS}
+        await asyncio.to_thread(self._store, doc, headers, out)
         return doc
 
-    def _store(self, doc: SourceDoc, out: Gathered) -> None:
-        self.store.upsert_sources([doc])
+    def _store(self, doc: SourceDoc, headers: dict[str, str], out: Gathered) -> None:
+        self.store.upsert_sources([doc], headers={doc.id: headers})
         chunks = chunk_text(doc.text, doc.id)
         vecs = self.embedder.embed([c.text for c in chunks]) if chunks else []
         self.store.upsert_chunks([{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,

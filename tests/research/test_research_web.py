@@ -90,6 +90,11 @@ def test_second_identical_web_run_makes_no_network_request(store: GraphStore, si
     assert data["verification"]["phantom_citations"] == 0
     assert {e["source"]["url"].rsplit("/", 1)[-1] for e in data["evidence"]} & {"confluent.html", "nats.html",
                                                                              "rabbit.html"}
+    # what was read is kept: the exact text, its hash, the fetch time and the response headers
+    kept = store.backend.read("MATCH (s:Source) WHERE s.url ENDS WITH '/nats.html' "
+                              "RETURN s.headers AS h, s.fetched_at AS t, s.content_hash AS c, s.text AS x")
+    assert kept and kept[0]["t"] and kept[0]["c"] and kept[0]["x"]
+    assert json.loads(kept[0]["h"])["content-type"].startswith("text/html")
     second = once("b")
     assert len(site.hits) == hits_after_first  # the server saw nothing new
     assert second["network_requests"] == 0 and second["cache_hits"] > 0
