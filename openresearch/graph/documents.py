@@ -47,7 +47,8 @@ class DocumentStore(CatalogueStore):
                 id=r["id"], url=r["url"], title=r.get("title"), kind=r.get("kind") or "web",
                 published_at=datetime.fromtimestamp(pub / 1000, tz=UTC).date() if pub is not None else None,
                 fetched_at=datetime.fromtimestamp(fetched / 1000, tz=UTC) if fetched is not None else None,
-                text=r["text"], content_hash=r.get("content_hash") or "", trust=r.get("trust") or 0.5,
+                text=r["text"], content_hash=r.get("content_hash") or "",
+                trust=0.5 if r.get("trust") is None else float(r["trust"]),  # 0.0 is a real (distrusted) value
                 pages=[tuple(p) for p in json.loads(r.get("pages") or "[]")],
             )
         return out
