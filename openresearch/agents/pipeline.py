@@ -9,7 +9,7 @@ from pathlib import Path
 
 from openresearch.agents.components import Components
 from openresearch.agents.report import to_html, to_json, to_markdown
-from openresearch.agents.research import Progress, ResearchRun, RunResult, _noop
+from openresearch.agents.research import Progress, ResearchRun, RunResult, no_progress
 from openresearch.agents.run_config import RunOptions
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
@@ -23,7 +23,7 @@ def default_embedder(settings: Settings) -> Embedder:
 
 def run_research(options: RunOptions, store: GraphStore, settings: Settings, *, embedder: Embedder | None = None,
                  components: Components | None = None, resume: str | None = None,
-                 progress: Progress = _noop) -> RunResult:
+                 progress: Progress = no_progress) -> RunResult:
     plan = None
     run_id = None
     if resume:

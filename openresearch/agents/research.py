@@ -46,7 +46,7 @@ Progress = Callable[..., None]  # progress(event, **data): the CLI draws it, tes
 STAGES = ("plan", "gather", "write", "verify", "report", "done")
 
 
-def _noop(event: str, **data: Any) -> None:
+def no_progress(event: str, **data: Any) -> None:
     return None
 
 
@@ -71,7 +71,7 @@ def new_run_id(question: str) -> str:
 
 class ResearchRun:
     def __init__(self, options: RunOptions, store: GraphStore, embedder: Embedder, settings: Settings,
-                 components: Components, *, run_id: str | None = None, progress: Progress = _noop) -> None:
+                 components: Components, *, run_id: str | None = None, progress: Progress = no_progress) -> None:
         self.opts = options
         self.store = store
         self.embedder = embedder

@@ -50,6 +50,3 @@ class RunOptions(BaseModel):
                 kinds.append(kind)
         return kinds
 
-    def fingerprint(self) -> dict[str, object]:
-        """The options that decide the run's content (not where it is written)."""
-        return self.model_dump(mode="json", exclude={"out", "workers"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any, get_args
 
 from openresearch.cypher import Catalogue
@@ -32,6 +32,7 @@ from openresearch.models import (
     SourceRef,
     SourceView,
 )
+from openresearch.numbers import normalise_metric
 
 SOURCE_KINDS = frozenset(get_args(SourceKind))
 _WORD = re.compile(r"[\w][\w.+#-]*", re.UNICODE)
@@ -93,8 +94,7 @@ class GraphStore(DocumentStore, RunStore):
         missing = [eid for eid, _ in hits if eid not in views]
         if missing:
             views.update({r["id"]: _view(r) for r in self._read("evidence_by_ids", ids=missing)})
-        published = {eid: _ms(v.source.published_at) for eid, v in views.items()}
-        ranked = rank_evidence(list(views.values()), relevance, published, self.half_life_days)
+        ranked = rank_evidence(list(views.values()), relevance, self.half_life_days)
         return ranked[:limit]
 
     def fulltext_evidence(self, text: str, limit: int = 20) -> list[tuple[str, float]]:
@@ -122,8 +122,6 @@ class GraphStore(DocumentStore, RunStore):
 
     def conflicts(self, entity: str | None = None, metric: str | None = None,
                   tolerance: float | None = None, limit: int = 1000) -> list[Conflict]:
-        from openresearch.numbers import normalise_metric
-
         tol = self.tolerance if tolerance is None else tolerance
         m = normalise_metric(metric) if metric else None
         if entity is not None:
@@ -142,8 +140,6 @@ class GraphStore(DocumentStore, RunStore):
         return out
 
     def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
-        from openresearch.numbers import normalise_metric
-
         resolved = self.resolve_entities(entities)
         ids = [i for i in resolved.values() if i]
         rows = self._read("compare_entities", entity_ids=ids,
@@ -193,10 +189,6 @@ def fulltext_query(dialect: str, text: str) -> str:
     if not words:
         return ""
     return " OR ".join(words) if dialect == "neo4j" else "|".join(words)
-
-
-def _ms(d: date | None) -> int | None:
-    return None if d is None else int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp() * 1000)
 
 
 def _dt(ms: int | None) -> datetime | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import glob
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -123,6 +123,3 @@ class LocalRetriever:
                                             "end": h["end"]})
         return list(best.values())[:k]
 
-
-def chunk_ids_of(candidates: Iterable[Candidate]) -> list[str]:
-    return [str(c.extra["chunk_id"]) for c in candidates if c.extra.get("chunk_id")]
