@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal, TypeAlias
 
 from openresearch.errors import GraphUnavailable
+from openresearch.graph.proc import proc_alive
 
 __all__ = ["EXIT_ALREADY_RUNNING", "EXIT_SERVER_DIED", "EmbeddedFalkor", "ServerInfo"]
 
@@ -454,24 +455,11 @@ def _reap(pid: int) -> bool:
 
 def _pid_alive(pid: int) -> bool:
     """True if ``pid`` is a live (non-zombie) redis-server process."""
-    if _reap(pid):
+    if _reap(pid) or not proc_alive(pid):
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # exists, owned by someone else; the socket probe decides
     proc_dir = Path("/proc") / str(pid)
-    try:
-        stat = (proc_dir / "stat").read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return not Path("/proc/self").exists()  # no procfs (macOS): trust kill(0)
-    except OSError:
-        return True
-    fields = stat.rsplit(")", 1)[-1].split()
-    if fields and fields[0] in ("Z", "X", "x"):  # zombie: dead but not yet reaped by its parent
-        return False
+    if not proc_dir.exists():
+        return True  # no procfs: kill(0) said it exists, the socket probe decides
     try:
         comm = (proc_dir / "comm").read_text(encoding="utf-8", errors="replace").strip()
     except OSError:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from openresearch.errors import GraphUnavailable
+from openresearch.graph.proc import proc_alive
 
 __all__ = ["Neo4jLocalStatus", "build", "kill", "runner_dir", "start", "status", "stop"]
 
@@ -155,21 +156,11 @@ def _alive(pid: int) -> bool:
             return True
         _children.pop(pid, None)
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
     with contextlib.suppress(ChildProcessError, OSError):
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done == pid:
             return False
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
-    except OSError:
-        return True  # no procfs (macOS): kill(0) said it exists
-    return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
+    return proc_alive(pid)
 
 
 def _is_our_server(pid: int, home: Path) -> bool:
