@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from openresearch.graph.backend import GraphBackend
-from openresearch.graph.rows import pack_batch
+from openresearch.graph.rows import PreparedRow, pack_batch
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord
 
@@ -92,8 +92,16 @@ def open_backend(kind: str, neo4j_url: str | None) -> Iterator[GraphBackend]:
             neo4j_local.stop(home)
 
 
-def packed_batches(rows: list[dict[str, Any]], batch: int) -> list[dict[str, Any]]:
-    return [pack_batch(rows[i:i + batch]) for i in range(0, len(rows), batch)]
+def packed_batches(rows: list[PreparedRow], batch: int) -> list[dict[str, Any]]:
+    """The statement's parameters, prepared beforehand. The bare path writes into an emptied graph, so every
+    row is marked `new`: what the project's existence read finds there (the bare path skips that read)."""
+    out = []
+    for i in range(0, len(rows), batch):
+        params = pack_batch(rows[i:i + batch])
+        for r in params["rows"]:
+            r["new"] = True
+        out.append(params)
+    return out
 
 
 def bare_write(backend: GraphBackend, store: GraphStore, params: list[dict[str, Any]]) -> None:

@@ -5,6 +5,7 @@ OpenResearchError
 ├── GraphError               anything from the graph layer
 │   ├── GraphUnavailable     wrong URL, server down, cannot start the embedded server
 │   └── QueryError           a catalogue query failed or the catalogue is inconsistent
+│       └── ConstraintViolation  a write broke a unique constraint (the statement wrote nothing)
 ├── InputError               malformed user input (an import line, a claims file)
 ├── NotFound                 an id that does not exist
 ├── FetchError               network fetches (ingest)
@@ -34,6 +35,10 @@ class GraphUnavailable(GraphError):
 
 
 class QueryError(GraphError):
+    pass
+
+
+class ConstraintViolation(QueryError):
     pass
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from openresearch.cypher import Dialect
@@ -21,6 +21,12 @@ class GraphBackend(Protocol):
 
     def write(self, query: str, params: Params | None = None) -> list[Row]:
         """Run one write statement atomically (retried on transient errors)."""
+
+    def bind_write(self, query: str, params: Params) -> Callable[[], list[Row]]:
+        """Encode a write statement now (in the caller's thread) and return the call that sends it.
+
+        The batch writer binds the next batch while the current one is written on its own thread, so the
+        encoding, pure Python, does not contend with the thread that waits on the database."""
 
     def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
         """Run several write statements as one unit where the backend allows it."""

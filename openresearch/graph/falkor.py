@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis.exceptions as rexc
 from falkordb import FalkorDB
 
 from openresearch.cypher import Dialect
-from openresearch.errors import GraphUnavailable, QueryError
+from openresearch.errors import ConstraintViolation, GraphUnavailable, QueryError
 from openresearch.graph.backend import Params, Row
 from openresearch.graph_schema import SchemaSpec
 
@@ -38,14 +39,23 @@ class FalkorBackend:
 
     # --- statements --------------------------------------------------------------------------------
     def _run(self, query: str, params: Params | None, read_only: bool) -> list[Row]:
+        return self._send(params_header(params) + query, read_only)
+
+    def _send(self, text: str, read_only: bool) -> list[Row]:
         try:
-            res = (self._graph.ro_query if read_only else self._graph.query)(query, dict(params or {}))
+            res = (self._graph.ro_query if read_only else self._graph.query)(text)
         except (rexc.ConnectionError, rexc.TimeoutError) as e:
             raise GraphUnavailable(f"FalkorDB connection lost: {_first_line(e)}") from None
         except rexc.ResponseError as e:
+            if "unique constraint violation" in str(e).lower():
+                raise ConstraintViolation(f"FalkorDB: {_first_line(e)}") from None
             raise QueryError(f"FalkorDB rejected the query: {_first_line(e)}") from None
         names = [h[1] if isinstance(h, list | tuple) else h for h in res.header]
         return [dict(zip(names, (_plain(v) for v in row), strict=True)) for row in res.result_set]
+
+    def bind_write(self, query: str, params: Params) -> Callable[[], list[Row]]:
+        text = params_header(params) + query
+        return lambda: self._send(text, read_only=False)
 
     def read(self, query: str, params: Params | None = None) -> list[Row]:
         return self._run(query, params, read_only=True)
@@ -129,6 +139,55 @@ class FalkorBackend:
     def close(self) -> None:
         with contextlib.suppress(Exception):  # closing a dead connection must not mask the real error
             self._db.connection.close()
+
+
+def params_header(params: Params | None) -> str:
+    """`CYPHER name=literal ...`: how FalkorDB takes parameters, as text it parses with the query.
+
+    The same text falkordb-py builds (strings escaped the same way, map keys in backticks), built about
+    twice as fast: a 1,000-row evidence batch is about 600 kB of it, so this is a visible share of an
+    import's client-side time."""
+    if not params:
+        return ""
+    return "CYPHER " + " ".join(f"{_key(k)}={_literal(v)}" for k, v in params.items()) + " "
+
+
+def _key(key: object) -> str:
+    text = str(key)
+    if not text or "`" in text:
+        raise QueryError(f"FalkorDB cannot take the parameter or map key {text!r}")
+    return f"`{text}`"
+
+
+def _literal(v: Any) -> str:
+    t = type(v)
+    if t is str:
+        text: str = v
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if v is None:
+        return "null"
+    if t is int:
+        return str(v)
+    if t is dict:
+        return "{" + ",".join([f"{_key(k)}:{_literal(x)}" for k, x in v.items()]) + "}"
+    if t is list or t is tuple:
+        return "[" + ",".join([_literal(x) for x in v]) + "]"
+    if t is bool:
+        return "true" if v else "false"
+    if t is float:
+        if not math.isfinite(v):
+            raise QueryError(f"FalkorDB cannot take the non-finite number {v!r} as a parameter")
+        return repr(v)
+    # subclasses (str and int enums, OrderedDict, ...) as their base type
+    if isinstance(v, str):
+        return _literal(v[:])
+    if isinstance(v, int | float):
+        return _literal(int(v) if isinstance(v, int) else float(v))
+    if isinstance(v, dict):
+        return _literal(dict(v))
+    if isinstance(v, list | tuple):
+        return _literal(list(v))
+    raise QueryError(f"FalkorDB cannot take a {t.__name__} as a parameter")
 
 
 def _plain(value: Any) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import neo4j
@@ -10,7 +10,7 @@ from neo4j import GraphDatabase, ManagedTransaction
 from neo4j import exceptions as nexc
 
 from openresearch.cypher import Dialect
-from openresearch.errors import GraphUnavailable, QueryError
+from openresearch.errors import ConstraintViolation, GraphUnavailable, QueryError
 from openresearch.graph.backend import Params, Row
 from openresearch.graph_schema import SchemaSpec
 
@@ -50,6 +50,10 @@ class Neo4jBackend:
         rows: list[Row] = self._guard(lambda: self._exec(True, work))
         return rows
 
+    def bind_write(self, query: str, params: Params) -> Callable[[], list[Row]]:
+        bound = dict(params)  # the driver encodes on send; nothing to do ahead
+        return lambda: self.write(query, bound)
+
     def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
         def work(tx: ManagedTransaction) -> None:
             for query, params in statements:
@@ -65,6 +69,8 @@ class Neo4jBackend:
             return fn()
         except _UNAVAILABLE as e:
             raise GraphUnavailable(f"Neo4j unavailable: {_first_line(e)}") from None
+        except nexc.ConstraintError as e:
+            raise ConstraintViolation(f"Neo4j: {e.code}: {_first_line(e)}") from None
         except nexc.Neo4jError as e:
             raise QueryError(f"Neo4j rejected the query: {e.code}: {_first_line(e)}") from None
 

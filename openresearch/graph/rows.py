@@ -1,10 +1,15 @@
-"""Pure preparation of write rows: ids, alias resolution and numeric normalisation happen here, once."""
+"""Pure preparation of write rows: ids, alias resolution and numeric normalisation happen here, once.
+
+`evidence_row` turns one record into the statement's own row shape (short keys, see
+`write_evidence_batch.cypher`) plus the shared nodes it needs; `pack_batch` deduplicates those per batch.
+Both run for every imported row, so they stay lean: this is most of the client-side cost of a batch write.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from openresearch.identity import (
@@ -21,9 +26,38 @@ from openresearch.models import EvidenceRecord
 from openresearch.numbers import normalise_condition, normalise_metric, parse_quantity
 
 
+class PreparedRow(NamedTuple):
+    """One evidence record, ready to write.
+
+    row: id, quote, type, start, end, summary, s (source id), m (mentioned entity ids), o (observations:
+    id, e entity id, m metric, v value, u unit, rv/ru raw value/unit, c condition, ck condition key,
+    a as_of), q (question ids). source/entities/questions: the shared nodes the row refers to."""
+
+    row: dict[str, Any]
+    source: dict[str, Any]
+    entities: list[dict[str, str]]  # id, name, key, alias (the surface form)
+    questions: list[dict[str, str]]
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+
 @lru_cache(maxsize=65536)
 def _domain(url: str) -> str:
     return urlsplit(url).hostname or ""
+
+
+@lru_cache(maxsize=65536)
+def _source_ids(url: str) -> tuple[str, str, str]:
+    """(id, canonical url, domain) of a source URL."""
+    canon = canonical_url(url)
+    return source_id(url), canon, _domain(canon)
+
+
+@lru_cache(maxsize=65536)
+def _entity(canonical_name: str) -> tuple[str, str]:
+    return entity_id(canonical_name), entity_key(canonical_name)
 
 
 def epoch_ms(d: date | datetime | None) -> int | None:
@@ -42,76 +76,82 @@ def record_ids(rec: EvidenceRecord) -> tuple[str, str]:
     return sid, evidence_id(sid, rec.start, rec.end, rec.quote)
 
 
-def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> dict[str, Any]:
-    """One row of `write_evidence_batch`. Raises ValueError (from number parsing) on a bad observation."""
-    sid, eid = record_ids(rec)
-    url = canonical_url(rec.source.url)
-    entities: dict[str, dict[str, str]] = {}
+def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
+    """One record -> a PreparedRow. Raises ValueError (from number parsing) on a bad observation."""
+    src = rec.source
+    sid, url, domain = _source_ids(src.url)
+    eid = evidence_id(sid, rec.start, rec.end, rec.quote)
+    entities: dict[tuple[str, str], dict[str, str]] = {}
 
-    def add_entity(surface: str) -> dict[str, str]:
-        name = aliases.canonical(surface)
-        nid = entity_id(name)
-        entry = {"id": nid, "name": name, "key": entity_key(name), "alias": " ".join(surface.split())}
-        entities.setdefault(f"{nid}|{entry['alias']}", entry)
-        return entry
+    def add_entity(surface: str) -> str:
+        alias = " ".join(surface.split())
+        name = aliases.canonical(alias)
+        nid, key = _entity(name)
+        if (nid, alias) not in entities:
+            entities[(nid, alias)] = {"id": nid, "name": name, "key": key, "alias": alias}
+        return nid
 
-    for surface in rec.entities:
-        add_entity(surface)
-    observations = []
+    mentioned = {add_entity(surface) for surface in rec.entities}
+    observations: dict[str, dict[str, Any]] = {}
     for ob in rec.observations:
-        ent = add_entity(ob.entity)
+        nid = add_entity(ob.entity)
         q = parse_quantity(ob.value, ob.unit)
         metric = normalise_metric(ob.metric)
         cond_key = normalise_condition(ob.condition)
-        observations.append({
-            "id": observation_id(eid, ent["id"], metric, q.value, q.unit, cond_key),
-            "entity_id": ent["id"], "entity_name": ent["name"], "entity_key": ent["key"],
-            "metric": metric, "value": q.value, "unit": q.unit,
-            "raw_value": str(ob.value), "raw_unit": ob.unit or "",
-            "condition": ob.condition or "", "condition_key": cond_key,
-            "key": f"{ent['id']}|{metric}|{q.unit}", "as_of": epoch_ms(ob.as_of),
+        oid = observation_id(eid, nid, metric, q.value, q.unit, cond_key)
+        observations.setdefault(oid, {
+            "id": oid, "e": nid, "m": metric, "v": q.value, "u": q.unit, "rv": str(ob.value),
+            "ru": ob.unit or "", "c": ob.condition or "", "ck": cond_key, "a": epoch_ms(ob.as_of),
         })
     questions = []
     if rec.question:
         text = " ".join(rec.question.split())
         questions.append({"id": question_id(text), "text": text, "key": text.lower()})
-    return {
+    row = {
         "id": eid, "quote": rec.quote, "type": rec.type, "start": rec.start, "end": rec.end,
-        "summary": rec.summary,
-        "source": {"id": sid, "url": url, "domain": _domain(url), "kind": rec.source.kind,
-                   "title": rec.source.title, "published_at": epoch_ms(rec.source.published_at),
-                   "trust": rec.source.trust},
-        "entities": list(entities.values()),
-        "observations": observations,
-        "questions": questions,
+        "summary": rec.summary, "s": sid, "m": sorted(mentioned), "o": list(observations.values()),
+        "q": [q["id"] for q in questions],
     }
+    source = {"id": sid, "url": url, "domain": domain, "kind": src.kind, "title": src.title,
+              "published_at": epoch_ms(src.published_at), "trust": src.trust}
+    return PreparedRow(row, source, list(entities.values()), questions)
 
 
-def pack_batch(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Prepared rows -> the parameters of `write_evidence_batch`: shared nodes deduplicated, short keys.
+def pack_batch(rows: list[PreparedRow]) -> dict[str, Any]:
+    """Prepared rows -> the parameters of `write_evidence_batch` (without `now`): shared nodes and repeated
+    evidence ids deduplicated.
 
     The parameter text is what FalkorDB parses for every batch, so repeating a source or an entity per row
-    cost more than writing it."""
+    cost more than writing it. A repeated evidence id keeps its first row (as MERGE ... ON CREATE would) with
+    the union of the mentions, observations and questions of all of its rows."""
     sources: dict[str, dict[str, Any]] = {}
     entities: dict[str, dict[str, Any]] = {}
-    questions: dict[str, dict[str, Any]] = {}
-    packed = []
-    for r in rows:
-        src = r["source"]
-        sources.setdefault(src["id"], src)
-        for e in r["entities"]:
-            ent = entities.setdefault(e["id"], {"id": e["id"], "name": e["name"], "key": e["key"], "aliases": []})
-            if e["alias"] not in ent["aliases"]:
+    questions: dict[str, dict[str, str]] = {}
+    packed: dict[str, dict[str, Any]] = {}
+    for prepared in rows:
+        r = prepared.row
+        src = prepared.source
+        if src["id"] not in sources:
+            sources[src["id"]] = src
+        for e in prepared.entities:
+            ent = entities.get(e["id"])
+            if ent is None:
+                entities[e["id"]] = {"id": e["id"], "name": e["name"], "key": e["key"], "aliases": [e["alias"]]}
+            elif e["alias"] not in ent["aliases"]:
                 ent["aliases"].append(e["alias"])
-        for q in r["questions"]:
-            questions.setdefault(q["id"], q)
-        packed.append({
-            "id": r["id"], "quote": r["quote"], "type": r["type"], "start": r["start"], "end": r["end"],
-            "summary": r["summary"], "s": src["id"], "m": sorted({e["id"] for e in r["entities"]}),
-            "o": [{"id": o["id"], "e": o["entity_id"], "m": o["metric"], "v": o["value"], "u": o["unit"],
-                   "rv": o["raw_value"], "ru": o["raw_unit"], "c": o["condition"], "ck": o["condition_key"],
-                   "a": o["as_of"]} for o in r["observations"]],
-            "q": [q["id"] for q in r["questions"]],
-        })
+        for qn in prepared.questions:
+            questions.setdefault(qn["id"], qn)
+        first = packed.get(r["id"])
+        if first is None:
+            packed[r["id"]] = {**r, "new": False}
+        else:
+            _fold(first, r)
     return {"sources": list(sources.values()), "entities": list(entities.values()),
-            "questions": list(questions.values()), "rows": packed}
+            "questions": list(questions.values()), "rows": list(packed.values())}
+
+
+def _fold(first: dict[str, Any], again: dict[str, Any]) -> None:
+    first["m"] = sorted(set(first["m"]) | set(again["m"]))
+    seen = {o["id"] for o in first["o"]}
+    first["o"] = first["o"] + [o for o in again["o"] if o["id"] not in seen]
+    first["q"] = first["q"] + [q for q in again["q"] if q not in first["q"]]

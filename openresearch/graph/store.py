@@ -6,14 +6,15 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
-from typing import Any, get_args
+from typing import get_args
 
 from openresearch.cypher import Catalogue
-from openresearch.errors import NotFound
+from openresearch.errors import ConstraintViolation, NotFound
 from openresearch.graph.backend import GraphBackend, Row
+from openresearch.graph.batch_writer import BatchWriter, Job
 from openresearch.graph.documents import DocumentStore
 from openresearch.graph.ranking import rank_evidence
-from openresearch.graph.rows import evidence_row, pack_batch
+from openresearch.graph.rows import PreparedRow, evidence_row, pack_batch
 from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
@@ -65,18 +66,64 @@ class GraphStore(DocumentStore, RunStore):
         return self.backend.apply_schema(schema_spec(embedding_dim))
 
     # --- writes ------------------------------------------------------------------------------------
-    def prepare(self, records: Iterable[EvidenceRecord]) -> list[dict[str, Any]]:
+    def prepare(self, records: Iterable[EvidenceRecord]) -> list[PreparedRow]:
         return [evidence_row(r, self.aliases) for r in records]
 
-    def write_rows(self, rows: list[dict[str, Any]]) -> int:
-        """Write prepared rows in batches; each batch is one atomic, idempotent statement."""
+    def batch_writer(self, depth: int = 2) -> BatchWriter[list[PreparedRow]]:
+        """`submit(rows)` binds a batch here and writes it on a background thread (see batch_writer.py)."""
         now = int(time.time() * 1000)
-        for i in range(0, len(rows), self.batch_size):
-            self._write("write_evidence_batch", now=now, **pack_batch(rows[i:i + self.batch_size]))
+        return BatchWriter(lambda rows: self._bind_batch(rows, now), depth=depth)
+
+    def write_batch(self, rows: list[PreparedRow], now: int | None = None) -> int:
+        """One atomic, idempotent statement for a batch of prepared rows."""
+        return self._bind_batch(rows, int(time.time() * 1000) if now is None else now)()
+
+    def _bind_batch(self, rows: list[PreparedRow], now: int) -> Job:
+        """Pack, look up which evidence is stored, encode; returns the call that writes.
+
+        Evidence the read finds absent is CREATEd rather than MERGEd (write_evidence_batch.cypher says why); if a
+        concurrent writer stored some of it in between, the statement is rejected whole and re-run as MERGE."""
+        if not rows:
+            return lambda: 0
+        params = pack_batch(rows)
+        packed = params["rows"]
+        stored = {r["id"] for r in self._read("existing_evidence_ids", ids=[r["id"] for r in packed])}
+        for r in packed:
+            r["new"] = r["id"] not in stored
+        query = self.catalogue["write_evidence_batch"].text
+        send = self.backend.bind_write(query, {**params, "now": now})
+
+        def job() -> int:
+            try:
+                send()
+            except ConstraintViolation:
+                if len(stored) == len(packed):
+                    raise  # every row took the MERGE branch: not the CREATE hint's doing
+                for r in packed:
+                    r["new"] = False
+                self.backend.write(query, {**params, "now": now})
+            return len(rows)
+        return job
+
+    def write_rows(self, rows: list[PreparedRow]) -> int:
+        """Write prepared rows in batches of `batch_size`, each one atomic and idempotent."""
+        with self.batch_writer() as writer:
+            for i in range(0, len(rows), self.batch_size):
+                writer.submit(rows[i:i + self.batch_size])
         return len(rows)
 
     def write_evidence(self, records: Iterable[EvidenceRecord]) -> int:
-        return self.write_rows(self.prepare(records))
+        """Prepare and write records; a batch is prepared while the one before it is being written."""
+        batch: list[PreparedRow] = []
+        with self.batch_writer() as writer:
+            for rec in records:
+                batch.append(evidence_row(rec, self.aliases))
+                if len(batch) >= self.batch_size:
+                    writer.submit(batch)
+                    batch = []
+            if batch:
+                writer.submit(batch)
+        return writer.written
 
     # --- reads -------------------------------------------------------------------------------------
     def evidence_for_question(self, question: str, limit: int = 20) -> list[EvidenceView]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from pydantic import ValidationError
 
 from openresearch.errors import InputError
+from openresearch.graph.rows import PreparedRow
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord, ImportReport
 from openresearch.numbers import NumberFormatError
@@ -36,7 +37,7 @@ def parse_line(line: str, lineno: int) -> EvidenceRecord:
         raise InputError(f"line {lineno}: {where}: {first['msg']}{more}") from None
 
 
-def _prepare(store: GraphStore, line: str, lineno: int) -> dict[str, Any]:
+def _prepare(store: GraphStore, line: str, lineno: int) -> PreparedRow:
     rec = parse_line(line, lineno)
     try:
         return store.prepare([rec])[0]
@@ -60,29 +61,31 @@ def import_lines(store: GraphStore, lines: Iterable[str], *, strict: bool = Fals
             report.lines = sum(1 for line in source if line.strip())
             report.skipped = len(report.errors)
             return report
-    batch: list[dict[str, Any]] = []
+    batch: list[PreparedRow] = []
+    with store.batch_writer() as writer:  # the next batch is parsed while this one is written
 
-    def flush() -> None:
-        if batch:
-            store.write_rows(batch)
-            report.imported += len(batch)
-            report.batches += 1
-            if progress:
-                progress(len(batch))
-            batch.clear()
+        def flush() -> None:
+            nonlocal batch
+            if batch:
+                writer.submit(batch)
+                report.batches += 1
+                if progress:
+                    progress(len(batch))
+                batch = []
 
-    for lineno, line in enumerate(source, start=1):
-        if not line.strip():
-            continue
-        report.lines += 1
-        try:
-            batch.append(_prepare(store, line, lineno))
-        except InputError as e:
-            report.errors.append(str(e))
-            continue
-        if len(batch) >= store.batch_size:
-            flush()
-    flush()
+        for lineno, line in enumerate(source, start=1):
+            if not line.strip():
+                continue
+            report.lines += 1
+            try:
+                batch.append(_prepare(store, line, lineno))
+            except InputError as e:
+                report.errors.append(str(e))
+                continue
+            if len(batch) >= store.batch_size:
+                flush()
+        flush()
+    report.imported = writer.written
     report.skipped = len(report.errors)
     return report
 
