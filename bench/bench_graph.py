@@ -93,15 +93,8 @@ def open_backend(kind: str, neo4j_url: str | None) -> Iterator[GraphBackend]:
 
 
 def packed_batches(rows: list[PreparedRow], batch: int) -> list[dict[str, Any]]:
-    """The statement's parameters, prepared beforehand. The bare path writes into an emptied graph, so every
-    row is marked `new`: what the project's existence read finds there (the bare path skips that read)."""
-    out = []
-    for i in range(0, len(rows), batch):
-        params = pack_batch(rows[i:i + batch])
-        for r in params["rows"]:
-            r["new"] = True
-        out.append(params)
-    return out
+    """The statement's parameters, prepared beforehand."""
+    return [{**pack_batch(rows[i:i + batch]), "merge_only": False} for i in range(0, len(rows), batch)]
 
 
 def bare_write(backend: GraphBackend, store: GraphStore, params: list[dict[str, Any]]) -> None:

@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     graph_password: SecretStr | None = None
     graph_database: str = Field(default="neo4j", description="Neo4j database name.")
     graph_name: str = Field(default="openresearch", description="FalkorDB graph key.")
-    batch_size: int = 1000
+    batch_size: int = 2000
     conflict_tolerance: float = Field(default=0.05, description="Relative difference above which values conflict.")
     aliases_file: Path | None = Field(default=None, description="JSON {canonical: [alias, ...]} merged with built-ins.")
     # local Neo4j built from Maven artifacts (openresearch neo4j start)

@@ -22,11 +22,12 @@ class GraphBackend(Protocol):
     def write(self, query: str, params: Params | None = None) -> list[Row]:
         """Run one write statement atomically (retried on transient errors)."""
 
-    def bind_write(self, query: str, params: Params) -> Callable[[], list[Row]]:
-        """Encode a write statement now (in the caller's thread) and return the call that sends it.
+    def bind_write(self, query: str, params: Params) -> Callable[[Params], Callable[[], list[Row]]]:
+        """Encode a write statement's parameters now and return `start(more)`, which sends it with a few
+        more (small) parameters and returns `wait()` for its rows.
 
-        The batch writer binds the next batch while the current one is written on its own thread, so the
-        encoding, pure Python, does not contend with the thread that waits on the database."""
+        The batch writer encodes batch k+1 and then waits for batch k: starting must not block on the write,
+        so the caller's Python work overlaps with the database's."""
 
     def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
         """Run several write statements as one unit where the backend allows it."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import redis.exceptions as rexc
 from falkordb import FalkorDB
+from falkordb.query_result import QueryResult
 
 from openresearch.cypher import Dialect
 from openresearch.errors import ConstraintViolation, GraphUnavailable, QueryError
@@ -42,20 +43,57 @@ class FalkorBackend:
         return self._send(params_header(params) + query, read_only)
 
     def _send(self, text: str, read_only: bool) -> list[Row]:
-        try:
+        with self._errors():
             res = (self._graph.ro_query if read_only else self._graph.query)(text)
+        return _rows(res)
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
         except (rexc.ConnectionError, rexc.TimeoutError) as e:
             raise GraphUnavailable(f"FalkorDB connection lost: {_first_line(e)}") from None
         except rexc.ResponseError as e:
             if "unique constraint violation" in str(e).lower():
                 raise ConstraintViolation(f"FalkorDB: {_first_line(e)}") from None
             raise QueryError(f"FalkorDB rejected the query: {_first_line(e)}") from None
-        names = [h[1] if isinstance(h, list | tuple) else h for h in res.header]
-        return [dict(zip(names, (_plain(v) for v in row), strict=True)) for row in res.result_set]
 
-    def bind_write(self, query: str, params: Params) -> Callable[[], list[Row]]:
-        text = params_header(params) + query
-        return lambda: self._send(text, read_only=False)
+    def bind_write(self, query: str, params: Params) -> Callable[[Params], Callable[[], list[Row]]]:
+        head = params_header(params)
+
+        def start(more: Params) -> Callable[[], list[Row]]:
+            return self._start(head + _assignments(more) + " " + query)
+        return start
+
+    def _start(self, text: str) -> Callable[[], list[Row]]:
+        """Send a write on a connection of its own and return at once; the returned call reads the reply.
+        (Redis replies in order per connection; the connection goes back to the pool once read.)"""
+        pool = self._db.connection.connection_pool
+        conn = pool.get_connection()
+        try:
+            with self._errors():
+                conn.send_command("GRAPH.QUERY", self.graph_name, text, "--compact")
+        except BaseException:
+            conn.disconnect()
+            pool.release(conn)
+            raise
+
+        def wait() -> list[Row]:
+            try:
+                with self._errors():
+                    reply = conn.read_response()
+            except GraphUnavailable:
+                conn.disconnect()
+                raise
+            except BaseException as e:
+                if not isinstance(e, QueryError):
+                    conn.disconnect()  # interrupted mid-reply: the connection's state is unknown
+                raise
+            finally:
+                pool.release(conn)
+            with self._errors():
+                return _rows(QueryResult(self._graph, reply))
+        return wait
 
     def read(self, query: str, params: Params | None = None) -> list[Row]:
         return self._run(query, params, read_only=True)
@@ -149,7 +187,11 @@ def params_header(params: Params | None) -> str:
     import's client-side time."""
     if not params:
         return ""
-    return "CYPHER " + " ".join(f"{_key(k)}={_literal(v)}" for k, v in params.items()) + " "
+    return "CYPHER " + _assignments(params) + " "
+
+
+def _assignments(params: Params) -> str:
+    return " ".join(f"{_key(k)}={_literal(v)}" for k, v in params.items())
 
 
 def _key(key: object) -> str:
@@ -188,6 +230,11 @@ def _literal(v: Any) -> str:
     if isinstance(v, list | tuple):
         return _literal(list(v))
     raise QueryError(f"FalkorDB cannot take a {t.__name__} as a parameter")
+
+
+def _rows(res: QueryResult) -> list[Row]:
+    names = [h[1] if isinstance(h, list | tuple) else h for h in res.header]
+    return [dict(zip(names, (_plain(v) for v in row), strict=True)) for row in res.result_set]
 
 
 def _plain(value: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import neo4j
@@ -24,6 +25,7 @@ class Neo4jBackend:
                  database: str = "neo4j", retry_time_s: float = 60.0) -> None:
         self.description = f"Neo4j {uri} database={database}"
         self.database = database
+        self._executor: ThreadPoolExecutor | None = None
         auth = (user or "neo4j", password) if password else None
         try:
             # notifications off: "property key does not exist" warnings for optional properties are noise
@@ -50,9 +52,18 @@ class Neo4jBackend:
         rows: list[Row] = self._guard(lambda: self._exec(True, work))
         return rows
 
-    def bind_write(self, query: str, params: Params) -> Callable[[], list[Row]]:
-        bound = dict(params)  # the driver encodes on send; nothing to do ahead
-        return lambda: self.write(query, bound)
+    def bind_write(self, query: str, params: Params) -> Callable[[Params], Callable[[], list[Row]]]:
+        bound = dict(params)  # the driver encodes on send
+
+        def start(more: Params) -> Callable[[], list[Row]]:
+            return self._pool().submit(self.write, query, {**bound, **more}).result
+        return start
+
+    def _pool(self) -> ThreadPoolExecutor:
+        # the driver has no send-now, wait-later split: a worker thread stands in for it
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="neo4j-write")
+        return self._executor
 
     def write_many(self, statements: Sequence[tuple[str, Params]]) -> None:
         def work(tx: ManagedTransaction) -> None:
@@ -111,6 +122,8 @@ class Neo4jBackend:
                 break
 
     def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
         self._driver.close()
 
 

@@ -118,8 +118,8 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
 
 
 def pack_batch(rows: list[PreparedRow]) -> dict[str, Any]:
-    """Prepared rows -> the parameters of `write_evidence_batch` (without `now`): shared nodes and repeated
-    evidence ids deduplicated.
+    """Prepared rows -> the parameters of `write_evidence_batch` (but `now` and `merge_only`): shared nodes
+    and repeated evidence ids deduplicated.
 
     The parameter text is what FalkorDB parses for every batch, so repeating a source or an entity per row
     cost more than writing it. A repeated evidence id keeps its first row (as MERGE ... ON CREATE would) with
@@ -143,7 +143,7 @@ def pack_batch(rows: list[PreparedRow]) -> dict[str, Any]:
             questions.setdefault(qn["id"], qn)
         first = packed.get(r["id"])
         if first is None:
-            packed[r["id"]] = {**r, "new": False}
+            packed[r["id"]] = dict(r)
         else:
             _fold(first, r)
     return {"sources": list(sources.values()), "entities": list(entities.values()),

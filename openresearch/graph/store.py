@@ -11,7 +11,7 @@ from typing import get_args
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
 from openresearch.graph.backend import GraphBackend, Row
-from openresearch.graph.batch_writer import BatchWriter, Job
+from openresearch.graph.batch_writer import BatchWriter, Start, Wait
 from openresearch.graph.documents import DocumentStore
 from openresearch.graph.ranking import rank_evidence
 from openresearch.graph.rows import PreparedRow, evidence_row, pack_batch
@@ -48,7 +48,7 @@ class GraphStore(DocumentStore, RunStore):
     """Typed access to the graph: evidence (here), sources and chunks (documents.py), runs (runs.py)."""
 
     def __init__(self, backend: GraphBackend, aliases: AliasResolver | None = None,
-                 batch_size: int = 1000, tolerance: float = 0.05, half_life_days: float = 365.0) -> None:
+                 batch_size: int = 2000, tolerance: float = 0.05, half_life_days: float = 365.0) -> None:
         self.backend = backend
         self.catalogue = Catalogue(backend.dialect)
         self.aliases = aliases or AliasResolver.load()
@@ -69,58 +69,68 @@ class GraphStore(DocumentStore, RunStore):
     def prepare(self, records: Iterable[EvidenceRecord]) -> list[PreparedRow]:
         return [evidence_row(r, self.aliases) for r in records]
 
-    def batch_writer(self, depth: int = 2) -> BatchWriter[list[PreparedRow]]:
-        """`submit(rows)` binds a batch here and writes it on a background thread (see batch_writer.py)."""
+    def batch_writer(self) -> BatchWriter[list[PreparedRow]]:
+        """`submit(rows)` prepares a batch while the previous one is being written (see batch_writer.py)."""
         now = int(time.time() * 1000)
-        return BatchWriter(lambda rows: self._bind_batch(rows, now), depth=depth)
+        return BatchWriter(lambda rows: self._bind_batch(rows, now))
 
     def write_batch(self, rows: list[PreparedRow], now: int | None = None) -> int:
         """One atomic, idempotent statement for a batch of prepared rows."""
-        return self._bind_batch(rows, int(time.time() * 1000) if now is None else now)()
+        return self._bind_batch(rows, int(time.time() * 1000) if now is None else now)()()
 
-    def _bind_batch(self, rows: list[PreparedRow], now: int) -> Job:
-        """Pack, look up which evidence is stored, encode; returns the call that writes.
+    def _bind_batch(self, rows: list[PreparedRow], now: int) -> Start:
+        """Pack and encode a batch; returns the call that starts writing it.
 
-        Evidence the read finds absent is CREATEd rather than MERGEd (write_evidence_batch.cypher says why); if a
-        concurrent writer stored some of it in between, the statement is rejected whole and re-run as MERGE."""
+        The statement CREATEs evidence it finds absent and MERGEs the rest (write_evidence_batch.cypher). A
+        constraint violation means a concurrent writer stored some of it first: the statement wrote nothing,
+        and is sent again with MERGE for every row."""
         if not rows:
-            return lambda: 0
-        params = pack_batch(rows)
-        packed = params["rows"]
-        stored = {r["id"] for r in self._read("existing_evidence_ids", ids=[r["id"] for r in packed])}
-        for r in packed:
-            r["new"] = r["id"] not in stored
-        query = self.catalogue["write_evidence_batch"].text
-        send = self.backend.bind_write(query, {**params, "now": now})
+            return lambda: lambda: 0
+        start = self.backend.bind_write(self.catalogue["write_evidence_batch"].text,
+                                        {**pack_batch(rows), "now": now})
 
-        def job() -> int:
-            try:
-                send()
-            except ConstraintViolation:
-                if len(stored) == len(packed):
-                    raise  # every row took the MERGE branch: not the CREATE hint's doing
-                for r in packed:
-                    r["new"] = False
-                self.backend.write(query, {**params, "now": now})
-            return len(rows)
-        return job
+        def begin() -> Wait:
+            wait = start({"merge_only": False})
+
+            def finish() -> int:
+                try:
+                    wait()
+                except ConstraintViolation:
+                    start({"merge_only": True})()
+                return len(rows)
+            return finish
+        return begin
+
+    def batch_limits(self) -> Iterator[int]:
+        """Batch sizes for a stream of rows: small at first, so the database starts writing while the rest is
+        being prepared, then doubling up to `batch_size`."""
+        size = max(1, self.batch_size // 8)
+        while True:
+            yield size
+            size = min(self.batch_size, size * 2)
 
     def write_rows(self, rows: list[PreparedRow]) -> int:
-        """Write prepared rows in batches of `batch_size`, each one atomic and idempotent."""
+        """Write prepared rows in batches, each one atomic and idempotent."""
+        i = 0
         with self.batch_writer() as writer:
-            for i in range(0, len(rows), self.batch_size):
-                writer.submit(rows[i:i + self.batch_size])
+            for size in self.batch_limits():
+                if i >= len(rows):
+                    break
+                writer.submit(rows[i:i + size])
+                i += size
         return len(rows)
 
     def write_evidence(self, records: Iterable[EvidenceRecord]) -> int:
         """Prepare and write records; a batch is prepared while the one before it is being written."""
         batch: list[PreparedRow] = []
+        limits = self.batch_limits()
+        limit = next(limits)
         with self.batch_writer() as writer:
             for rec in records:
                 batch.append(evidence_row(rec, self.aliases))
-                if len(batch) >= self.batch_size:
+                if len(batch) >= limit:
                     writer.submit(batch)
-                    batch = []
+                    batch, limit = [], next(limits)
             if batch:
                 writer.submit(batch)
         return writer.written

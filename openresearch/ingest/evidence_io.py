@@ -62,16 +62,18 @@ def import_lines(store: GraphStore, lines: Iterable[str], *, strict: bool = Fals
             report.skipped = len(report.errors)
             return report
     batch: list[PreparedRow] = []
+    limits = store.batch_limits()
+    limit = next(limits)
     with store.batch_writer() as writer:  # the next batch is parsed while this one is written
 
         def flush() -> None:
-            nonlocal batch
+            nonlocal batch, limit
             if batch:
                 writer.submit(batch)
                 report.batches += 1
                 if progress:
                     progress(len(batch))
-                batch = []
+                batch, limit = [], next(limits)
 
         for lineno, line in enumerate(source, start=1):
             if not line.strip():
@@ -82,7 +84,7 @@ def import_lines(store: GraphStore, lines: Iterable[str], *, strict: bool = Fals
             except InputError as e:
                 report.errors.append(str(e))
                 continue
-            if len(batch) >= store.batch_size:
+            if len(batch) >= limit:
                 flush()
         flush()
     report.imported = writer.written
