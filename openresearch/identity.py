@@ -20,7 +20,11 @@ _TRACKING = re.compile(r"^(utm_\w+|fbclid|gclid|mc_cid|mc_eid|ref|ref_src|spm)$"
 
 
 def _digest(*parts: object, n: int = 16) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:n]
+    return _hash("\x1f".join(map(str, parts)), n)
+
+
+def _hash(text: str, n: int) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:n]
 
 
 def content_hash(text: str) -> str:
@@ -55,9 +59,10 @@ def source_id(url: str) -> str:
 
 def evidence_id(source: str, start: int | None, end: int | None, quote: str) -> str:
     """From the source and the quote's offsets; without offsets (an import) from the quote itself."""
+    # the same text _digest(source, start, end) hashes, spelled out: this runs for every row written
     if start is not None and end is not None:
-        return "E-" + _digest(source, start, end, n=12)
-    return "E-" + _digest(source, "q", " ".join(quote.split()), n=12)
+        return "E-" + _hash(f"{source}\x1f{start}\x1f{end}", 12)
+    return "E-" + _hash(f"{source}\x1fq\x1f{' '.join(quote.split())}", 12)
 
 
 def question_id(text: str) -> str:
@@ -77,7 +82,7 @@ def entity_id(canonical_name: str) -> str:
 
 
 def observation_id(evidence: str, entity: str, metric: str, value: float, unit: str, condition: str) -> str:
-    return "O-" + _digest(evidence, entity, metric, repr(round(value, 9)), unit, condition, n=12)
+    return "O-" + _hash("\x1f".join((evidence, entity, metric, repr(round(value, 9)), unit, condition)), 12)
 
 
 class AliasResolver:

@@ -11,6 +11,7 @@ from openresearch.identity import (
     entity_id,
     entity_key,
     evidence_id,
+    observation_id,
     question_id,
     source_id,
 )
@@ -49,3 +50,12 @@ def test_aliases_builtin_and_user_file(tmp_path: Path) -> None:
     r2 = AliasResolver.load(user)
     assert r2.canonical("red-panda") == "Redpanda"
     assert r2.canonical("Postgres") == "PostgreSQL"
+
+
+def test_ids_are_stable_across_versions() -> None:
+    # pinned: a graph written by an earlier version must get the same ids, or re-imports would duplicate
+    assert evidence_id("S-1", 3, 17, "q") == "E-965ec6f7b4f0"
+    assert evidence_id("S-1", None, None, "  A  quote\n here ") == "E-f4aea319c030"
+    assert evidence_id("S-é", 0, 0, "") == "E-bdfef308f71c"
+    assert observation_id("E-1", "N-2", "p99_latency", 12.5, "ms", "") == "O-6f4a403700ed"
+    assert observation_id("E-1", "N-2", "m", 1 / 3, "", "3 brokers | 1kb") == "O-84a9df07164f"

@@ -10,7 +10,8 @@ the GIL; the Neo4j adapter runs it on a worker thread.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Generic, TypeVar
 
@@ -63,3 +64,20 @@ class BatchWriter(Generic[T]):
         self._closed = True
         with contextlib.suppress(Exception):  # the caller's exception is the one to see
             self._finish()
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a bulk write prepares rows.
+
+    Preparing allocates many small containers that reference counting frees; the cyclic collector would
+    meanwhile scan every live object (the caller's records included) again and again: without it,
+    preparation took 10.5 instead of 16-32 ms per 1,000 rows (bench/bench_graph.py). Nothing prepared forms a
+    reference cycle, so nothing accumulates; the collector's state is restored on exit."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

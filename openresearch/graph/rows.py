@@ -61,8 +61,11 @@ def _entity(canonical_name: str) -> tuple[str, str]:
 
 
 def epoch_ms(d: date | datetime | None) -> int | None:
-    if d is None:
-        return None
+    return None if d is None else _epoch_ms(d)
+
+
+@lru_cache(maxsize=65536)
+def _epoch_ms(d: date | datetime) -> int:
     if not isinstance(d, datetime):
         d = datetime(d.year, d.month, d.day, tzinfo=UTC)
     elif d.tzinfo is None:
@@ -82,27 +85,22 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
     sid, url, domain = _source_ids(src.url)
     eid = evidence_id(sid, rec.start, rec.end, rec.quote)
     entities: dict[tuple[str, str], dict[str, str]] = {}
-
-    def add_entity(surface: str) -> str:
-        alias = " ".join(surface.split())
-        name = aliases.canonical(alias)
-        nid, key = _entity(name)
-        if (nid, alias) not in entities:
-            entities[(nid, alias)] = {"id": nid, "name": name, "key": key, "alias": alias}
-        return nid
-
-    mentioned = {add_entity(surface) for surface in rec.entities}
+    mentioned: set[str] = set()
     observations: dict[str, dict[str, Any]] = {}
+    for surface in rec.entities:
+        mentioned.add(_add_entity(entities, aliases, surface))
     for ob in rec.observations:
-        nid = add_entity(ob.entity)
+        nid = _add_entity(entities, aliases, ob.entity)
         q = parse_quantity(ob.value, ob.unit)
         metric = normalise_metric(ob.metric)
         cond_key = normalise_condition(ob.condition)
         oid = observation_id(eid, nid, metric, q.value, q.unit, cond_key)
-        observations.setdefault(oid, {
-            "id": oid, "e": nid, "m": metric, "v": q.value, "u": q.unit, "rv": str(ob.value),
-            "ru": ob.unit or "", "c": ob.condition or "", "ck": cond_key, "a": epoch_ms(ob.as_of),
-        })
+        if oid not in observations:
+            observations[oid] = {
+                "id": oid, "e": nid, "m": metric, "v": q.value, "u": q.unit, "rv": str(ob.value),
+                "ru": ob.unit or "", "c": ob.condition or "", "ck": cond_key,
+                "a": None if ob.as_of is None else _epoch_ms(ob.as_of),
+            }
     questions = []
     if rec.question:
         text = " ".join(rec.question.split())
@@ -113,8 +111,18 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
         "q": [q["id"] for q in questions],
     }
     source = {"id": sid, "url": url, "domain": domain, "kind": src.kind, "title": src.title,
-              "published_at": epoch_ms(src.published_at), "trust": src.trust}
+              "published_at": None if src.published_at is None else _epoch_ms(src.published_at),
+              "trust": src.trust}
     return PreparedRow(row, source, list(entities.values()), questions)
+
+
+def _add_entity(entities: dict[tuple[str, str], dict[str, str]], aliases: AliasResolver, surface: str) -> str:
+    alias = " ".join(surface.split())
+    name = aliases.canonical(alias)
+    nid, key = _entity(name)
+    if (nid, alias) not in entities:
+        entities[(nid, alias)] = {"id": nid, "name": name, "key": key, "alias": alias}
+    return nid
 
 
 def pack_batch(rows: list[PreparedRow]) -> dict[str, Any]:

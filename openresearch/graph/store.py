@@ -11,7 +11,7 @@ from typing import get_args
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
 from openresearch.graph.backend import GraphBackend, Row
-from openresearch.graph.batch_writer import BatchWriter, Start, Wait
+from openresearch.graph.batch_writer import BatchWriter, Start, Wait, gc_paused
 from openresearch.graph.documents import DocumentStore
 from openresearch.graph.ranking import rank_evidence
 from openresearch.graph.rows import PreparedRow, evidence_row, pack_batch
@@ -125,7 +125,7 @@ class GraphStore(DocumentStore, RunStore):
         batch: list[PreparedRow] = []
         limits = self.batch_limits()
         limit = next(limits)
-        with self.batch_writer() as writer:
+        with gc_paused(), self.batch_writer() as writer:
             for rec in records:
                 batch.append(evidence_row(rec, self.aliases))
                 if len(batch) >= limit:

@@ -15,6 +15,7 @@ from typing import IO
 from pydantic import ValidationError
 
 from openresearch.errors import InputError
+from openresearch.graph.batch_writer import gc_paused
 from openresearch.graph.rows import PreparedRow
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord, ImportReport
@@ -64,7 +65,7 @@ def import_lines(store: GraphStore, lines: Iterable[str], *, strict: bool = Fals
     batch: list[PreparedRow] = []
     limits = store.batch_limits()
     limit = next(limits)
-    with store.batch_writer() as writer:  # the next batch is parsed while this one is written
+    with gc_paused(), store.batch_writer() as writer:  # the next batch is parsed while this one is written
 
         def flush() -> None:
             nonlocal batch, limit
