@@ -143,3 +143,12 @@ def test_every_command_has_help_with_an_example(env: dict[str, str]) -> None:
         out = run([*cmd, "--help"], env).stdout
         assert "Example: openresearch" in out, cmd
         assert "openresearch " + " ".join(cmd) in readme or " ".join(cmd) in readme, cmd
+
+
+def test_a_nul_character_is_a_malformed_line_not_a_failed_batch(env: dict[str, str], tmp_path: Path) -> None:
+    path = tmp_path / "nul.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "quote": "bad\u0000quote"}) + "\n", encoding="utf-8")
+    proc = run(["evidence", "import", str(path)], env, check=False)
+    assert proc.returncode == 2
+    assert "line 2: a string holds a NUL character" in proc.stderr
+    assert stats(env)["nodes"]["Evidence"] == 1

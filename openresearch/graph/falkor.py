@@ -69,7 +69,8 @@ class FalkorBackend:
         """Send a write on a connection of its own and return at once; the returned call reads the reply.
         (Redis replies in order per connection; the connection goes back to the pool once read.)"""
         pool = self._db.connection.connection_pool
-        conn = pool.get_connection()
+        with self._errors():
+            conn = pool.get_connection()
         try:
             with self._errors():
                 conn.send_command("GRAPH.QUERY", self.graph_name, text, "--compact")
@@ -82,12 +83,10 @@ class FalkorBackend:
             try:
                 with self._errors():
                     reply = conn.read_response()
-            except GraphUnavailable:
-                conn.disconnect()
-                raise
-            except BaseException as e:
-                if not isinstance(e, QueryError):
-                    conn.disconnect()  # interrupted mid-reply: the connection's state is unknown
+            except QueryError:
+                raise  # an error reply, read in full: the connection is fine
+            except BaseException:
+                conn.disconnect()  # lost, or interrupted mid-reply: its state is unknown
                 raise
             finally:
                 pool.release(conn)
@@ -205,6 +204,8 @@ def _literal(v: Any) -> str:
     t = type(v)
     if t is str:
         text: str = v
+        if "\x00" in text:
+            raise QueryError("FalkorDB cannot take a NUL character (U+0000) in a string: it ends the query text")
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if v is None:
         return "null"

@@ -29,6 +29,8 @@ def parse_line(line: str, lineno: int) -> EvidenceRecord:
         raise InputError(f"line {lineno}: invalid JSON: {e.msg} (column {e.colno})") from None
     if not isinstance(data, dict):
         raise InputError(f"line {lineno}: expected a JSON object, got {type(data).__name__}")
+    if _has_nul(data):
+        raise InputError(f"line {lineno}: a string holds a NUL character (U+0000), which the graph cannot store")
     try:
         return EvidenceRecord.model_validate(data)
     except ValidationError as e:
@@ -36,6 +38,16 @@ def parse_line(line: str, lineno: int) -> EvidenceRecord:
         where = ".".join(str(p) for p in first["loc"]) or "line"
         more = f" (+{e.error_count() - 1} more)" if e.error_count() > 1 else ""
         raise InputError(f"line {lineno}: {where}: {first['msg']}{more}") from None
+
+
+def _has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
 
 
 def _prepare(store: GraphStore, line: str, lineno: int) -> PreparedRow:

@@ -33,8 +33,9 @@ STOP_WORDS = words(
 
 
 def collapse(text: str) -> str:
-    """One paragraph's text with whitespace runs collapsed to a space and CJK wrap gaps removed."""
-    return _WS.sub(" ", _CJK_GAP.sub("", text)).strip()
+    """One paragraph's text with whitespace runs collapsed to a space and CJK wrap gaps removed. NUL characters
+    (from broken PDFs and pages) are dropped: no reader wants them and FalkorDB cannot store them."""
+    return _WS.sub(" ", _CJK_GAP.sub("", text.replace("\x00", ""))).strip()
 
 
 def join_blocks(items: Iterable[tuple[BlockKind, str, float]]) -> tuple[str, list[Block]]:

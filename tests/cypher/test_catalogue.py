@@ -16,7 +16,8 @@ from openresearch.graph.store import GraphStore
 PACKAGE = Path(__file__).resolve().parents[2] / "openresearch"
 # placeholder values for planning; types matter on FalkorDB
 SAMPLE: dict[str, Any] = {
-    "rows": [], "now": 0, "question_id": "Q-x", "limit": 5, "ids": ["E-x"], "after": "", "id": "E-x",
+    "rows": [], "merge_only": False, "now": 0, "question_id": "Q-x", "limit": 5, "ids": ["E-x"], "after": "",
+    "id": "E-x",
     "entity_ids": ["N-x"], "metric": None, "tolerance": 0.05, "keys": ["x"], "query": "kafka",
     "root": "/docs", "k": 3, "embedding": [0.1] * 384, "question": "q?", "status": "running", "stage": "plan",
     "options": "{}", "plan": None, "started_at": 0, "finished_at": None, "metrics": None, "run_id": "run-x",

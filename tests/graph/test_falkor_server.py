@@ -333,3 +333,38 @@ def test_serve_foreground_blocks_until_sigint_then_saves(falkor: EmbeddedFalkor)
             proc.kill()
             proc.wait()
     assert _count(falkor.ensure().socket) == 1
+
+
+def test_server_killed_mid_import_is_one_clear_error_and_the_rerun_completes(falkor: EmbeddedFalkor) -> None:
+    """The batch writer keeps one write in flight on its own connection: losing the server in the middle of
+    a streamed import surfaces as GraphUnavailable (no driver traceback), and importing again after a restart
+    gives exactly the graph a clean import gives."""
+    from openresearch.errors import GraphUnavailable
+    from openresearch.graph.falkor import FalkorBackend
+    from openresearch.graph.store import GraphStore
+    from openresearch.models import EvidenceRecord
+
+    def records(kill: int | None = None) -> Iterator[EvidenceRecord]:
+        for i in range(3000):
+            if i == 1500 and kill is not None:
+                os.kill(kill, signal.SIGKILL)
+            yield EvidenceRecord.model_validate({
+                "source": {"url": f"https://kill-{i % 40}.example/doc"}, "quote": f"Broker moved {i} MB/s.",
+                "entities": ["Kafka"], "observations": [{"entity": "Kafka", "metric": "throughput", "value": i,
+                                                         "unit": "MB/s"}]})
+
+    info = falkor.ensure()
+    store = GraphStore(FalkorBackend("kg", unix_socket=str(info.socket)), batch_size=400)
+    store.init_schema()
+    with pytest.raises(GraphUnavailable):
+        store.write_evidence(records(kill=info.pid))
+    store.close()
+    info = falkor.ensure()
+    store = GraphStore(FalkorBackend("kg", unix_socket=str(info.socket)), batch_size=400)
+    written = store.stats()["nodes"].get("Evidence", 0)
+    assert 0 < written < 3000  # what was acknowledged before the kill survived (AOF)
+    store.write_evidence(records())
+    stats = store.stats()
+    assert stats["nodes"]["Evidence"] == 3000 and stats["nodes"]["Observation"] == 3000
+    assert stats["relations"] == {"FROM": 3000, "MENTIONS": 3000, "REPORTS": 3000, "OF": 3000}
+    store.close()
