@@ -91,6 +91,7 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
         mentioned.add(_add_entity(entities, aliases, surface))
     for ob in rec.observations:
         nid = _add_entity(entities, aliases, ob.entity)
+        mentioned.add(nid)  # the evidence mentions what it measures
         q = parse_quantity(ob.value, ob.unit)
         metric = normalise_metric(ob.metric)
         cond_key = normalise_condition(ob.condition)

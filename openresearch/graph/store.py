@@ -90,12 +90,17 @@ class GraphStore(DocumentStore, RunStore):
                                         {**pack_batch(rows), "now": now})
 
         def begin() -> Wait:
-            wait = start({"merge_only": False})
+            try:
+                wait, resent = start({"merge_only": False}), False
+            except ConstraintViolation:  # a backend that writes at once (Neo4j) fails here, not in wait()
+                wait, resent = start({"merge_only": True}), True
 
             def finish() -> int:
                 try:
                     wait()
                 except ConstraintViolation:
+                    if resent:
+                        raise
                     start({"merge_only": True})()
                 return len(rows)
             return finish

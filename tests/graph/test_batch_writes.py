@@ -54,6 +54,10 @@ def test_a_repeated_evidence_id_in_one_batch_is_written_once_with_everything_it_
     assert stats["relations"]["REPORTS"] == 2
     store.write_evidence([again, first])
     assert store.stats() == stats
+    only_measured = rec(2, ["Kafka"], url="https://same.example/b", quote="NATS moved 9 MB/s.")
+    only_measured.observations[0].entity = "NATS"
+    store.write_evidence([only_measured])
+    assert store.stats()["relations"]["MENTIONS"] == 4  # an observation's entity is mentioned too
 
 
 def test_a_lost_create_race_is_resent_as_merge_and_duplicates_nothing(store: GraphStore) -> None:
