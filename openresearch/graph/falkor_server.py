@@ -26,7 +26,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -34,10 +33,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal, TypeAlias
 
 from openresearch.errors import GraphUnavailable
 from openresearch.graph.proc import proc_alive
+from openresearch.graph.resp_probe import config_get, probe, same_dir, server_identity, shutdown_save
 
 __all__ = ["EXIT_ALREADY_RUNNING", "EXIT_SERVER_DIED", "EmbeddedFalkor", "ServerInfo"]
 
@@ -59,7 +58,6 @@ _POLL_S = 0.01
 _UNRESPONSIVE_GRACE_S = 2.0
 _SIGNAL_WAIT_S = 5.0
 
-_Probe = Literal["ready", "loading", "error", "unresponsive", "refused", "absent"]
 _ANSWERING: frozenset[str] = frozenset({"ready", "loading", "error"})
 
 # Servers this process spawned. Keeping the Popen objects lets us reap them (no zombies in a long-lived
@@ -156,11 +154,11 @@ class EmbeddedFalkor:
         """Report without starting, locking or writing anything."""
         pid = self._read_pid()
         if pid is not None and _pid_alive(pid):
-            if _probe(self.socket_path) in _ANSWERING:
+            if probe(self.socket_path) in _ANSWERING:
                 return self._info(pid)
             return self._not_running()
-        if _probe(self.socket_path) in _ANSWERING:  # a live server whose pid file was lost
-            found = _server_identity(self.socket_path)
+        if probe(self.socket_path) in _ANSWERING:  # a live server whose pid file was lost
+            found = server_identity(self.socket_path)
             if found is not None and _pid_alive(found[0]):
                 return self._info(found[0], started_at=found[1])
         return self._not_running()
@@ -175,15 +173,15 @@ class EmbeddedFalkor:
             pid = self._read_pid()
             if pid is None or not _pid_alive(pid):
                 pid = None
-                if _probe(self.socket_path) in _ANSWERING:
-                    found = _server_identity(self.socket_path)
+                if probe(self.socket_path) in _ANSWERING:
+                    found = server_identity(self.socket_path)
                     if found is not None and _pid_alive(found[0]):
                         pid = found[0]
             if pid is None:
                 self._clean_stale()
                 return False
             graceful_deadline = time.monotonic() + timeout_s
-            reply = _shutdown_save(self.socket_path)
+            reply = shutdown_save(self.socket_path)
             if reply is None or not reply.startswith(b"-"):
                 _wait_exit(pid, graceful_deadline)
             if _pid_alive(pid):
@@ -252,13 +250,13 @@ class EmbeddedFalkor:
         pid = self._read_pid()
         if pid is not None and not _pid_alive(pid):
             pid = None
-        if pid is None and _probe(self.socket_path) in _ANSWERING:
+        if pid is None and probe(self.socket_path) in _ANSWERING:
             # Someone answers on our socket but the pid file is missing or wrong: adopt it rather than
             # start a second server over the same files.
-            found = _server_identity(self.socket_path)
+            found = server_identity(self.socket_path)
             if found is not None and _pid_alive(found[0]):
                 pid = found[0]
-                if not _same_dir(_config_get(self.socket_path, "dir"), self.db_dir):
+                if not same_dir(config_get(self.socket_path, "dir"), self.db_dir):
                     raise GraphUnavailable(
                         f"socket {self.socket_path} is served by another redis (pid {pid})"
                     )
@@ -288,16 +286,16 @@ class EmbeddedFalkor:
         while True:
             if not _pid_alive(pid):
                 return "dead"
-            probe = _probe(self.socket_path)
-            if probe == "ready":
+            state = probe(self.socket_path)
+            if state == "ready":
                 return "ready"
             now = time.monotonic()
-            if probe == "loading":
+            if state == "loading":
                 if now >= deadline and not wait_for_loading:
                     return "loading"
-            elif probe == "error":
+            elif state == "error":
                 return "ready"  # answers, just not with PONG (e.g. BUSY); clients will see the error
-            elif now >= (deadline if probe == "unresponsive" else silent_deadline):
+            elif now >= (deadline if state == "unresponsive" else silent_deadline):
                 return "unresponsive"  # a connected-but-slow server gets the full timeout, not the grace
             time.sleep(_POLL_S)
 
@@ -394,7 +392,7 @@ class EmbeddedFalkor:
         for path in (self.pid_file, self.state_file):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
-        if _probe(self.socket_path) not in _ANSWERING:
+        if probe(self.socket_path) not in _ANSWERING:
             with contextlib.suppress(FileNotFoundError):
                 self.socket_path.unlink()
 
@@ -491,117 +489,6 @@ def _terminate(pid: int) -> None:
     if not _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S):
         _signal(pid, signal.SIGKILL)
         _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
-
-
-# --- a minimal RESP2 client over the unix socket (stdlib only: probes must not depend on redis-py state)
-
-_RespValue: TypeAlias = bytes | int | list["_RespValue"] | None
-
-
-class _RespError(Exception):
-    pass
-
-
-def _command(sock_path: Path, *args: str, timeout_s: float = 1.0) -> _RespValue:
-    """Send one command and read one reply. Error replies raise _RespError; a closed connection → None."""
-    payload = b"*%d\r\n" % len(args)
-    for arg in args:
-        data = arg.encode()
-        payload += b"$%d\r\n%s\r\n" % (len(data), data)
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(timeout_s)
-        sock.connect(str(sock_path))
-        sock.sendall(payload)
-        reader = sock.makefile("rb")
-        try:
-            return _read_reply(reader)
-        finally:
-            reader.close()
-
-
-def _read_reply(reader: BinaryIO) -> _RespValue:
-    line = reader.readline()
-    if not line:
-        return None
-    kind, body = line[:1], line[1:].rstrip(b"\r\n")
-    if kind == b"+":
-        return body
-    if kind == b"-":
-        raise _RespError(body.decode(errors="replace"))
-    if kind == b":":
-        return int(body)
-    if kind == b"$":
-        size = int(body)
-        if size < 0:
-            return None
-        data = reader.read(size + 2)
-        return data[:size]
-    if kind == b"*":
-        count = int(body)
-        return None if count < 0 else [_read_reply(reader) for _ in range(count)]
-    raise _RespError(f"unexpected reply {line[:40]!r}")
-
-
-def _probe(sock_path: Path) -> _Probe:
-    try:
-        reply = _command(sock_path, "PING")
-    except _RespError as exc:
-        return "loading" if str(exc).startswith("LOADING") else "error"
-    except FileNotFoundError:
-        return "absent"
-    except (ConnectionRefusedError, ConnectionResetError, BrokenPipeError):
-        return "refused"
-    except TimeoutError:
-        return "unresponsive"
-    except OSError:
-        return "refused"
-    return "ready" if reply == b"PONG" else "error"
-
-
-def _server_identity(sock_path: Path) -> tuple[int, float | None] | None:
-    """(pid, started_at) of the server answering on ``sock_path``, from INFO server."""
-    try:
-        reply = _command(sock_path, "INFO", "server")
-    except (OSError, _RespError):
-        return None
-    if not isinstance(reply, bytes):
-        return None
-    text = reply.decode(errors="replace")
-    pid = re.search(r"^process_id:(\d+)", text, re.M)
-    uptime = re.search(r"^uptime_in_seconds:(\d+)", text, re.M)
-    if pid is None:
-        return None
-    return int(pid.group(1)), (time.time() - int(uptime.group(1)) if uptime else None)
-
-
-def _config_get(sock_path: Path, name: str) -> str | None:
-    try:
-        reply = _command(sock_path, "CONFIG", "GET", name)
-    except (OSError, _RespError):
-        return None
-    if isinstance(reply, list) and len(reply) == 2 and isinstance(reply[1], bytes):
-        return reply[1].decode(errors="replace")
-    return None
-
-
-def _same_dir(value: str | None, expected: Path) -> bool:
-    if value is None:
-        return True  # cannot tell; trust the socket path, which is unique to this data dir
-    try:
-        return Path(value).resolve() == expected.resolve()
-    except OSError:
-        return False
-
-
-def _shutdown_save(sock_path: Path) -> bytes | None:
-    """SHUTDOWN SAVE. None = connection closed (the normal success), else the error/other reply."""
-    try:
-        reply = _command(sock_path, "SHUTDOWN", "SAVE", timeout_s=60.0)
-    except _RespError as exc:
-        return b"-" + str(exc).encode()
-    except OSError:
-        return None
-    return reply if isinstance(reply, bytes) else None
 
 
 _LOG_PREFIX = re.compile(r"^\d+:[A-Z] \d+ \w+ \d+ [\d:.]+ [.\-*#] ")
