@@ -73,12 +73,6 @@ def _epoch_ms(d: date | datetime) -> int:
     return int(d.timestamp() * 1000)
 
 
-def record_ids(rec: EvidenceRecord) -> tuple[str, str]:
-    """(source id, evidence id) of a record."""
-    sid = source_id(rec.source.url)
-    return sid, evidence_id(sid, rec.start, rec.end, rec.quote)
-
-
 def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
     """One record -> a PreparedRow. Raises ValueError (from number parsing) on a bad observation."""
     src = rec.source
