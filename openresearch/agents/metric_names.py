@@ -1,0 +1,146 @@
+"""Canonical metric names: the words of a question or a document -> one key per quantity. Pure, cheap, no model.
+
+The same quantity written two ways ("ingestion rate", "rows per second inserted", "写入吞吐") gets one key, so
+observations from two documents meet in the graph; different quantities get different keys ("p99 latency"
+is not "latency", "max columns" is not "columns"). Question analysis calls `canonical_metric` on the words a
+question asks about; the extractor calls `metric_mentions` on a value's clause.
+
+Keys are lower-case snake case. A key may carry a statistic prefix (`p99_latency`, `avg_latency`,
+`max_series`); `metric_family` strips it so a question about "latency" can still find `p99_latency`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+# (canonical key, pattern). Order matters only between patterns that match at the same place with the same
+# length; otherwise the earliest, then the longest match wins ("query throughput" beats "throughput").
+_RULES: tuple[tuple[str, str], ...] = (
+    # --- people, places, things (factoid look-ups) ---------------------------------------------------
+    ("population", r"\bpopulations?\b|\binhabitants\b|\bresidents\b|\bpopulous\b|人口|居民"),
+    ("households", r"\bhouseholds?\b|户数|家庭户"),
+    ("families", r"\bfamilies\b"),
+    ("housing_units", r"\bhousing units?\b|住房单元"),
+    ("population_density", r"\bpopulation density\b|人口密度"),
+    ("area", r"\b(?:total |land )?area\b|面积"),
+    ("elevation", r"\belevation\b|\baltitude\b|海拔"),
+    ("height", r"\bheight\b|\btall\b|高度"),
+    ("length", r"\blength\b|长度"),
+    ("capacity", r"\bseating capacity\b|\bseats\b|\bcapacity\b(?! planning)|容纳|座位"),
+    ("employees", r"\bemployees\b|\bstaff\b|\bworkforce\b|员工"),
+    ("built", r"\b(?:year |date )?built\b|\bbuilt in\b|\bcompleted\b|\bcompletion\b|\bconstructed\b|"
+              r"\bconstruction\b|\berected\b|\byear built\b|建成|建造|竣工|修建|落成"),
+    ("opened", r"\bopened\b|\bopening date\b|\binaugurated\b|开业|启用|通车"),
+    ("born", r"\bborn\b|\bdate of birth\b|\bbirth ?date\b|\bbirthday\b|\bbirth\b|出生|生于|诞生"),
+    ("died", r"\bdied\b|\bdate of death\b|\bdeath\b|逝世|去世|卒于"),
+    ("founded", r"\bfounded\b|\bfounding\b|\bestablished\b|\bestablishment\b|\bformed\b|\bincorporated\b|"
+                r"\bset up\b|成立|创立|创建|创办"),
+    ("released", r"\breleased?\b|\brelease date\b|\bpremiered?\b|\bdebuted?\b|发布|发行|上映"),
+    ("published", r"\bpublished\b|\bpublication date\b|出版"),
+    ("age", r"\bage\b|\baged\b|年龄|岁"),
+    # --- performance ------------------------------------------------------------------------------
+    ("ingest_throughput", r"\bingest(?:ion|ed|ing)?(?: throughput| rate| speed| performance)?\b|"
+                          r"\bwrite (?:throughput|speed|rate|performance)s?\b|\bwrites per second\b|"
+                          r"\bwrite speeds?\b|\binsert(?:ion)? (?:rate|speed|throughput|performance)\b|"
+                          r"\binserts? per second\b|\bload(?:ing)? (?:rate|speed|throughput)\b|"
+                          r"写入吞吐|写入速度|写入性能|写入速率|插入速度|插入性能|写入能力"),
+    ("query_throughput", r"\bquer(?:y|ies) throughput\b|\bqueries per second\b|\bQPS\b|\bquery rate\b|"
+                         r"\bsearch throughput\b|\brequests per second\b|查询吞吐|每秒查询"),
+    ("throughput", r"\bthroughput\b|\brows? per second\b|\brows/s(?:ec)?\b|\bmessages per second\b|"
+                   r"\bsamples per second\b|\bsamples/s(?:ec)?\b|\bdata points per second\b|\bops/s\b|"
+                   r"\boperations per second\b|\bTPS\b|吞吐量?|每秒.{0,4}(?:条|行|记录|点)"),
+    ("p_latency", r"\bp\s?(?:50|75|90|95|99|999|99\.9)\s?(?:latency|response time)?\b|"
+                  r"\b(?:50|90|95|99)(?:th|\.9th) percentile(?: latency)?\b"),
+    ("avg_latency", r"\b(?:average|mean|avg\.?) (?:query )?(?:latency|response time)\b|平均(?:查询)?(?:延迟|时延)"),
+    ("max_latency", r"\b(?:max(?:imum)?|worst[- ]case|tail) latency\b|最大延迟"),
+    ("median_latency", r"\bmedian (?:latency|response time)\b|延迟中位数"),
+    ("query_latency", r"\bquery (?:latency|response time|time|speed|performance)\b|\bquery execution time\b|"
+                      r"查询(?:延迟|时延|耗时|响应时间|速度|性能)"),
+    ("latency", r"\blatency\b|\blatencies\b|\bresponse times?\b|延迟|时延|响应时间"),
+    ("speedup", r"\bspeed-?up\b|\bfaster\b|快\s?\d*\s?倍|更快"),
+    ("recall", r"\brecall(?:@\d+)?\b|召回率?"),
+    ("precision", r"\bprecision\b|精确率|准确率"),
+    ("accuracy", r"\baccuracy\b|准确度"),
+    # --- limits and capacity --------------------------------------------------------------------------
+    ("max_dimensions", r"\b(?:max(?:imum)? )?(?:vector )?dimensions?\b|\bdimensionality\b|\bdims\b|最大维度|维度|维数"),
+    ("max_series", r"\bseries cardinality\b|\bcardinality\b|\b(?:max(?:imum)? )?(?:number of )?(?:active )?"
+                   r"(?:time )?series(?: per database)?\b|\bmax-series\b|序列基数|时间线(?:数量?|上限)?|序列数"),
+    ("max_columns", r"\b(?:max(?:imum)? )?(?:number of )?columns?(?: per table)?\b|最大列数|列数(?:上限)?|列上限"),
+    ("max_tables", r"\b(?:max(?:imum)? )?(?:number of )?tables? per database\b|最大表数|表数量?上限"),
+    ("max_row_size", r"\b(?:max(?:imum)? )?row (?:size|length)\b|最大行长度?|行长度?"),
+    ("max_databases", r"\b(?:max(?:imum)? )?(?:number of )?databases\b|数据库数量?上限"),
+    ("max_tags", r"\b(?:max(?:imum)? )?(?:number of )?tags\b|标签数"),
+    ("bytes_per_sample", r"\b(?:bytes?|storage|disk space) per (?:sample|data ?point|point|value)\b|"
+                         r"\bbytes/sample\b|每个?(?:数据)?点.{0,4}字节"),
+    ("compression_ratio", r"\bcompression(?: ratio| rate)?\b|\bcompress(?:es|ed)?\b|压缩比|压缩率|压缩"),
+    ("storage", r"\bstorage(?: space| size| footprint| usage)?\b|\bdisk (?:space|usage|footprint)\b|"
+                r"存储空间|存储容量|磁盘空间|存储"),
+    ("memory", r"\bmemory(?: usage| footprint)?\b|\bRAM\b|内存"),
+    ("retention", r"\bretention(?: period)?\b|保留(?:时间|期)|数据保留"),
+    ("max_message_size", r"\bmax(?:imum)? message size\b|最大消息"),
+    ("message_size", r"\bmessage size\b|消息大小"),
+    ("partitions", r"\bpartitions?\b|分区"),
+    ("cluster_size", r"\bcluster size\b|\bnumber of nodes\b|节点数"),
+    ("availability", r"\bavailability\b|\buptime\b|\bSLA\b|可用性"),
+    ("error_rate", r"\berror rate\b|错误率|失败率"),
+    ("cpu_utilisation", r"\bCPU (?:usage|utili[sz]ation|load)\b|CPU\s?(?:使用率|利用率)"),
+    ("price", r"\bprice\b|\bpricing\b|\bcosts?\b|\bfee\b|价格|成本|费用|售价"),
+    ("market_share", r"\bmarket share\b|市场份额|市占率"),
+    ("revenue", r"\brevenue\b|\bsales\b|营收|收入"),
+)
+_COMPILED = tuple((key, re.compile(p, re.I)) for key, p in _RULES)
+_PCT = re.compile(r"p\s?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)(?:th)? percentile", re.I)
+_STAT_PREFIXES = ("p50_", "p75_", "p90_", "p95_", "p99_", "p999_", "avg_", "max_", "min_", "median_", "query_",
+                  "ingest_")
+
+
+class MetricMention(NamedTuple):
+    start: int
+    end: int
+    key: str
+
+
+def _key(key: str, text: str) -> str:
+    if key == "p_latency":  # "p99", "99th percentile" -> p99_latency
+        m = _PCT.search(text)
+        return f"p{(m.group(1) or m.group(2)).replace('.', '')}_latency" if m else "latency"
+    return key
+
+
+@lru_cache(maxsize=8192)
+def metric_mentions(text: str) -> tuple[MetricMention, ...]:
+    """Non-overlapping metric words in `text`, in order: earliest first, the longest where two start together."""
+    found = [(m.start(), -(m.end() - m.start()), i, m) for i, (_, rx) in enumerate(_COMPILED)
+             for m in rx.finditer(text)]
+    found.sort(key=lambda f: f[:3])
+    out: list[MetricMention] = []
+    for start, _, i, m in found:
+        if out and start < out[-1].end:
+            continue
+        out.append(MetricMention(start, m.end(), _key(_RULES[i][0], m.group(0))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def canonical_metric(phrase: str) -> str | None:
+    """The canonical key for the first metric a phrase names ("maximum vector dimensions" -> max_dimensions,
+    "人口" -> population, "QPS" -> query_throughput); None when it names none ("What is X")."""
+    found = metric_mentions(phrase)
+    return found[0].key if found else None
+
+
+def metric_family(key: str) -> str:
+    """The quantity without its statistic or scope: p99_latency -> latency, ingest_throughput -> throughput.
+    Limits keep their prefix (max_columns is its own quantity, there is no bare `columns`)."""
+    for prefix in _STAT_PREFIXES:
+        rest = key.removeprefix(prefix)
+        if rest != key and rest in ("latency", "throughput", "latency_ms"):
+            return rest
+    return key
+
+
+def same_family(a: str, b: str) -> bool:
+    """Whether two keys are the same quantity up to statistic or scope (a question's "latency" vs p99_latency)."""
+    return metric_family(a) == metric_family(b)

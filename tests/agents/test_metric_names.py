@@ -1,0 +1,46 @@
+"""Canonical metric keys from question and document words, English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from openresearch.agents.metric_names import canonical_metric, metric_family, metric_mentions, same_family
+
+
+@pytest.mark.parametrize(("phrase", "key"), [
+    ("population", "population"), ("inhabitants", "population"), ("人口", "population"),
+    ("number of households", "households"),
+    ("built", "built"), ("completed", "built"), ("constructed", "built"), ("erected", "built"),
+    ("year built", "built"), ("建成", "built"),
+    ("born", "born"), ("date of birth", "born"), ("出生", "born"),
+    ("founded", "founded"), ("established", "founded"), ("formed", "founded"), ("成立", "founded"),
+    ("released", "released"), ("release date", "released"), ("died", "died"),
+    ("query throughput", "query_throughput"), ("QPS", "query_throughput"),
+    ("ingestion rate", "ingest_throughput"), ("写入吞吐", "ingest_throughput"),
+    ("rows per second", "throughput"), ("吞吐量", "throughput"),
+    ("maximum vector dimensions", "max_dimensions"), ("dimensions", "max_dimensions"), ("最大维度", "max_dimensions"),
+    ("recall", "recall"), ("latency", "latency"), ("p99 latency", "p99_latency"),
+    ("99th percentile latency", "p99_latency"), ("average latency", "avg_latency"),
+    ("compression ratio", "compression_ratio"), ("压缩比", "compression_ratio"),
+    ("bytes per sample", "bytes_per_sample"), ("storage per sample", "bytes_per_sample"),
+    ("series cardinality", "max_series"), ("序列基数", "max_series"),
+    ("columns per table", "max_columns"), ("最大列数", "max_columns"),
+])
+def test_canonical_metric(phrase: str, key: str) -> None:
+    assert canonical_metric(phrase) == key
+
+
+def test_whole_questions_give_their_first_metric() -> None:
+    assert canonical_metric("What is the population of Lakeview Township, Ohio?") == "population"
+    assert canonical_metric("When was the Grant County Courthouse built?") == "built"
+    assert canonical_metric("ingestion throughput and query latency") == "ingest_throughput"
+    assert canonical_metric("Milvus 的最大维度是多少") == "max_dimensions"
+    assert canonical_metric("Who is the mayor of Springfield?") is None
+
+
+def test_mentions_in_order_and_families() -> None:
+    keys = [m.key for m in metric_mentions("query throughput, p95 latency and recall")]
+    assert keys == ["query_throughput", "p95_latency", "recall"]
+    assert metric_family("p99_latency") == "latency" and metric_family("ingest_throughput") == "throughput"
+    assert metric_family("max_columns") == "max_columns"
+    assert same_family("latency", "avg_latency") and not same_family("latency", "throughput")
