@@ -18,6 +18,7 @@ from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import chunk_text
 from openresearch.ingest.documents import SUFFIXES, parse_file
 from openresearch.ingest.embed import Embedder
+from openresearch.ingest.metadata import local_file_title
 from openresearch.ingest.retrievers.base import Candidate
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,8 @@ def index_documents(store: GraphStore, spec: str | Path, embedder: Embedder, *, 
     for path in files:
         try:
             doc = parse_file(path, _local_url(root, path))
+            if not doc.title:  # a Markdown heading or a readable file name, never the folder ("corpus")
+                doc = doc.model_copy(update={"title": local_file_title(path)})
         except ParseError as e:
             report.errors.append(str(e))
             log.warning("skipped %s", e)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 from typing import Any
 
 from lxml import html as lxml_html
@@ -174,3 +175,77 @@ def extract_meta(root: lxml_html.HtmlElement) -> PageMeta:
         published_at=published or _time_date(root),
         lang=root.get("lang") or root.get("xml:lang") or next(iter(meta.get("content-language", [])), None),
     )
+
+
+# --- titles of local files ------------------------------------------------------------------------
+
+_FRONT_TITLE = re.compile(r"\A\ufeff?---\s*\n(?:.*?\n)??title:\s*(?P<t>.+?)\s*\n(?:.*?\n)?---\s*\n", re.S | re.I)
+_FRONT_END = re.compile(r"\A\ufeff?---\s*\n.*?\n---\s*\n", re.S)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.M | re.S)
+_ATX = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.M)
+_SETEXT = re.compile(r"^([^\n]{3,120})\n=+\s*$", re.M)
+_HTML_HEADING = re.compile(r"<h[1-3][^>]*>(.*?)</h[1-3]>", re.I | re.S)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+_DATED = re.compile(r"^(?:19|20)\d\d-\d\d-\d\d[_\-]")
+_GENERIC_STEMS = {"readme", "index", "_index", "main", "document", "page", "untitled", "intro", "introduction"}
+
+
+def _clean_heading(text: str) -> str:
+    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
+    return collapse(re.sub(r"[*_`]{1,3}", "", text)).strip(" #")
+
+
+def readable_file_name(name: str) -> str:
+    """A file name made readable: `2021-06-16-high-cardinality-data.md` -> "High cardinality data".
+
+    A folder-flattened name (`owner__repo__docs_guides_setup-size_README.md`) keeps its last meaningful path
+    part ("Setup size"), so the title says what the file is about, not where it sits."""
+    stem = name.rsplit("/", 1)[-1]
+    stem = re.sub(r"\.(?:md|markdown|mdx|txt|text|html?|pdf)$", "", stem, flags=re.I)
+    segments = [p for p in re.split(r"__|_", stem) if p] if "__" in stem else [stem]
+    meaningful = [s for s in segments if s.lower().strip("_- ") not in _GENERIC_STEMS]
+    last = (meaningful or segments or [stem])[-1]
+    last = _DATED.sub("", last)
+    words = re.sub(r"[_\-\s]+", " ", last).strip()
+    return (words[:1].upper() + words[1:]) if words else stem
+
+
+def text_title(raw: str, html: bool = False) -> str | None:
+    """The title a file's own text gives: front matter `title:`, else its first level-1 heading (Markdown or
+    HTML h1-h3 outside code), else an HTML page's <title>."""
+    head = raw[:20000]
+    if html:
+        m = _HTML_TITLE.search(head) or _HTML_HEADING.search(head)
+        return (_clean_heading(m.group(1)) or None) if m else None
+    if m := _FRONT_TITLE.match(head):
+        return m.group("t").strip().strip("'\"") or None
+    body = head[m.end():] if (m := _FRONT_END.match(head)) else head
+    body = _FENCE.sub("", body)
+    for rx in (_ATX, _SETEXT, _HTML_HEADING):
+        if h := rx.search(body):
+            title = _clean_heading(h.group(1))
+            if title:
+                return title
+    return None
+
+
+def file_title(name: str, raw: str | None, parsed: str | None = None) -> str:
+    """A local document's title: the parser's, else the text's own (front matter, first heading, <title>),
+    else the file name made readable. Never the folder the file sits in."""
+    if parsed and parsed.strip():
+        return parsed.strip()
+    html = name.lower().endswith((".html", ".htm"))
+    return (text_title(raw, html) if raw else None) or readable_file_name(name)
+
+
+def local_file_title(path: Path, parsed: str | None = None) -> str:
+    """file_title for a file on disk (its first 20 KB are read; an unreadable file is named by its name)."""
+    if parsed and parsed.strip():
+        return parsed.strip()
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(20000).decode("utf-8", "replace")
+    except OSError:
+        raw = None
+    return file_title(path.name, raw)
