@@ -186,9 +186,11 @@ class SubQuestion(BaseModel):
 class Plan(BaseModel):
     question: str
     language: Literal["en", "zh"] = "en"
-    kind: str = "overview"  # comparison | selection | how | why | overview | trend
+    kind: str = "overview"  # lookup | comparison | selection | how | why | overview | trend
     entities: list[str] = Field(default_factory=list)
     aspects: list[str] = Field(default_factory=list)
+    attributes: list[str] = Field(default_factory=list)  # what the question asks for, in its own words
+    metrics: list[str] = Field(default_factory=list)  # canonical metric keys of the attributes
     sub_questions: list[SubQuestion] = Field(default_factory=list)
     candidates_considered: int = 0  # size of the diverge round
     method: Literal["llm", "deterministic"] = "deterministic"

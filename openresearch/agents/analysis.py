@@ -18,6 +18,7 @@ from typing import Any, Literal
 import spacy
 from pydantic import BaseModel, Field
 
+from openresearch.agents.attributes import attribute_list, lookup, metric_key
 from openresearch.agents.lexicon import (
     ASPECTS,
     EN_FILLER,
@@ -41,8 +42,10 @@ _ZH_SPLIT = re.compile(r"[\s，。？！、；：,.?!;:（）()“”\"「」《
 class QuestionAnalysis(BaseModel):
     question: str
     language: Language = "en"
-    kind: str = "overview"  # selection | comparison | how | why | trend | overview
+    kind: str = "overview"  # lookup | selection | comparison | how | why | trend | overview
     entities: list[str] = Field(default_factory=list)  # canonical names, in order of appearance
+    attributes: list[str] = Field(default_factory=list)  # what is asked, in the question's words ("population")
+    metrics: list[str] = Field(default_factory=list)  # the attributes' canonical metric keys, same order
     aspects: list[str] = Field(default_factory=list)  # lexicon keys, in order of appearance
     topic: str = ""  # what the question is about besides its entities ("message broker", "消息队列")
     keywords: list[str] = Field(default_factory=list)
@@ -83,15 +86,27 @@ class Analyzer:
     def analyse(self, question: str) -> QuestionAnalysis:
         text = " ".join(question.split())
         language: Language = "zh" if guess_lang(text) == "zh" else "en"
+        asked = lookup(text, language)
         doc = self._nlp[language](text)
         found = [(e.start_char, e.text) for e in doc.ents if language == "en" or _latin_bounded(text, e)]
         found += _quoted(text)
         found += _en_names(doc) if language == "en" else _zh_latin_names(text)
+        if asked is not None:
+            # a look-up names one thing, qualifier and all ("Blue Lake Township, Michigan" is not two entities)
+            at = text.find(asked.entity)
+            found = [(at, asked.entity)]
+        if asked is None:
+            found += _listed_names(text, [s for _, s in found])
         entities = self._resolve(found)
         aspects = _aspects(text, language)
         topic, keywords = _topic(text, language, [s for _, s in found], aspects)
-        kind = _kind(text, language, len(entities))
+        kind = "lookup" if asked is not None else _kind(text, language, len(entities))
+        surfaces = [*entities, *(s for _, s in found)]
+        attributes = [asked.attribute] if asked is not None else attribute_list(text, language, surfaces)
+        if asked is not None:
+            keywords = list(dict.fromkeys([*asked.attribute.split(), *keywords]))
         return QuestionAnalysis(question=text, language=language, kind=kind, entities=entities,
+                                attributes=attributes, metrics=list(dict.fromkeys(metric_key(a) for a in attributes)),
                                 aspects=aspects, topic=topic, keywords=keywords)
 
     def _resolve(self, found: list[tuple[int, str]]) -> list[str]:
@@ -174,7 +189,8 @@ def _strip(text: str, surfaces: list[str], aspects: list[str]) -> str:
     for aspect in ASPECTS:
         if aspect.key in aspects:
             for t in sorted((*aspect.zh_terms, *aspect.en_terms), key=len, reverse=True):
-                text = re.sub(rf"(?<![a-z]){re.escape(t)}(?![a-z])", " ", text, flags=re.I)
+                # whole words only: stripping "throughput" out of "high-throughput" would leave "high-"
+                text = re.sub(rf"(?<![A-Za-z0-9-]){re.escape(t)}(?![A-Za-z0-9-])", " ", text, flags=re.I)
     return text
 
 
@@ -188,7 +204,7 @@ def _topic(text: str, language: Language, surfaces: list[str], aspects: list[str
         return (chunks[0] if chunks else ""), chunks[:5]
     runs: list[list[str]] = [[]]
     for word in re.findall(r"[A-Za-z][A-Za-z0-9'-]*|[^\sA-Za-z]", rest):
-        lowered = word.lower()
+        lowered = word.lower().strip("-'")
         if _EN_WORD.fullmatch(lowered) and lowered not in EN_FILLER and lowered not in STOP_WORDS:
             runs[-1].append(lowered)
         elif runs[-1]:
@@ -198,8 +214,31 @@ def _topic(text: str, language: Language, surfaces: list[str], aspects: list[str
     return (" ".join(runs[0][:3]) if runs else ""), keywords
 
 
+_LIST_OF_NAMES = re.compile(r"(?:compare|comparing|between|of|among|:)\s+((?:[\w.+#/-]+(?: [\w.+#/-]+){0,2}, )+"
+                            r"(?:and |or )?[\w.+#/-]+(?: [\w.+#/-]+){0,2}|[\w.+#/-]+ (?:and|vs\.?|versus) [\w.+#/-]+)"
+                            r"(?=\s*(?:[:?.,;]|\bon\b|\bin\b|\bfor\b|$))", re.I)
+
+
+def _listed_names(text: str, known: list[str]) -> list[tuple[int, str]]:
+    """Names in an enumeration that already holds a known name ("Compare pgvector, Milvus and Qdrant"):
+    a lower-case product name is a name there even though nothing else marks it."""
+    known_keys = {k.lower() for k in known}
+    out: list[tuple[int, str]] = []
+    for m in _LIST_OF_NAMES.finditer(text):
+        items = [(m.start(1) + i.start(), i.group().strip()) for i in re.finditer(r"[^,]+", m.group(1))]
+        pieces = [(pos, re.sub(r"^(?:and|or)\s+", "", t, flags=re.I)) for pos, t in items]
+        split = [(pos + t.find(p), p) for pos, t in pieces for p in re.split(r"\s+(?:and|vs\.?|versus|or)\s+", t)]
+        if not any(p.lower() in known_keys for _, p in split) or len(split) < 2:
+            continue
+        out += [(pos, p) for pos, p in split if p and p.lower() not in NOT_ENTITIES and len(p.split()) <= 3]
+    return out
+
+
 def _kind(text: str, language: Language, n_entities: int) -> str:
     lowered = text.lower()
+    first = re.split(r"[.?!。？！]\s*", lowered, maxsplit=1)[0]
+    if re.match(r"\s*(?:compare|comparing|contrast)\b", first) or first.startswith(("对比", "比较")):
+        return "comparison"  # "Compare A and B ... Which figures are comparable?" compares; it does not choose
     markers = ZH_KIND_MARKERS if language == "zh" else EN_KIND_MARKERS
     hit = {kind for kind, words in markers for w in words
            if (w in lowered if language == "zh" else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered))}

@@ -132,7 +132,8 @@ EN_FILLER = NOT_ENTITIES | words(
     "need needs want terms regarding respect about become became happen happened matter make made get "
     "high low trend trends future outlook evolving evolution roadmap"
 )
-ZH_FILLER = ("哪个", "哪一个", "哪些", "什么", "如何", "怎么", "怎样", "为什么", "为何", "是否", "应该", "选择",
+ZH_FILLER = ("以及", "各自", "给出",
+             "哪个", "哪一个", "哪些", "什么", "如何", "怎么", "怎样", "为什么", "为何", "是否", "应该", "选择",
              "选型", "对比", "比较", "区别", "差异", "相比", "之间", "方面", "更高", "更低", "更好", "更", "在",
              "和", "与", "及", "或", "的", "了", "吗", "呢", "上", "中", "是", "有", "我们", "我", "请", "一下",
              "适合", "哪", "个", "高", "低", "好", "用", "该")

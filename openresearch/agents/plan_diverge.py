@@ -9,7 +9,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from openresearch.agents.analysis import QuestionAnalysis
-from openresearch.agents.lexicon import ASPECT_BY_KEY, DEFAULT_SELECTION_ASPECTS
+from openresearch.agents.attributes import metric_key
+from openresearch.agents.lexicon import ASPECT_BY_KEY
+from openresearch.agents.metric_names import canonical_metric
 from openresearch.identity import question_id
 from openresearch.models import Role
 
@@ -33,6 +35,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "risks": "What are the risks, limitations and trade-offs of {x}?",
         "adoption": "Which production uses of {x} are reported, and with what results?",
         "trend": "What is the outlook for {x}, and how is it changing?",
+        "entity_attrs": "What are the {x} of {e}, and under which conditions?",
+        "topic_compare": "How do the main {x} options differ from one another?",
+        "compare_attr": "How do {es} compare on {a}, and under which conditions?",
+        "topic_attr": "What figures do the sources give for {a}, and for which products or settings?",
+        "fit": "How well does {e} fit {x}, and what are its trade-offs there?",
     },
     "zh": {
         "background_entity": "{e} 是什么，主要为哪些场景而设计？",
@@ -51,6 +58,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "risks": "{x} 有哪些风险、局限和权衡？",
         "adoption": "{x} 在生产环境中有哪些应用，效果如何？",
         "trend": "{x} 的发展趋势和前景如何？",
+        "entity_attrs": "{e} 的{x}分别是多少？在什么条件下？",
+        "topic_compare": "主流{x}方案之间有哪些主要区别？",
+        "compare_attr": "{es} 在{a}方面的具体数字有何差异？",
+        "topic_attr": "各来源给出的{a}数字是多少，分别针对什么产品或场景？",
+        "fit": "{e} 在{x}方面是否合适，有哪些权衡？",
     },
 }
 # Families whose answers live in papers and specifications rather than blog posts.
@@ -85,10 +97,8 @@ def join_names(names: list[str], language: str) -> str:
 
 
 def plan_aspects(a: QuestionAnalysis) -> list[str]:
-    """Named aspects; a comparison or selection that names none gets the usual ones."""
-    if a.aspects or a.kind not in ("comparison", "selection"):
-        return list(a.aspects)
-    return list(DEFAULT_SELECTION_ASPECTS)
+    """Only the aspects the question itself names: a lexicon is a hint, never the source of the plan."""
+    return list(a.aspects)
 
 
 def aspect_label(key: str, language: str) -> str:
@@ -108,8 +118,52 @@ def keywords_for(entities: list[str], aspects: list[str], a: QuestionAnalysis) -
     return list(dict.fromkeys([*entities, *terms, *a.keywords[:3]]))
 
 
+def _attribute_keywords(a: QuestionAnalysis, entities: list[str], attributes: list[str]) -> list[str]:
+    words = [w for attr in attributes for w in (attr.split() if a.language != "zh" else [attr])]
+    return list(dict.fromkeys([*entities, *words]))
+
+
+def _lookup(a: QuestionAnalysis) -> list[Candidate]:
+    """A fact look-up is the question itself, once per thing it names: templates would only dilute it."""
+    out = [Candidate(text=a.question, role="core", family="lookup", entities=a.entities[:1], aspects=[],
+                     keywords=_attribute_keywords(a, a.entities[:1], a.attributes), depth=2, priority=1.0)]
+    return out
+
+
+def _by_attribute(a: QuestionAnalysis, lang: str, selection: bool) -> list[Candidate]:
+    """A question that names what to measure ("...: maximum vector dimensions, query throughput and recall"):
+    one comparison per attribute, one look-up of all attributes per entity, and the question itself."""
+    t = TEMPLATES[lang]
+    ents = a.entities[:MAX_ENTITIES]
+    es = join_names(ents, lang)
+    attrs = a.attributes[:6]
+    listed = join_names(attrs, lang)
+    out = [Candidate(text=a.question, role="core", family="direct", entities=ents, aspects=a.aspects,
+                     keywords=_attribute_keywords(a, ents, attrs), depth=2, priority=0.6)]
+    for e in ents:
+        out.append(Candidate(text=t["entity_attrs"].format(e=e, x=listed), role="core", family="entity_attrs",
+                             entities=[e], keywords=_attribute_keywords(a, [e], attrs), depth=2, priority=0.9))
+    for i, attr in enumerate(attrs):
+        text = (t["compare_attr"].format(es=es, a=attr) if len(ents) >= 2 else t["topic_attr"].format(a=attr))
+        # the metric key as its aspect: two comparisons on different metrics are never duplicates
+        out.append(Candidate(text=text, role="comparison", family="compare_attr", entities=ents,
+                             aspects=[metric_key(attr)], keywords=_attribute_keywords(a, ents, [attr]), depth=2,
+                             priority=0.95 - 0.02 * i))
+    if selection and len(ents) >= 2:
+        out.append(Candidate(text=t["choose"].format(es=es), role="impact", family="choose", entities=ents,
+                             keywords=_attribute_keywords(a, ents, attrs), depth=1, priority=0.85))
+    return out
+
+
 def diverge(a: QuestionAnalysis) -> list[Candidate]:
+    if a.kind == "lookup" and a.entities:
+        return _lookup(a)
     lang = "zh" if a.language == "zh" else "en"
+    measured = [attr for attr in a.attributes if canonical_metric(attr)]
+    # a selection's "for X" is a requirement to weigh the options against, not a list of metrics
+    if measured and a.kind != "selection" and (a.kind in ("comparison", "overview", "trend")
+                                               or len(measured) == len(a.attributes)):
+        return _by_attribute(a, lang, a.kind == "selection")
     t = TEMPLATES[lang]
     ents = a.entities[:MAX_ENTITIES]
     aspects = plan_aspects(a)
@@ -137,8 +191,9 @@ def diverge(a: QuestionAnalysis) -> list[Candidate]:
     add("direct", a.question, "core", 1.0 if kind in ("why", "how", "overview") else 0.5, 2, ents, a.aspects)
     how = kind == "how"
     for e in ents:
-        add("mechanism", t["mechanism"].format(e=e), "core", 0.95 if how else 0.45, 3 if how else 2, [e])
-        if how or kind == "overview":
+        if kind in ("how", "why", "overview"):
+            add("mechanism", t["mechanism"].format(e=e), "core", 0.95 if how else 0.45, 3 if how else 2, [e])
+        if how:
             add("guarantees", t["guarantees"].format(e=e), "core", 0.8, 2, [e])
             add("failures", t["failures"].format(e=e), "core", 0.7, 2, [e])
         for k in aspects[:2]:
@@ -157,17 +212,26 @@ def diverge(a: QuestionAnalysis) -> list[Candidate]:
     elif ents:
         add("alternatives", t["alternatives"].format(e=ents[0]), "comparison", 0.6, 2)
     elif a.topic and kind in ("selection", "comparison"):
+        if not aspects:
+            add("topic_compare", t["topic_compare"].format(x=a.topic), "comparison", 0.85, 2, [])
         for i, k in enumerate(aspects):
             add("topic_compare_aspect", t["topic_compare_aspect"].format(x=a.topic, a=aspect_label(k, lang)),
                 "comparison", 0.85 - 0.03 * i, 2, [], [k])
 
     # impact: the decision, the risks, adoption, the outlook
+    if kind == "selection" and a.attributes:
+        for e in ents:  # the requirement in the question's words ("for high-throughput event streaming")
+            add("fit", t["fit"].format(e=e, x=a.attributes[0]), "core", 0.8, 2, [e], a.aspects)
     if kind in ("selection", "comparison"):
         if len(ents) >= 2:
             add("choose", t["choose"].format(es=es), "impact", 0.85 if kind == "selection" else 0.7, 2)
         elif a.topic:
             add("topic_choose", t["topic_choose"].format(x=a.topic), "impact", 0.85, 2, [])
-    add("risks", t["risks"].format(x=subject), "impact", 0.7, 1, aspect_keys=["risk"])
-    add("adoption", t["adoption"].format(x=subject), "impact", 0.5, 1)
-    add("trend", t["trend"].format(x=subject), "impact", 1.0 if kind == "trend" else 0.4, 2)
+    # only what the question's kind implies: an outlook for a trend question, trade-offs for a choice
+    if kind in ("selection", "comparison", "how", "overview") or "risk" in a.aspects:
+        add("risks", t["risks"].format(x=subject), "impact", 0.7, 1, aspect_keys=["risk"])
+    if kind in ("overview", "trend", "selection"):
+        add("adoption", t["adoption"].format(x=subject), "impact", 0.5, 1)
+    if kind == "trend":
+        add("trend", t["trend"].format(x=subject), "impact", 1.0, 2)
     return out

@@ -42,11 +42,19 @@ def schedule(plan: Plan) -> list[list[str]]:
     return [sorted(wave, key=order.__getitem__) for wave in nx.topological_generations(graph)]
 
 
+def fit_budget(a: QuestionAnalysis, budget: PlanBudget) -> PlanBudget:
+    """A look-up needs one or two sub-questions, not the five a comparison does."""
+    if a.kind == "lookup":
+        return budget.model_copy(update={"min_sub_questions": 1, "max_sub_questions": min(2, budget.max_sub_questions)})
+    return budget
+
+
 def _plan(a: QuestionAnalysis, candidates: list[Candidate], embedder: Embedder, budget: PlanBudget,
           method: str) -> Plan:
     aspects = plan_aspects(a)
-    subs = converge(candidates, embedder, budget, a.entities, aspects)
+    subs = converge(candidates, embedder, fit_budget(a, budget), a.entities, aspects)
     return Plan(question=a.question, language=a.language, kind=a.kind, entities=a.entities, aspects=aspects,
+                attributes=a.attributes, metrics=a.metrics,
                 sub_questions=subs, candidates_considered=len(candidates),
                 method="llm" if method == "llm" else "deterministic")
 
@@ -100,7 +108,7 @@ class LLMPlanner:
             chosen = self._converge(a, pool, budget)
         except (LLMError, BudgetExceeded):
             return self.fallback.plan(question, budget=budget)
-        if len(chosen) < budget.min_sub_questions:
+        if len(chosen) < fit_budget(a, budget).min_sub_questions:
             # too few usable answers: deterministic candidates top up, ranked below every LLM pick
             chosen += [c.model_copy(update={"priority": c.priority - 1.0}) for c in diverge(a)]
         return _plan(a, chosen, self.fallback.embedder, budget, "llm")

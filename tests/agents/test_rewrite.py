@@ -121,8 +121,8 @@ def minilm() -> Embedder:
 def test_real_embedder_plans_and_rewrites(minilm: Embedder, llm_server: ScriptedLLMServer) -> None:
     for question in (BROKER, ZH_COMPARE):
         plan = plan_for(question, minilm)
-        assert 5 <= len(plan.sub_questions) <= 8 and sum(s.depth for s in plan.sub_questions) <= 15
-        assert {s.role for s in plan.sub_questions} == {"background", "core", "comparison", "impact"}
+        assert 4 <= len(plan.sub_questions) <= 8 and sum(s.depth for s in plan.sub_questions) <= 15
+        assert {"core", "comparison"} <= {s.role for s in plan.sub_questions}
         _, results = rewrite_plan(plan, embedder=minilm)
         assert all(2 <= len(r.queries) <= 4 for r in results)
     # paraphrase with no shared words passes; an unrelated query fails, whatever its wording

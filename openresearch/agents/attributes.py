@@ -1,0 +1,128 @@
+"""What a question asks about, read from its own words: look-ups ("What is the population of X?",
+"When was X built?", "X 的最大维度是多少？") and the attributes a comparison names ("...: maximum vector
+dimensions, query throughput and recall"). Pure core: regular expressions over the question, no lexicon
+of domains, so a question about townships is read as well as one about databases.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from openresearch.agents.metric_names import canonical_metric
+
+
+class Lookup(NamedTuple):
+    attribute: str  # the question's own words for what is asked ("population", "built", "sport")
+    entity: str  # the thing it is asked about, as written ("Blue Lake Township, Michigan")
+
+
+_ART = r"(?:the |a |an )?"
+_BE = r"(?:is|was|are|were)"
+# (pattern, which group is the attribute, which the entity); tried in order, the first match wins
+_EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
+    (re.compile(p, re.I), a, e) for p, a, e in (
+        # When was X built? / What year was X founded? / When did X die?
+        (rf"^(?:when|in what year|what year|which year) (?:was|were|is|did) {_ART}(.+?) (\w+?)"
+         r"(?: in| on| at)?\s*[?？]?$", 2, 1),
+        # What sport is X associated with? / What political party does X belong to? / What type of X is Y?
+        (rf"^(?:what|which) ((?:type|kind|sort) of \w+|[\w -]{{2,30}}?) (?:is|was|does|did) {_ART}(.+?) "
+         r"(?:associated with|known for|a member of|belong to|play|plays|affiliated with|part of|in)\s*[?？]?$", 1, 2),
+        # What is the population of X? / Who is the director of X? / What was the capital of X?
+        (rf"^(?:what|who|which) {_BE} {_ART}([\w ,'/-]{{2,60}}?) of {_ART}(.+?)\s*[?？]?$", 1, 2),
+        # Where is X located? / Where was X born?
+        (rf"^where {_BE} {_ART}(.+?)(?: (located|born|based|buried|held|situated|headquartered))?\s*[?？]?$", 2, 1),
+        # Who directed X? / Who wrote X? / Who won X?
+        (r"^who ((?:\w+ed)|wrote|won|sang|built|founded|invented|created|produced|made|owns|ran) "
+         rf"{_ART}(.+?)\s*[?？]?$", 1, 2),
+        # How many employees does X have? / How much does X cost?
+        (r"^how (many \w+(?: \w+)?|much|tall|long|high|big|large|old|fast) (?:does|do|did|is|was|are|were) "
+         rf"{_ART}(.+?)(?: have| has| cost| weigh| take)?\s*[?？]?$", 1, 2),
+        # What does X refer to? / What does X stand for?
+        (rf"^what (?:does|do|did) {_ART}(.+?) (refer to|stand for|mean)\s*[?？]?$", 2, 1),
+        # In which city is X? / In which state was X born?
+        (rf"^in (?:which|what) (\w+) {_BE} {_ART}(.+?)(?: located| born| based)?\s*[?？]?$", 1, 2),
+        # What is X's population?
+        (rf"^(?:what|who) {_BE} {_ART}(.+?)['’]s ([\w -]{{2,40}}?)\s*[?？]?$", 2, 1),
+    ))
+# Where ... -> "location"; Who directed -> "director"; "how much" -> "cost"
+_ATTR_WORDS = {"located": "location", "situated": "location", "based": "location", "headquartered": "location",
+               "much": "cost", "tall": "height", "high": "height", "old": "age", "long": "length",
+               "big": "size", "large": "size", "fast": "speed", "refer to": "meaning", "stand for": "meaning",
+               "mean": "meaning", "directed": "director", "wrote": "author", "written": "author",
+               "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator"}
+_ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
+    (re.compile(p), a, e) for p, a, e in (
+        (r"^(.+?)的(.{1,16}?)(?:是多少|有多少|是什么|为多少|是哪一年|是何时|是谁|在哪里|多大|多高|多长)[？?]?$", 2, 1),
+        (r"^(.+?)(?:是)?(?:什么时候|何时|哪一年|哪年)(建成|建造|成立|出生|发布|开业|创立|去世|完成|上市)的?[？?]?$",
+         2, 1),
+        (r"^(.+?)有多少(.{1,10}?)[？?]?$", 2, 1),
+    ))
+_ZH_ATTR = {"建成": "built", "建造": "built", "完成": "built", "成立": "founded", "创立": "founded", "出生": "born",
+            "发布": "released", "上市": "released", "去世": "died", "开业": "opened"}
+_LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|与|或)\s*")
+_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+((?:[\w/+-]+[ ,]*){1,14}?)"
+                          r"(?:[.?;:]|\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|$)", re.I),
+               re.compile(r":\s*([^.?:]+)"))
+_PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
+_ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"))
+_FRAGMENT_WORDS = frozenset({"where", "which", "what", "how", "who", "why", "when", "do", "does", "did", "the", "a",
+                             "an", "sources", "source", "vendors", "figures"})
+
+
+def lookup(question: str, language: str) -> Lookup | None:
+    """The attribute and entity of a fact look-up, or None when the question is not one."""
+    text = " ".join(question.split()).strip()
+    if language == "zh":
+        for pattern, ai, ei in _ZH_LOOKUPS:
+            if m := pattern.match(text):
+                attr = m.group(ai).strip()
+                return Lookup(_ZH_ATTR.get(attr, attr), m.group(ei).strip(" ，,"))
+        return None
+    for pattern, ai, ei in _EN_LOOKUPS:
+        m = pattern.match(text)
+        if not m:
+            continue
+        attr = (m.group(ai) or "").strip().lower()
+        entity = m.group(ei).strip(" ,\"'“”")
+        if not entity or len(entity.split()) > 10 or re.search(r"\b(?:and|vs|versus|or)\b", entity):
+            continue  # two things: a comparison, not a look-up
+        if not attr and text.lower().startswith("where"):
+            attr = "location"
+        attr = attr.removeprefix("many ").strip()
+        return Lookup(_ATTR_WORDS.get(attr, attr), entity)
+    return None
+
+
+def _clean_item(item: str) -> str:
+    words = [w for w in item.strip(" .?!:;\"'“”()").split() if w]
+    while words and words[0].lower() in _FRAGMENT_WORDS | {"on", "of", "in", "their", "its"}:
+        words.pop(0)
+    while words and words[-1].lower() in _FRAGMENT_WORDS:
+        words.pop()
+    return " ".join(words).strip("-/ ")
+
+
+def attribute_list(question: str, language: str, entities: list[str]) -> list[str]:
+    """The attributes a comparison or selection names, in the question's own words, in order."""
+    text = " ".join(question.split())
+    for e in sorted(entities, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(e)}(?!\w)", " ", text, flags=re.I)
+    patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
+    found: list[str] = []
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            for piece in _LIST_SPLIT.split(m.group(1)):
+                item = _clean_item(piece)
+                if item and (language == "zh" or len(item.split()) <= 5) and item.lower() not in (
+                        f.lower() for f in found):
+                    found.append(item)
+    return [f for f in found if canonical_metric(f) is not None or len(f) >= 3][:8]
+
+
+def metric_key(attribute: str) -> str:
+    """The canonical metric for an attribute, or a slug of the attribute's own words when none is known."""
+    known = canonical_metric(attribute)
+    if known:
+        return known
+    return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute
