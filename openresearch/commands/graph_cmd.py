@@ -66,12 +66,13 @@ def status(json_out: JsonOpt = False) -> None:
     from openresearch.graph.falkor_server import EmbeddedFalkor
 
     info = EmbeddedFalkor(settings().data_dir).status()
-    data = {"running": info.running, "pid": info.pid, "socket": str(info.socket), "data_dir": str(info.data_dir),
-            "log_file": str(info.log_file)}
+    data = {"running": info.running, "loading": info.loading, "pid": info.pid, "socket": str(info.socket),
+            "data_dir": str(info.data_dir), "log_file": str(info.log_file)}
     if json_out:
         print_json(data)
     else:
-        state = "[green]running[/green]" if info.running else "[red]stopped[/red]"
+        state = ("[yellow]loading its data[/yellow]" if info.loading else "[green]running[/green]") if info.running \
+            else "[red]stopped[/red]"
         console.print(f"embedded FalkorDB {state} pid={info.pid} socket={info.socket} data={info.data_dir}")
 
 

