@@ -65,6 +65,16 @@ class Settings(BaseSettings):
     embedding_model: str = "all-MiniLM-L6-v2"
     domain_weights: dict[str, float] = Field(default_factory=dict)
     recency_half_life_days: float = 365.0
+    # limits on hostile or unlucky inputs: each one ends in a clear message naming the file, never a hang
+    follow_symlinks: bool = Field(default=False, description="Local ingest follows symbolic links that point "
+                                  "outside the folder it was given (loops are detected either way).")
+    max_document_chars: int = Field(default=2_000_000, description="Text kept per document; the rest is cut "
+                                    "with a warning.")
+    max_chunks_per_document: int = Field(default=3_000, description="Chunks stored per document.")
+    max_pdf_inflated_bytes: int = Field(default=200_000_000, description="Decompressed stream bytes per PDF "
+                                        "(a decompression bomb stops here).")
+    max_pdf_page_inflated_bytes: int = Field(default=50_000_000, description="Decompressed bytes per PDF page.")
+    max_url_chars: int = Field(default=8_192, description="Longer URLs are refused before any request.")
 
     # --- LLM (any OpenAI-compatible endpoint; none configured = the deterministic pipeline) -----------
     llm_base_url: str | None = None
