@@ -181,7 +181,7 @@ def bench_queries(kind: str, sizes: list[int], repeat: int, neo4j_url: str | Non
             results[size] = {
                 "evidence_for_question": timed(lambda: store.evidence_for_question(questions[next(it) % repeat]),
                                                repeat),
-                "conflicts_one_entity": timed(lambda: store.conflicts(ents[next(it) % len(ents)]), repeat),
+                "conflicts_one_entity": timed(lambda: store.conflict_groups(ents[next(it) % len(ents)]), repeat),
                 "compare_3_entities": timed(lambda: store.compare([ents[(k := next(it)) % len(ents)],
                                                                    ents[(k + 1) % len(ents)],
                                                                    ents[(k + 2) % len(ents)]]), repeat),

@@ -103,25 +103,49 @@ class EvidenceView(BaseModel):
     page: int | None = None  # for PDFs: the page the quote starts on (from the stored page offsets)
 
 
-class ConflictSide(BaseModel):
-    evidence_id: str
-    source_id: str
-    source_url: str
-    value: float
-    raw_value: str
-    unit: str
-    condition: str
-    quote: str
-    raw_unit: str = ""
+class ConflictValue(BaseModel):
+    """One distinct value of a conflict group (values within tolerance are clustered into one), with all of
+    its evidence and what the graph can tell about how well it is supported."""
+
+    value: float  # canonical value (the one most of its evidence gives)
+    unit: str  # canonical unit
+    raw_values: list[str] = Field(default_factory=list,
+                                  description="the values as extracted, each with its unit ('1.2 GB/s'), distinct")
+    raw_unit: str = ""  # the unit of the first raw value
+    evidence_ids: list[str] = Field(default_factory=list, description="one per source first, newest first")
+    quotes: list[str] = Field(default_factory=list, description="the quote of each evidence id, same order")
+    source_ids: list[str] = Field(default_factory=list)
+    source_urls: list[str] = Field(default_factory=list)
+    source_titles: list[str] = Field(default_factory=list)
+    conditions: list[str] = Field(default_factory=list, description="the conditions as written, distinct")
+    newest: date | None = None  # the newest publication date among its sources
+    sources: int = 0  # distinct sources
+    domains: int = 0  # distinct origins (web domains; a local document is its own origin)
+    primary: bool = False  # a source that is the entity's own (its domain or title names the entity)
+    trust: float = 0.5  # mean Source.trust of its sources
+    support: float = 0.0  # trust-weighted independent support: the order of `ConflictGroup.values`
 
 
-class Conflict(BaseModel):
+class ConflictGroup(BaseModel):
+    """One disagreement: entity + metric (+ statistic kind and qualifiers) + unit family + condition, with
+    every distinct value, best supported first."""
+
+    id: str  # stable hash of the key
     entity: str
     metric: str
     unit: str
-    a: ConflictSide
-    b: ConflictSide
+    condition: str = ""
+    values: list[ConflictValue] = Field(min_length=2)
     relative_difference: float
+    credibility: str = ""  # a plain-language note on which value is better supported
+
+    @property
+    def evidence_ids(self) -> list[str]:
+        return [e for v in self.values for e in v.evidence_ids]
+
+    def value_of(self, evidence_id: str) -> int | None:
+        """The index of the value this evidence supports (None if it is not in the group)."""
+        return next((i for i, v in enumerate(self.values) if evidence_id in v.evidence_ids), None)
 
 
 class ComparisonCell(BaseModel):
@@ -247,7 +271,7 @@ class DraftSection(BaseModel):
     role: Role = "background"
     sentences: list[Sentence] = Field(default_factory=list)
     limited: bool = False  # evidence limited: a cap tripped or too little was found
-    disclosed_conflicts: list[str] = Field(default_factory=list, description="observation-pair keys a|b")
+    disclosed_conflicts: list[str] = Field(default_factory=list, description="ids of conflict groups disclosed")
 
 
 class Draft(BaseModel):

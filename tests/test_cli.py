@@ -56,13 +56,14 @@ def test_import_example_twice_changes_nothing_and_queries_work(env: dict[str, st
     assert stats(env) == before
     conflicts = json.loads(run(["conflicts", "--json"], env).stdout)
     assert conflicts, "the example evidence carries deliberate conflicts"
-    one = conflicts[0]
-    assert one["a"]["source_id"] != one["b"]["source_id"]
+    one = conflicts[0]  # a group: every value with its evidence, best supported first
+    assert len(one["values"]) >= 2 and one["credibility"]
+    assert set(one["values"][0]["source_ids"]) != set(one["values"][1]["source_ids"])
     comp = json.loads(run(["compare", "Kafka", "RabbitMQ", "--json"], env).stdout)
     assert comp["entities"][:2] == ["Apache Kafka", "RabbitMQ"]
-    eid = one["a"]["evidence_id"]
+    eid = one["values"][0]["evidence_ids"][0]
     shown = json.loads(run(["evidence", "show", eid, "--json"], env).stdout)
-    assert shown["evidence"]["id"] == eid and shown["evidence"]["quote"] == one["a"]["quote"]
+    assert shown["evidence"]["id"] == eid and shown["evidence"]["quote"] == one["values"][0]["quotes"][0]
     text = run(["evidence", "show", eid], env).stdout
     assert eid in text and "quote" in text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from openresearch.identity import entity_key
-from openresearch.models import Conflict, EvidenceView, SubQuestion
+from openresearch.models import ConflictGroup, EvidenceView, SubQuestion
 
 
 class Sufficiency(BaseModel):
@@ -20,7 +20,7 @@ class Sufficiency(BaseModel):
     reason: str = ""
 
 
-def assess(q: SubQuestion, evidence: list[EvidenceView], conflicts: list[Conflict], *, min_evidence: int = 3,
+def assess(q: SubQuestion, evidence: list[EvidenceView], conflicts: list[ConflictGroup], *, min_evidence: int = 3,
            min_sources: int = 2, min_coverage: float = 0.5) -> Sufficiency:
     """Sufficient when there are enough items from enough distinct sources, covering the question's
     keywords and entities; a conflict seen from only one side is unresolved and asks for more sources."""
@@ -32,7 +32,9 @@ def assess(q: SubQuestion, evidence: list[EvidenceView], conflicts: list[Conflic
     kw_cov = 1.0 - len(missing_kw) / len(q.keywords) if q.keywords else 1.0
     ent_cov = 1.0 - len(missing_ent) / len(q.entities) if q.entities else 1.0
     ids = {e.id for e in linked}
-    unresolved = sum(1 for c in conflicts if (c.a.evidence_id in ids) != (c.b.evidence_id in ids))
+    # a group is seen from one side when the evidence holds some of its values but not all
+    unresolved = sum(1 for g in conflicts if 0 < sum(1 for v in g.values if ids.intersection(v.evidence_ids))
+                     < len(g.values))
     n_sources = len({e.source.id for e in linked})
     reasons = []
     if len(linked) < min_evidence:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from openresearch.conflicts import value_summary as conflict_value
+
 if TYPE_CHECKING:
     from openresearch.agents.research import RunResult
 
@@ -66,12 +68,14 @@ def to_markdown(result: RunResult) -> str:
             out += [f"_Evidence for this section is limited ({why})._", ""]
         out += [" ".join(s.text for s in sec.sentences), ""]
     if result.conflicts:
-        out += ["## Conflicts between sources", "", "| entity | metric | value A | evidence A | value B | evidence B |",
+        out += ["## Conflicts between sources", "",
+                "| entity | metric | condition | values (best supported first) | difference | credibility |",
                 "|---|---|---|---|---|---|"]
         for c in result.conflicts:
-            out.append(f"| {c.entity} | {c.metric} | {c.a.raw_value} ({c.a.value:g} {c.unit}) | [{c.a.evidence_id}] "
-                       f"{c.a.source_url} | {c.b.raw_value} ({c.b.value:g} {c.unit}) | [{c.b.evidence_id}] "
-                       f"{c.b.source_url} |")
+            values = "; ".join(f"{_cell(conflict_value(v))} " + "".join(f"[{e}]" for e in v.evidence_ids)
+                               for v in c.values)
+            out.append(f"| {_cell(c.entity)} | {_cell(c.metric)} | {_cell(c.condition) or '-'} | {values} | "
+                       f"{c.relative_difference:.0%} | {_cell(c.credibility)} |")
         out.append("")
     out += ["## Evidence", "", "| id | quote | source | published |", "|---|---|---|---|"]
     for e in sorted(result.evidence.values(), key=lambda e: e.id):
@@ -82,7 +86,8 @@ def to_markdown(result: RunResult) -> str:
     for x in v.verdicts:
         out.append(f"| {x.section + 1}.{x.index + 1} | {_cell(x.text)} | {x.verdict} | {_cell('; '.join(x.reasons))} |")
     if v.undisclosed_conflicts:
-        out += ["", "Undisclosed conflicts: " + ", ".join(v.undisclosed_conflicts)]
+        named = {c.id: f"{c.id} ({c.entity} {c.metric})" for c in result.conflicts}
+        out += ["", "Undisclosed conflicts: " + ", ".join(named.get(k, k) for k in v.undisclosed_conflicts)]
     m = result.metrics.as_dict()
     out += ["", "## Run metrics", "", "```json", json.dumps(m, indent=2, ensure_ascii=False), "```", ""]
     return "\n".join(out)
@@ -167,12 +172,14 @@ def to_html(result: RunResult) -> str:
     body.append("<p class='meta'>Click a citation to open its quote and source.</p>")
     if result.conflicts:
         rows = "".join(
-            f"<tr><td>{html.escape(c.entity)}</td><td>{html.escape(c.metric)}</td><td>{html.escape(c.a.raw_value)}"
-            f' <a class="cite" href="#{c.a.evidence_id}">[{c.a.evidence_id}]</a></td><td>{html.escape(c.b.raw_value)}'
-            f' <a class="cite" href="#{c.b.evidence_id}">[{c.b.evidence_id}]</a></td><td>{c.relative_difference:.0%}'
-            "</td></tr>" for c in result.conflicts)
-        body.append("<h2>Conflicts between sources</h2><table><tr><th>entity</th><th>metric</th><th>value A</th>"
-                    f"<th>value B</th><th>difference</th></tr>{rows}</table>")
+            f"<tr><td>{html.escape(c.entity)}</td><td>{html.escape(c.metric)}</td>"
+            f"<td>{html.escape(c.condition)}</td><td>"
+            + "<br>".join(html.escape(conflict_value(v)) + " " + " ".join(
+                f'<a class="cite" href="#{e}">[{e}]</a>' for e in v.evidence_ids) for v in c.values)
+            + f"</td><td>{c.relative_difference:.0%}</td><td>{html.escape(c.credibility)}</td></tr>"
+            for c in result.conflicts)
+        body.append("<h2>Conflicts between sources</h2><table><tr><th>entity</th><th>metric</th><th>condition</th>"
+                    f"<th>values (best supported first)</th><th>difference</th><th>credibility</th></tr>{rows}</table>")
     body.append("<h2>Evidence graph</h2>" + _svg_graph(result))
     rows = "".join(f"<tr><td>{x.section + 1}.{x.index + 1}</td><td>{_linkify(x.text)}</td>"
                    f'<td class="{x.verdict}">{x.verdict}</td><td>{html.escape("; ".join(x.reasons))}</td></tr>'

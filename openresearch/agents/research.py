@@ -29,7 +29,7 @@ from openresearch.graph.store import SOURCE_KINDS, GraphStore
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.local import index_documents
 from openresearch.models import (
-    Conflict,
+    ConflictGroup,
     Draft,
     EvidenceItem,
     EvidenceRecord,
@@ -58,7 +58,7 @@ class RunResult:
     draft: Draft
     verification: Verification
     evidence: dict[str, EvidenceView]
-    conflicts: list[Conflict]
+    conflicts: list[ConflictGroup]
     metrics: RunMetrics
     limited: dict[str, str] = field(default_factory=dict)  # sub-question id -> why its evidence is limited
     low_precision: str | None = None
@@ -245,15 +245,13 @@ class ResearchRun:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
-    def _conflicts_on(self, names: set[str] | list[str]) -> list[Conflict]:
-        """Conflicts (found with Cypher) on any of these entities, each evidence pair once."""
-        out: dict[str, Conflict] = {}
-        for name in sorted(set(names)):
-            for c in self.store.conflicts(entity=name):
-                out[f"{c.a.evidence_id}|{c.b.evidence_id}"] = c
-        return sorted(out.values(), key=lambda c: (c.entity, c.metric, c.a.evidence_id, c.b.evidence_id))
+    def _conflicts_on(self, names: set[str] | list[str]) -> list[ConflictGroup]:
+        """Conflict groups (found with Cypher) on any of these entities, each group once."""
+        if not names:
+            return []
+        return self.store.conflict_groups(entities=sorted(set(names)))
 
-    def _conflicts_for(self, sq: SubQuestion) -> list[Conflict]:
+    def _conflicts_for(self, sq: SubQuestion) -> list[ConflictGroup]:
         return self._conflicts_on(sq.entities)
 
     # --- writing and verification ----------------------------------------------------------------
@@ -300,8 +298,8 @@ class ResearchRun:
             out[sq.id] = items
         return out
 
-    def _report_conflicts(self, plan: Plan, per_q: dict[str, list[EvidenceView]]) -> list[Conflict]:
-        """Conflicts on any entity the report's evidence talks about."""
+    def _report_conflicts(self, plan: Plan, per_q: dict[str, list[EvidenceView]]) -> list[ConflictGroup]:
+        """Conflict groups on any entity the report's evidence talks about."""
         return self._conflicts_on({n for items in per_q.values() for e in items for n in e.entities}
                                   | set(plan.entities))
 

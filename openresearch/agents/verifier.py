@@ -7,6 +7,8 @@ Per sentence, the worst of:
 Gap sentences ("the evidence does not answer …") need no citation and state no finding, so their
 numbers (restating the question) are not checked. Conflict disclosures are checked for citations and
 numbers but not judged: "sources disagree" is a fact about the quotes, not something a quote asserts.
+A section citing evidence of a conflict group must disclose it: a sentence citing evidence of at least two
+of the group's distinct values.
 Pure apart from the injected judge.
 """
 
@@ -19,7 +21,15 @@ from urllib.parse import urlsplit
 
 from openresearch.agents.claim_text import citations_in, date_quantities, quantities, strip_markers, unmatched_numbers
 from openresearch.agents.judge import Judge
-from openresearch.models import ClaimJudgement, Conflict, Draft, EvidenceView, Sentence, SentenceVerdict, Verification
+from openresearch.models import (
+    ClaimJudgement,
+    ConflictGroup,
+    Draft,
+    EvidenceView,
+    Sentence,
+    SentenceVerdict,
+    Verification,
+)
 from openresearch.numbers import Quantity
 
 Verdict = Literal["PASS", "DOUBT", "FAIL"]
@@ -32,10 +42,17 @@ class BatchJudge(Protocol):
     def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[ClaimJudgement]: ...
 
 
-def conflict_key(conflict: Conflict) -> str:
-    """The key a section lists in `disclosed_conflicts`: the two evidence ids, sorted, joined by '|'."""
-    a, b = sorted((conflict.a.evidence_id, conflict.b.evidence_id))
-    return f"{a}|{b}"
+def discloses(group: ConflictGroup, citations: Sequence[str]) -> bool:
+    """A sentence discloses a conflict group when it cites evidence of at least two of its distinct values."""
+    return len({i for c in citations if (i := group.value_of(c)) is not None}) >= 2
+
+
+def undisclosed_groups(sentences: Sequence[Sentence], groups: Sequence[ConflictGroup]) -> list[ConflictGroup]:
+    """The groups a section's evidence touches that none of its sentences discloses. A disclosure's own
+    citations do not make a group due (it may cite evidence that another group also holds)."""
+    cited = [sentence_citations(s) for s in sentences]
+    touched = {c for s, ids in zip(sentences, cited, strict=True) if s.kind != "conflict" for c in ids}
+    return [g for g in groups if touched & set(g.evidence_ids) and not any(discloses(g, ids) for ids in cited)]
 
 
 def sentence_citations(sentence: Sentence) -> list[str]:
@@ -99,29 +116,25 @@ def _check(si: int, i: int, s: Sentence, evidence: dict[str, EvidenceView]) -> t
     return v, bool(cited) and s.kind != "conflict"
 
 
-def verify(draft: Draft, evidence: dict[str, EvidenceView], conflicts: list[Conflict], judge: Judge) -> Verification:
+def verify(draft: Draft, evidence: dict[str, EvidenceView], conflicts: list[ConflictGroup],
+           judge: Judge) -> Verification:
     verdicts: list[SentenceVerdict] = []
     to_judge: list[tuple[SentenceVerdict, str, str]] = []
     key_of: list[bool] = []
     with_numbers: list[bool] = []
     undisclosed: list[str] = []
     for si, section in enumerate(draft.sections):
-        section_ids: set[str] = set()
         for i, s in enumerate(section.sentences):
             v, judge_it = _check(si, i, s, evidence)
             ids = sentence_citations(s)
-            if s.kind != "conflict":  # a disclosure cites the other side too; that does not make its conflicts due
-                section_ids.update(ids)
             if judge_it:
                 to_judge.append((v, *judge_inputs(s.text, [evidence[c] for c in ids if c in evidence])))
             verdicts.append(v)
             key_of.append(s.key)
             with_numbers.append(s.kind != "gap" and bool(quantities(s.text)))
-        for c in conflicts:
-            k = conflict_key(c)
-            relevant = c.a.evidence_id in section_ids or c.b.evidence_id in section_ids
-            if relevant and k not in section.disclosed_conflicts and k not in undisclosed:
-                undisclosed.append(k)
+        for g in undisclosed_groups(section.sentences, conflicts):
+            if g.id not in undisclosed:
+                undisclosed.append(g.id)
     _apply_judgements(judge, to_judge)
     non_gap = [(v, s) for v, s in zip(verdicts, _sentences(draft), strict=True) if s.kind != "gap"]
     covered = sum(1 for _, s in non_gap if any(c in evidence for c in sentence_citations(s)))

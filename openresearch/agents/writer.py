@@ -18,7 +18,7 @@ from openresearch.agents.claim_text import citations_in
 from openresearch.agents.llm import LLMClient
 from openresearch.agents.llm_config import Role
 from openresearch.agents.prompt import render
-from openresearch.agents.verifier import conflict_key
+from openresearch.agents.verifier import discloses
 from openresearch.agents.writer_deterministic import (
     DeterministicWriter,
     ordered_questions,
@@ -26,9 +26,9 @@ from openresearch.agents.writer_deterministic import (
     relevant_conflicts,
     section_title,
 )
-from openresearch.agents.writer_templates import conflict_sentence, gap_sentence, surface
+from openresearch.agents.writer_templates import conflict_sentence, conflict_value_text, gap_sentence
 from openresearch.errors import BudgetExceeded, LLMError
-from openresearch.models import Conflict, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
+from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 
 __all__ = ["DeterministicWriter", "LLMWriter", "Writer"]
 
@@ -37,7 +37,7 @@ MAX_QUOTE_CHARS = 1200
 
 
 class Writer(Protocol):
-    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
+    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[ConflictGroup],
               style: Style, limited: set[str]) -> Draft: ...
 
 
@@ -65,19 +65,20 @@ def evidence_block(items: list[EvidenceView]) -> str:
     return "\n".join(blocks) if blocks else "(none)"
 
 
-def conflict_lines(conflicts: list[Conflict]) -> str:
+def conflict_lines(conflicts: list[ConflictGroup]) -> str:
+    """One line per conflict group: every value with its citations, and the graph's note on support."""
     lines = []
-    for c in conflicts:
-        va = surface(c.a.quote, c.a.value, c.unit) or c.a.raw_value
-        vb = surface(c.b.quote, c.b.value, c.unit) or c.b.raw_value
-        lines.append(f"- {c.entity} {c.metric}: {va} [{c.a.evidence_id}] versus {vb} [{c.b.evidence_id}]")
+    for g in conflicts:
+        forms = [conflict_value_text(v) for v in g.values]
+        values = " versus ".join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
+        cond = f" ({g.condition})" if g.condition else ""
+        lines.append(f"- {g.entity} {g.metric}{cond}: {values}. {g.credibility}")
     return "\n".join(lines) if lines else "(none)"
 
 
-def to_sentences(out: SectionOut, conflicts: list[Conflict]) -> list[Sentence]:
+def to_sentences(out: SectionOut, conflicts: list[ConflictGroup]) -> list[Sentence]:
     """The kind is decided here, not by the model: only an uncited sentence can be an exempt gap, and only
-    a sentence citing both sides of a known conflict counts as its disclosure."""
-    pairs = [{c.a.evidence_id, c.b.evidence_id} for c in conflicts]
+    a sentence citing evidence of two values of a known conflict group counts as its disclosure."""
     sentences = []
     for s in out.sentences:
         text = " ".join(s.text.split())
@@ -86,7 +87,7 @@ def to_sentences(out: SectionOut, conflicts: list[Conflict]) -> list[Sentence]:
         ids = citations_in(text)
         if not ids and s.kind == "gap":
             sentences.append(Sentence(text=text, citations=[], key=False, kind="gap"))
-        elif any(p <= set(ids) for p in pairs):
+        elif any(discloses(g, ids) for g in conflicts):
             sentences.append(Sentence(text=text, citations=ids, kind="conflict"))
         else:
             sentences.append(Sentence(text=text, citations=ids, kind="claim"))
@@ -100,7 +101,7 @@ class LLMWriter:
         self.fallback = fallback or DeterministicWriter()
         self.fallbacks = 0  # sections written by the deterministic writer after a failed call
 
-    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
+    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[ConflictGroup],
               style: Style, limited: set[str]) -> Draft:
         def one(q: SubQuestion) -> tuple[DraftSection, bool]:
             items = evidence.get(q.id, [])
@@ -117,7 +118,7 @@ class LLMWriter:
         return Draft(title=plan.question, style=style, sections=[sec for sec, _ in results],
                      method="llm" if any(llm for _, llm in results) else "deterministic")
 
-    def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[Conflict],
+    def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[ConflictGroup],
                 style: Style, limited: bool) -> DraftSection:
         shown = rank_evidence(items)[:MAX_EVIDENCE]
         relevant = relevant_conflicts(conflicts, {ev.id for ev in shown})
@@ -135,11 +136,9 @@ class LLMWriter:
         section = DraftSection(question_id=q.id, title=section_title(q), role=q.role, sentences=sentences,
                                limited=limited)
         for c in relevant:
-            key = conflict_key(c)
-            if not any(s.kind == "conflict" and {c.a.evidence_id, c.b.evidence_id} <= set(s.citations)
-                       for s in sentences):
+            if not any(s.kind == "conflict" and discloses(c, s.citations) for s in sentences):
                 section.sentences.append(conflict_sentence(plan.language, c))  # the promise is not optional
-            section.disclosed_conflicts.append(key)
+            section.disclosed_conflicts.append(c.id)
         if limited:
             section.sentences.append(gap_sentence(plan.language, q.text, limited=True))
         return section

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from openresearch.agents.verifier import conflict_key
 from openresearch.agents.writer_templates import (
     Lang,
     Value,
@@ -24,7 +23,7 @@ from openresearch.agents.writer_templates import (
     stat_sentence,
     surface,
 )
-from openresearch.models import Conflict, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
+from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 
 ROLE_ORDER = {"background": 0, "core": 1, "comparison": 2, "impact": 3}
 _TYPE_ORDER = {"statistic": 0, "comparison": 1, "claim": 2, "background": 3, "risk": 4}
@@ -40,12 +39,12 @@ def section_title(q: SubQuestion) -> str:
     return q.text.strip().rstrip("?？").strip()
 
 
-def relevant_conflicts(conflicts: list[Conflict], ids: set[str]) -> list[Conflict]:
-    """Conflicts with at least one side among the section's evidence, one per evidence pair."""
-    seen: dict[str, Conflict] = {}
-    for c in conflicts:
-        if c.a.evidence_id in ids or c.b.evidence_id in ids:
-            seen.setdefault(conflict_key(c), c)
+def relevant_conflicts(conflicts: list[ConflictGroup], ids: set[str]) -> list[ConflictGroup]:
+    """Conflict groups with evidence among the section's, each group once."""
+    seen: dict[str, ConflictGroup] = {}
+    for g in conflicts:
+        if ids.intersection(g.evidence_ids):
+            seen.setdefault(g.id, g)
     return list(seen.values())
 
 
@@ -113,13 +112,13 @@ def _review_claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
 class DeterministicWriter:
     """Offline writer: template sentences from evidence, no model (invariant 7)."""
 
-    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[Conflict],
+    def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[ConflictGroup],
               style: Style, limited: set[str]) -> Draft:
         sections = [self.section(plan, q, evidence.get(q.id, []), conflicts, style, q.id in limited)
                     for q in ordered_questions(plan)]
         return Draft(title=plan.question, style=style, sections=sections, method="deterministic")
 
-    def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[Conflict],
+    def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[ConflictGroup],
                 style: Style, limited: bool) -> DraftSection:
         lang = plan.language
         section = DraftSection(question_id=q.id, title=section_title(q), role=q.role,
@@ -132,7 +131,7 @@ class DeterministicWriter:
         section.sentences.extend(claims[: MAX_CLAIMS[style]])
         for c in relevant_conflicts(conflicts, {ev.id for ev in items}):
             section.sentences.append(conflict_sentence(lang, c))
-            section.disclosed_conflicts.append(conflict_key(c))
+            section.disclosed_conflicts.append(c.id)
         if limited:
             section.sentences.append(gap_sentence(lang, q.text, limited=True))
         return section

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from openresearch.agents.claim_text import quantities, unmatched_numbers
-from openresearch.models import Conflict, EvidenceView, ObservationView, Sentence
+from openresearch.conflicts import credibility_note, value_label
+from openresearch.models import ConflictGroup, ConflictValue, EvidenceView, ObservationView, Sentence
 from openresearch.numbers import Quantity
 
 Lang = str  # "en" | "zh"
@@ -20,7 +21,8 @@ PHRASES: dict[str, dict[str, str]] = {
     "en": {
         "gap": "The evidence gathered does not answer this question: {q}",
         "limited": "The evidence for this part is limited, so this answer may be incomplete.",
-        "conflict": "Sources disagree on {entity} {metric}: {va} [{a}] versus {vb} [{b}].",
+        "conflict": "Sources disagree on {entity} {metric}{cond}: {values}; {note}.",
+        "conflict_join": " versus ",
         "stat": "{entity} {metric}: {values}.",
         "stat_join": "; ",
         "value": "{v}{cond} [{e}]",
@@ -37,7 +39,8 @@ PHRASES: dict[str, dict[str, str]] = {
     "zh": {
         "gap": "所收集的证据未能回答这个问题：{q}",
         "limited": "这部分的证据有限，回答可能不完整。",
-        "conflict": "关于{entity}的{metric}，来源之间存在分歧：{va} [{a}] 与 {vb} [{b}]。",
+        "conflict": "关于{entity}的{metric}{cond}，来源之间存在分歧：{values}；{note}。",
+        "conflict_join": " 与 ",
         "stat": "{entity}的{metric}：{values}。",
         "stat_join": "；",
         "value": "{v}{cond} [{e}]",
@@ -142,13 +145,34 @@ def compare_sentence(lang: Lang, metric: str, best: list[Value]) -> Sentence:
     return claim(text, _unique([v.evidence for v in ordered]))
 
 
-def conflict_sentence(lang: Lang, c: Conflict) -> Sentence:
-    # the quote's own form; else the value as extracted, in its own unit (5242880 bytes, not 5242880 MB)
-    va = surface(c.a.quote, c.a.value, c.unit) or f"{c.a.raw_value} {c.a.raw_unit or c.unit}".strip()
-    vb = surface(c.b.quote, c.b.value, c.unit) or f"{c.b.raw_value} {c.b.raw_unit or c.unit}".strip()
-    text = phrase(lang, "conflict", entity=c.entity, metric=metric_label(c.metric), va=va, a=c.a.evidence_id,
-                  vb=vb, b=c.b.evidence_id)
-    return Sentence(text=text, citations=[c.a.evidence_id, c.b.evidence_id], key=True, kind="conflict")
+CONFLICT_CITES = 3  # evidence items cited per value in a disclosure (one per source first, newest first)
+
+
+def conflict_value_text(v: ConflictValue) -> tuple[str, list[str]]:
+    """A value as its quotes write it ('1.2万条/秒' for 12000 msg/s), and the evidence to cite for it: the
+    quote the form was taken from first. Else the value as extracted, in its own unit (5242880 bytes)."""
+    for eid, quote in zip(v.evidence_ids, v.quotes, strict=False):
+        form = surface(quote, v.value, v.unit)
+        if form is not None:
+            return form, [eid, *[e for e in v.evidence_ids if e != eid][: CONFLICT_CITES - 1]]
+    return value_label(v), v.evidence_ids[:CONFLICT_CITES]
+
+
+def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
+    """Every value of the group with its citations, then which is better supported: 'Sources disagree on
+    Osgood, Indiana population: 1,624 [E-a][E-b] versus 2,500 [E-c]; 1,624 is given by two independent
+    sources; 2,500 by one source.' The condition is named when its numbers are in the cited quotes."""
+    forms = [conflict_value_text(v) for v in g.values]
+    values = phrase(lang, "conflict_join").join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
+    note = credibility_note(g.values, lang, [form for form, _ in forms])
+    cited = [e for _, ids in forms for e in ids]
+    quotes = {e: q for v in g.values for e, q in zip(v.evidence_ids, v.quotes, strict=False)}
+    cond = phrase(lang, "cond", c=g.condition) if g.condition else ""
+    if cond and unmatched_numbers(cond, [quotes.get(e, "") for e in cited]):
+        cond = ""
+    text = phrase(lang, "conflict", entity=g.entity, metric=metric_label(g.metric), cond=cond, values=values,
+                  note=note)
+    return Sentence(text=text, citations=cited, key=True, kind="conflict")
 
 
 def quote_sentence(lang: Lang, ev: EvidenceView, review: bool = False) -> Sentence:

@@ -11,7 +11,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, store
-from openresearch.models import Comparison, Conflict
+from openresearch.conflicts import value_summary
+from openresearch.models import Comparison, ConflictGroup
 
 app = typer.Typer(help="Import, export and inspect evidence.", no_args_is_help=True)
 
@@ -99,30 +100,32 @@ def show(evidence_id: Annotated[str, typer.Argument(help="An evidence id such as
 def conflicts(
     entity: Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity (aliases resolve).")] = None,
     metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
-    tolerance: Annotated[float | None, typer.Option(help="Relative difference that counts as a conflict.")] = None,
+    tolerance: Annotated[float | None, typer.Option(help="Relative difference within which values agree.")] = None,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List conflicts: the same entity and metric, compatible conditions, different sources, different values.
+    """List conflicts, one group per entity + metric + condition with every value its sources give.
+
+    Values within the tolerance count as one; each value shows its evidence, how many sources and origins
+    support it, the newest date and whether a source is the entity's own, best supported first.
 
     Example: openresearch conflicts --entity Kafka --metric throughput
     """
     with store(graph) as st:
-        found = st.conflicts(entity, metric, tolerance)
+        found = st.conflict_groups(entity, metric, tolerance=tolerance)
     if json_out:
         print_json(found)
         return
     print_conflicts(found)
 
 
-def print_conflicts(found: list[Conflict]) -> None:
+def print_conflicts(found: list[ConflictGroup]) -> None:
     table = Table(title=f"{len(found)} conflicts")
-    for col in ("entity", "metric", "value A", "evidence A", "value B", "evidence B", "Δ"):
+    for col in ("entity", "metric", "condition", "values (best supported first)", "Δ", "credibility"):
         table.add_column(col)
     for c in found:
-        table.add_row(c.entity, c.metric, f"{c.a.value:g} {c.unit}", f"{c.a.evidence_id}\n{c.a.source_url}",
-                      f"{c.b.value:g} {c.unit}", f"{c.b.evidence_id}\n{c.b.source_url}",
-                      f"{c.relative_difference:.0%}")
+        values = "\n".join(f"{value_summary(v)} {' '.join(v.evidence_ids)}" for v in c.values)
+        table.add_row(c.entity, c.metric, c.condition or "-", values, f"{c.relative_difference:.0%}", c.credibility)
     console.print(table)
 
 

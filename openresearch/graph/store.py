@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import get_args
 
+from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
 from openresearch.graph.backend import GraphBackend, Row
@@ -22,8 +23,7 @@ from openresearch.ingest.textnorm import STOP_WORDS
 from openresearch.models import (
     Comparison,
     ComparisonCell,
-    Conflict,
-    ConflictSide,
+    ConflictGroup,
     EvidenceRecord,
     EvidenceView,
     ObservationIn,
@@ -182,24 +182,22 @@ class GraphStore(DocumentStore, RunStore):
         found = {r["key"]: r["id"] for r in self._read("entities_by_keys", keys=sorted(set(keys.values())))}
         return {n: found.get(k) for n, k in keys.items()}
 
-    def conflicts(self, entity: str | None = None, metric: str | None = None,
-                  tolerance: float | None = None, limit: int = 1000) -> list[Conflict]:
+    def conflict_groups(self, entity: str | None = None, metric: str | None = None,
+                        entities: list[str] | None = None, tolerance: float | None = None,
+                        limit: int = 1000) -> list[ConflictGroup]:
+        """Conflicts as groups (one per entity + metric + unit + condition, every value with all of its
+        evidence), for one entity, several, or the whole graph; `limit` bounds the keys read."""
         tol = self.tolerance if tolerance is None else tolerance
         m = normalise_metric(metric) if metric else None
-        if entity is not None:
-            ids = [i for i in self.resolve_entities([entity]).values() if i]
+        names = ([entity] if entity is not None else []) + list(entities or [])
+        if entity is not None or entities is not None:
+            ids = sorted({i for i in self.resolve_entities(names).values() if i})
             if not ids:
                 return []
-            rows = self._read("conflicts_for_entities", entity_ids=ids, metric=m, tolerance=tol, limit=limit)
+            rows = self._read("conflict_groups_for_entities", entity_ids=ids, metric=m, tolerance=tol, limit=limit)
         else:
-            rows = self._read("conflicts_all", metric=m, tolerance=tol, limit=limit)
-        out = []
-        for r in rows:
-            a, b = ConflictSide(**r["a"]), ConflictSide(**r["b"])
-            hi = max(abs(a.value), abs(b.value)) or 1.0
-            out.append(Conflict(entity=r["entity"], metric=r["metric"], unit=r["unit"], a=a, b=b,
-                                relative_difference=round(abs(a.value - b.value) / hi, 4)))
-        return out
+            rows = self._read("conflict_groups_all", metric=m, tolerance=tol, limit=limit)
+        return conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol)
 
     def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
         resolved = self.resolve_entities(entities)
@@ -293,3 +291,14 @@ def _raw_value(raw: str) -> float | str:
         return float(raw)
     except ValueError:
         return raw
+
+
+def _observed(o: Row) -> ObservedValue:
+    pub = _dt(o.get("published_at"))
+    return ObservedValue(
+        entity_id=o["entity_id"], entity=o["entity"], metric=o["metric"], unit=o["unit"] or "",
+        condition=o.get("condition") or "", condition_key=o.get("condition_key") or "", value=float(o["value"]),
+        raw_value=str(o.get("raw_value") or ""), raw_unit=o.get("raw_unit") or "", evidence_id=o["evidence_id"],
+        quote=o.get("quote") or "", source_id=o["source_id"], url=o.get("url") or "", domain=o.get("domain") or "",
+        title=o.get("title"), published=pub.date() if pub else None,
+        trust=float(o["trust"]) if o.get("trust") is not None else 0.5)

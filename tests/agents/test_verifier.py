@@ -5,7 +5,7 @@ from __future__ import annotations
 from writing_fixtures import EN_CONFLICT, EN_EVIDENCE, KAFKA_A, KAFKA_B, ROCKET, ROCKET_BG
 
 from openresearch.agents.claim_text import citations_in, quantities, strip_markers
-from openresearch.agents.verifier import conflict_key, verify
+from openresearch.agents.verifier import verify
 from openresearch.models import ClaimJudgement, Draft, DraftSection, Label, Sentence
 
 EVIDENCE = {e.id: e for e in [*EN_EVIDENCE, ROCKET, ROCKET_BG]}
@@ -111,7 +111,7 @@ def test_judge_labels_map_to_verdicts() -> None:
 def test_conflict_sentences_are_checked_not_judged() -> None:
     judge = FixedJudge("REFUTES")
     text = "Sources disagree on Apache Kafka throughput: 605 MB/s [E-kafkaa] versus 420 MB/s [E-kafkab]."
-    result = verify(draft(s(text, "conflict"), disclosed=[conflict_key(EN_CONFLICT)]), EVIDENCE, [EN_CONFLICT], judge)
+    result = verify(draft(s(text, "conflict"), disclosed=[EN_CONFLICT.id]), EVIDENCE, [EN_CONFLICT], judge)
     assert result.verdicts[0].verdict == "PASS" and judge.asked == []
     assert result.fully_verified and result.undisclosed_conflicts == []
 
@@ -120,7 +120,7 @@ def test_undisclosed_conflict_is_flagged() -> None:
     result = verify(draft(s("Kafka sustained 605 MB/s on three brokers [E-kafkaa].")), EVIDENCE, [EN_CONFLICT],
                     FixedJudge())
     assert result.verdicts[0].verdict == "PASS"
-    assert result.undisclosed_conflicts == [conflict_key(EN_CONFLICT)] and not result.fully_verified
+    assert result.undisclosed_conflicts == [EN_CONFLICT.id] and not result.fully_verified
     # a section that cites neither side is not concerned
     other = verify(draft(s("RabbitMQ handled 10,940 messages per second [E-rabbit].")), EVIDENCE, [EN_CONFLICT],
                    FixedJudge())

@@ -25,7 +25,7 @@ from openresearch.agents.budget import Budget
 from openresearch.agents.claim_text import citations_in, unmatched_numbers
 from openresearch.agents.llm import LLMClient
 from openresearch.agents.llm_config import LLMConfig
-from openresearch.agents.verifier import conflict_key, grounding, verify
+from openresearch.agents.verifier import grounding, verify
 from openresearch.agents.writer import DeterministicWriter, LLMWriter
 from openresearch.models import ClaimJudgement, Draft, EvidenceView, Style
 
@@ -86,10 +86,12 @@ def test_sections_in_role_order_with_titles_and_gap() -> None:
 @pytest.mark.parametrize("style", STYLES)
 def test_conflict_disclosed_with_both_values_and_ids(style: Style) -> None:
     section = en_draft(style).sections[1]
-    assert section.disclosed_conflicts == [conflict_key(EN_CONFLICT)]
+    assert section.disclosed_conflicts == [EN_CONFLICT.id]
     (sentence,) = [s for s in section.sentences if s.kind == "conflict"]
     assert sentence.text == ("Sources disagree on Apache Kafka throughput: 605 MB/s [E-kafkaa] "
-                             "versus 420 MB/s [E-kafkab].")
+                             "versus 420 MB/s [E-kafkab]; 605 MB/s is given by one source, the newest (2024); "
+                             "420 MB/s by one source.")
+    assert sentence.citations == ["E-kafkaa", "E-kafkab"]
     assert sentence.key
 
 
@@ -149,7 +151,8 @@ def test_chinese_plan_writes_chinese(style: Style) -> None:
     gap = draft.sections[-1].sentences[0]
     assert gap.kind == "gap" and gap.text.startswith("所收集的证据未能回答")
     conflicts = [s.text for sec in draft.sections for s in sec.sentences if s.kind == "conflict"]
-    assert conflicts == ["关于RocketMQ的吞吐量，来源之间存在分歧：1.2万条/秒 [E-rocket] 与 9,000 条/秒 [E-rocketb]。"]
+    assert conflicts == ["关于RocketMQ的吞吐量，来源之间存在分歧：1.2万条/秒 [E-rocket] 与 9,000 条/秒 [E-rocketb]；"
+                         "1.2万条/秒 有一个来源支持，为一手来源；9,000 条/秒 有一个来源支持。"]
 
 
 # --- LLMWriter against the scripted OpenAI-compatible server ---------------------------------------
@@ -181,7 +184,7 @@ def test_llm_writer_keeps_phantoms_and_adds_missing_disclosure(llm_server: Scrip
     assert "Pulsar reached 900 MB/s [E-invented]." in texts  # kept, not hidden
     assert cmp.sentences[2].kind == "gap" and not cmp.sentences[2].key
     assert cmp.sentences[-1].kind == "conflict" and "605 MB/s [E-kafkaa] versus 420 MB/s [E-kafkab]" in texts[-1]
-    assert cmp.disclosed_conflicts == [conflict_key(EN_CONFLICT)]
+    assert cmp.disclosed_conflicts == [EN_CONFLICT.id]
     result = verify(draft, ALL, [EN_CONFLICT], Supports())
     bad = [v for v in result.verdicts if "E-invented" in v.text]
     assert bad[0].verdict == "FAIL" and result.phantom_citations == 1 and not result.fully_verified
@@ -195,7 +198,7 @@ def test_llm_writer_model_disclosure_counts(llm_server: ScriptedLLMServer) -> No
         draft = LLMWriter(c).write(EN_PLAN, {"Q-cmp": [KAFKA_A]}, [EN_CONFLICT], "brief", set())
     cmp = draft.sections[1]
     assert [s.kind for s in cmp.sentences] == ["conflict"]  # no template duplicate
-    assert cmp.disclosed_conflicts == [conflict_key(EN_CONFLICT)]
+    assert cmp.disclosed_conflicts == [EN_CONFLICT.id]
 
 
 @pytest.mark.integration

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
+from urllib.parse import urlsplit
 
+from openresearch.conflicts import ObservedValue, build_group
 from openresearch.models import (
-    Conflict,
-    ConflictSide,
+    ConflictGroup,
     EvidenceView,
     ObservationView,
     Plan,
@@ -29,15 +30,19 @@ def ev(eid: str, quote: str, obs: list[Obs] | None = None, *, url: str = "https:
     )
 
 
-def conflict(a: EvidenceView, b: EvidenceView) -> Conflict:
-    oa, ob = a.observations[0], b.observations[0]
+def observed(e: EvidenceView, o: ObservationView) -> ObservedValue:
+    return ObservedValue(entity_id="N-" + o.entity, entity=o.entity, metric=o.metric, unit=o.unit,
+                         condition=o.condition, condition_key="", value=o.value, raw_value=o.raw_value,
+                         raw_unit=o.raw_unit, evidence_id=e.id, quote=e.quote, source_id=e.source.id, url=e.source.url,
+                         domain=urlsplit(e.source.url).hostname or "", title=e.source.title,
+                         published=e.source.published_at, trust=e.source.trust)
 
-    def side(e: EvidenceView, o: ObservationView) -> ConflictSide:
-        return ConflictSide(evidence_id=e.id, source_id=e.source.id, source_url=e.source.url, value=o.value,
-                            raw_value=o.raw_value, unit=o.unit, condition=o.condition, quote=e.quote)
 
-    return Conflict(entity=oa.entity, metric=oa.metric, unit=oa.unit, a=side(a, oa), b=side(b, ob),
-                    relative_difference=abs(oa.value - ob.value) / max(oa.value, ob.value))
+def conflict(*items: EvidenceView) -> ConflictGroup:
+    """The conflict group of these items' first observations, built by the same pure core the store uses."""
+    group = build_group([observed(e, e.observations[0]) for e in items], 0.05)
+    assert group is not None
+    return group
 
 
 # --- English ---------------------------------------------------------------------------------------

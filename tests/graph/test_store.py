@@ -1,4 +1,4 @@
-"""GraphStore on both real backends: idempotent writes, aliases, conflicts, comparison, provenance, ranking."""
+"""GraphStore on both real backends: idempotent writes, aliases, conflict groups, comparison, provenance, ranking."""
 
 from __future__ import annotations
 
@@ -77,29 +77,119 @@ def test_aliases_resolve_to_one_entity(store: GraphStore) -> None:
     }
 
 
-def test_conflicts_only_for_same_metric_compatible_conditions_and_different_sources(store: GraphStore) -> None:
+def test_conflicts_are_groups_of_same_key_compatible_conditions_and_different_sources(store: GraphStore) -> None:
     store.write_evidence(BATCH)
-    found = store.conflicts()
-    pairs = {(c.entity, c.metric, tuple(sorted((c.a.value, c.b.value)))) for c in found}
-    assert pairs == {
-        ("Apache Kafka", "throughput", (605.0, 1200.0)),  # same conditions after normalisation; 1.2 GB/s = 1200
-        ("RabbitMQ", "p99_latency", (2.0, 500.0)),  # no condition on either side: compatible; 0.5 s = 500 ms
-        ("RabbitMQ", "p99_latency", (2.0, 3.0)),  # 2 ms vs 3 ms: different sources, beyond 5%
-        ("Apache Pulsar", "throughput", (12000.0, 30000.0)),  # 1.2万 = 12,000
-    }
-    # 1.2 GB/s vs 1,200 MB/s agree; 100 KB messages is another condition; 10.9k vs 10,940 is within 5%;
-    # 3 ms and 0.5 s come from the same source (bench-e), which is not a conflict either.
-    assert len(found) == 5  # Kafka 605 conflicts with both 1.2 GB/s and 1,200 MB/s
-    for c in found:
-        assert c.a.source_id != c.b.source_id
-        assert c.a.evidence_id != c.b.evidence_id
-        assert c.a.quote and c.b.quote
-    kafka = store.conflicts(entity="kafka")
-    assert [(c.a.value, c.b.value) in {(605.0, 1200.0), (1200.0, 605.0)} for c in kafka] == [True, True]
-    assert store.conflicts(entity="RabbitMQ", metric="throughput") == []
-    assert len(store.conflicts(entity="RabbitMQ", metric="P99 Latency")) == 2
-    assert store.conflicts(entity="Postgres") == []
-    assert len(store.conflicts(entity="Postgres", tolerance=0.001)) == 1
+    found = store.conflict_groups()
+    groups = {(g.entity, g.metric): [v.value for v in g.values] for g in found}
+    assert groups == {
+        # 1.2 GB/s and 1,200 MB/s are one value with two sources, so it comes first; 100 KB messages is
+        # another condition (no conflict of its own: one value)
+        ("Apache Kafka", "throughput"): [1200.0, 605.0],
+        # no condition on either side: compatible; 0.5 s = 500 ms; 3 ms and 0.5 s come from one source,
+        # which alone would not be a conflict, but 2 ms is another source's
+        ("RabbitMQ", "p99_latency"): [2.0, 3.0, 500.0],
+        ("Apache Pulsar", "throughput"): [12000.0, 30000.0],  # 1.2万 = 12,000
+    }  # 10.9k vs 10,940 is within 5%: no Postgres group
+    kafka = next(g for g in found if g.entity == "Apache Kafka")
+    assert kafka.unit == "MB/s" and kafka.condition in {"3 brokers, 1 KB messages", "1KB messages; 3 Brokers"}
+    top, other = kafka.values
+    assert (top.sources, top.domains, other.sources) == (2, 2, 1)
+    assert sorted(top.raw_values) == ["1,200 MB/s", "1.2 GB/s"] and len(top.evidence_ids) == len(top.quotes) == 2
+    assert top.newest is not None and top.newest.isoformat() == "2021-01-01"
+    assert other.evidence_ids and other.source_urls == ["https://bench-a.example/kafka"]
+    assert kafka.relative_difference == round((1200 - 605) / 1200, 4)
+    assert "1.2 GB/s is given by two independent sources" in kafka.credibility
+    assert kafka.id == store.conflict_groups(entity="kafka")[0].id  # stable, and the same from either query
+    assert [g.entity for g in store.conflict_groups(entity="kafka")] == ["Apache Kafka"]
+    assert store.conflict_groups(entity="RabbitMQ", metric="throughput") == []
+    assert len(store.conflict_groups(entity="RabbitMQ", metric="P99 Latency")) == 1
+    assert store.conflict_groups(entity="Postgres") == []
+    (pg,) = store.conflict_groups(entity="Postgres", tolerance=0.001)
+    assert sorted(v.value for v in pg.values) == [10900.0, 10940.0]
+    assert {g.entity for g in store.conflict_groups(entities=["Kafka", "Pulsar", "Nope"])} == {
+        "Apache Kafka", "Apache Pulsar"}
+    assert store.conflict_groups(entities=["Nope"]) == []
+
+
+def population(url: str, quote: str, entity: str, value: str, condition: str | None = None,
+               published: str | None = None, title: str | None = None, metric: str = "population",
+               unit: str | None = None) -> EvidenceRecord:
+    r = rec(url, quote, entity, metric, value, unit, condition, published=published)
+    if title is not None:
+        r.source.title = title
+    return r
+
+
+def test_three_sources_against_one_is_one_group_with_two_values(store: GraphStore) -> None:
+    store.write_evidence([
+        population("https://en.wikipedia.example/wiki/Osgood", "The population was 1,624 at the 2010 census.",
+                   "Osgood, Indiana", "1,624", "2010 census", "2020-06-01", title="Osgood, Indiana"),
+        population("https://census.example/in/osgood", "Osgood town: 1,624 residents (2010 census).",
+                   "Osgood, Indiana", "1,624", "2010 census", "2012-01-01"),
+        population("https://towns.example/osgood", "Osgood had 1,624 people in the 2010 census.",
+                   "Osgood, Indiana", "1624", "2010 census", "2015-03-01"),
+        population("https://blog.example/osgood", "Osgood is home to some 2,500 people (2010 census).",
+                   "Osgood, Indiana", "2,500", "2010 census", "2011-01-01"),
+    ])
+    (g,) = store.conflict_groups()
+    assert (g.entity, g.metric, g.condition) == ("Osgood, Indiana", "population", "2010 census")
+    right, wrong = g.values
+    assert (right.value, right.sources, right.domains, len(right.evidence_ids)) == (1624.0, 3, 3, 3)
+    assert (wrong.value, wrong.sources, wrong.domains) == (2500.0, 1, 1)
+    assert right.primary and not wrong.primary  # the page titled with the entity's name is its own
+    assert right.newest is not None and right.newest.year == 2020
+    assert g.credibility.startswith("1,624 is given by three independent sources, including the newest (2020)")
+    assert g.credibility.endswith("2,500 by one source")
+
+
+def test_values_within_tolerance_are_one_value(store: GraphStore) -> None:
+    store.write_evidence([
+        population("https://a.example/x", "Blue Lake has 4,280 residents.", "Blue Lake Township", "4,280"),
+        population("https://b.example/y", "About 4.3 thousand people live in Blue Lake.", "Blue Lake Township",
+                   "4300"),
+        population("https://c.example/z", "Blue Lake: 4,200 inhabitants.", "Blue Lake Township", "4,200"),
+    ])
+    assert store.conflict_groups() == []
+
+
+def test_different_conditions_or_metrics_are_not_conflicts(store: GraphStore) -> None:
+    store.write_evidence([
+        population("https://a.example/x", "Osgood had 1,624 people in 2010.", "Osgood, Indiana", "1,624",
+                   "2010 census"),
+        population("https://b.example/y", "Osgood had 1,100 people in 1990.", "Osgood, Indiana", "1,100",
+                   "1990 census"),
+        population("https://a.example/p", "Average message size was 2 KB.", "Apache Pulsar", "2",
+                   metric="average message size", unit="KB"),
+        population("https://b.example/p", "The maximum message size is 5 MB.", "Apache Pulsar", "5",
+                   metric="maximum message size", unit="MB"),
+    ])
+    assert store.conflict_groups() == []
+
+
+def test_same_name_entities_the_sources_distinguish_are_not_one_conflict(store: GraphStore) -> None:
+    store.write_evidence([
+        population("https://a.example/in", "Osgood, Indiana has 1,624 residents.", "Osgood, Indiana", "1,624"),
+        population("https://b.example/mo", "Osgood, Missouri has 48 residents.", "Osgood, Missouri", "48"),
+        population("https://c.example/ne", "The Douglas County Courthouse was built in 1912.",
+                   "Douglas County Courthouse (Nebraska)", "1912", metric="year built", unit="year"),
+        population("https://d.example/ks", "The Douglas County Courthouse was built in 1904.",
+                   "Douglas County Courthouse (Kansas)", "1904", metric="year built", unit="year"),
+    ])
+    assert store.conflict_groups() == []
+
+
+def test_years_conflict_on_any_difference(store: GraphStore) -> None:
+    store.write_evidence([
+        population("https://a.example/ne", "The courthouse was built in 1912.", "Douglas County Courthouse",
+                   "1912", metric="year built", unit="year"),
+        population("https://b.example/ne", "The courthouse dates from 1895.", "Douglas County Courthouse",
+                   "1895", metric="year built", unit="year"),
+        population("https://c.example/ne", "Built in 1912, the courthouse ...", "Douglas County Courthouse",
+                   "1912", metric="year built", unit="year"),
+    ])
+    (g,) = store.conflict_groups()  # 1895 vs 1912 is 1% apart: within a relative tolerance, still a conflict
+    assert g.unit == "year" and [(v.value, v.sources) for v in g.values] == [(1912.0, 2), (1895.0, 1)]
+    assert store.conflict_groups(entity="Douglas County Courthouse", tolerance=0.5) == [g]
 
 
 def test_compare_builds_metric_by_entity_table(store: GraphStore) -> None:

@@ -55,7 +55,9 @@ def test_offline_report_is_fully_traceable(store: GraphStore, corpus: Path, embe
     # the corpus subset holds the 605 vs 420 MB/s Kafka disagreement: it is found in the graph and disclosed
     kafka = [c for c in result.conflicts if c.entity == "Apache Kafka" and c.metric == "throughput"]  # type: ignore[attr-defined]
     assert kafka
-    assert any(c["a"]["evidence_id"] in body or c["b"]["evidence_id"] in body for c in data["conflicts"])
+    assert len({(c["entity"], c["metric"], c["condition"]) for c in data["conflicts"]}) == len(data["conflicts"])
+    assert all(len(c["values"]) >= 2 for c in data["conflicts"])  # one group per disagreement, every value
+    assert any(e in body for c in data["conflicts"] for v in c["values"] for e in v["evidence_ids"])
     assert "report.html" and "ev-card" in html and "<svg" in html
     # read back from the graph
     runs = store.list_runs()

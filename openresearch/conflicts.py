@@ -1,0 +1,237 @@
+"""Conflict groups from observations: the pure core behind `GraphStore.conflict_groups` (DESIGN.md §4).
+
+Cypher finds the candidate keys (entity + metric + unit family + condition with values far enough apart,
+from at least two sources) and returns one row per observation; here they become one `ConflictGroup` per
+key, its values clustered within a relative tolerance, each value with all its evidence and sources, and
+a note on which value the graph supports better. No I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from urllib.parse import urlsplit
+
+from openresearch.identity import entity_key
+from openresearch.models import ConflictGroup, ConflictValue
+
+# years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
+EXACT_UNITS = frozenset({"year", "date"})
+# words that name a kind of place or project rather than the entity itself ("Douglas County Courthouse")
+_GENERIC = frozenset({
+    "apache", "the", "project", "inc", "corp", "company", "city", "county", "township", "town", "village",
+    "state", "river", "lake", "mount", "saint", "north", "south", "east", "west", "new", "united", "national",
+    "database", "server", "cloud", "open", "source", "www", "docs", "com", "org", "net", "io", "github",
+})
+_QUALIFIER = re.compile(r"\s*(\([^)]*\)|,.*)$")  # "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)"
+_WORDS = {"en": ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve"],
+          "zh": ["零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]}
+
+
+@dataclass(frozen=True)
+class ObservedValue:
+    """One observation as the conflict query returns it, with its evidence and source."""
+
+    entity_id: str
+    entity: str
+    metric: str
+    unit: str
+    condition: str
+    condition_key: str
+    value: float
+    raw_value: str
+    raw_unit: str
+    evidence_id: str
+    quote: str
+    source_id: str
+    url: str
+    domain: str = ""
+    title: str | None = None
+    published: date | None = None
+    trust: float = 0.5
+
+
+def group_id(entity_id: str, metric: str, unit: str, condition_key: str) -> str:
+    key = "\x1f".join((entity_id, metric, unit, condition_key))
+    return "C-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+
+
+def apart(a: float, b: float, tolerance: float) -> bool:
+    """Two values differ beyond a relative tolerance (of the larger magnitude); tolerance 0: any difference."""
+    return abs(a - b) > tolerance * max(abs(a), abs(b))
+
+
+def cluster(values: Sequence[float], tolerance: float) -> list[list[int]]:
+    """Indexes of `values` in clusters, ascending: a cluster holds the values within `tolerance` of its
+    smallest one, so a cluster is never wider than the tolerance (no chaining of 100, 104, 108, 112)."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out: list[list[int]] = []
+    for i in order:
+        if out and not apart(values[out[-1][0]], values[i], tolerance):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def core_name(entity: str) -> str:
+    """The name without the qualifier the sources distinguish it by: 'Osgood, Indiana' -> 'Osgood'."""
+    return _QUALIFIER.sub("", entity).strip() or entity
+
+
+def is_primary(entity: str, url: str, domain: str, title: str | None) -> bool:
+    """The entity's own source: its title starts with the entity's name ('Apache Kafka documentation',
+    'Osgood, Indiana - Wikipedia'), or a distinctive word of the name is a label of its domain
+    (kafka.apache.org for Apache Kafka)."""
+    if title and entity_key(title).startswith(entity_key(entity)):
+        return True
+    host = domain or urlsplit(url).hostname or ""
+    labels = {entity_key(p) for p in host.split(".")}
+    words = {entity_key(w) for w in re.split(r"[\s\-_/]+", core_name(entity))}
+    return any(len(w) >= 4 and w not in _GENERIC and w in labels for w in words)
+
+
+def origin(ob: ObservedValue) -> str:
+    """What makes two sources independent: their web domain; a local document (no domain) is its own."""
+    return ob.domain or ob.source_id
+
+
+def _value(group: list[ObservedValue]) -> ConflictValue:
+    by_value: dict[float, int] = {}
+    for ob in group:
+        by_value[ob.value] = by_value.get(ob.value, 0) + 1
+    rep = max(sorted(by_value), key=lambda v: by_value[v])  # the value most of its evidence gives
+    newest_first = sorted(group, key=lambda o: (o.published is None, -(o.published or date.min).toordinal(),
+                                                o.source_id, o.evidence_id))
+    sources: dict[str, ObservedValue] = {}
+    for ob in newest_first:
+        sources.setdefault(ob.source_id, ob)
+    by_origin: dict[str, float] = {}
+    for ob in sources.values():
+        by_origin[origin(ob)] = max(by_origin.get(origin(ob), 0.0), ob.trust)
+    dates = [ob.published for ob in sources.values() if ob.published is not None]
+    primary = any(is_primary(ob.entity, ob.url, ob.domain, ob.title) for ob in sources.values())
+    # one evidence item of each source first, newest source first: a sentence citing the first few cites
+    # as many sources as it can, and the newest date it names is a cited source's
+    evidence = {ob.evidence_id: ob for ob in [*sources.values(), *newest_first]}
+    first = next(ob for ob in newest_first if ob.value == rep)
+    written = [first, *(ob for ob in newest_first if ob is not first)]
+    return ConflictValue(
+        value=rep, unit=group[0].unit,
+        raw_values=list(dict.fromkeys(f"{ob.raw_value} {ob.raw_unit}".strip() for ob in written)),
+        raw_unit=first.raw_unit,
+        evidence_ids=list(evidence), quotes=[ob.quote for ob in evidence.values()],
+        source_ids=list(sources), source_urls=[ob.url for ob in sources.values()],
+        source_titles=[ob.title or "" for ob in sources.values()],
+        conditions=list(dict.fromkeys(ob.condition for ob in group if ob.condition)),
+        newest=max(dates) if dates else None, sources=len(sources), domains=len(by_origin), primary=primary,
+        trust=round(sum(ob.trust for ob in sources.values()) / len(sources), 3),
+        # each origin counts once, weighed by its most trusted source; its own docs count a little more
+        support=round(sum(by_origin.values()) + (0.5 if primary else 0.0), 3),
+    )
+
+
+def _rank(v: ConflictValue) -> tuple[float, int, int, int, float]:
+    return (-v.support, -v.domains, -v.sources, -(v.newest.toordinal() if v.newest else 0), v.value)
+
+
+def build_group(observations: list[ObservedValue], tolerance: float) -> ConflictGroup | None:
+    """One key's observations -> its conflict group, or None when they do not disagree: fewer than two
+    distinct values, or the values differ only within one source (a document disagreeing with itself is
+    usually stating two quantities, not two claims)."""
+    first = observations[0]
+    tol = 0.0 if first.unit in EXACT_UNITS else tolerance
+    clusters = [[observations[i] for i in c] for c in cluster([o.value for o in observations], tol)]
+    if len(clusters) < 2:
+        return None
+    src = [{o.source_id for o in c} for c in clusters]
+    if not any(a != b or len(a) > 1 for i, a in enumerate(src) for b in src[i + 1:]):
+        return None
+    values = sorted((_value(c) for c in clusters), key=_rank)
+    lo, hi = min(v.value for v in values), max(v.value for v in values)
+    conditions = sorted({o.condition for o in observations if o.condition})
+    return ConflictGroup(
+        id=group_id(first.entity_id, first.metric, first.unit, first.condition_key), entity=first.entity,
+        metric=first.metric, unit=first.unit, condition=conditions[0] if conditions else "", values=values,
+        relative_difference=round(abs(hi - lo) / (max(abs(hi), abs(lo)) or 1.0), 4),
+        credibility=credibility_note(values),
+    )
+
+
+def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> list[ConflictGroup]:
+    """Observations of any keys -> the conflict groups among them, ordered by entity, metric, condition."""
+    keyed: dict[tuple[str, str, str, str], list[ObservedValue]] = {}
+    for ob in observations:
+        keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key), []).append(ob)
+    groups = [build_group(obs, tolerance) for _, obs in sorted(keyed.items())]
+    return sorted((g for g in groups if g is not None), key=lambda g: (g.entity, g.metric, g.condition, g.id))
+
+
+# --- the credibility note ---------------------------------------------------------------------------------
+
+def count_word(n: int, lang: str = "en") -> str:
+    """Counts in words: a sentence's digits must appear in its quotes (the verifier's numeric check)."""
+    words = _WORDS["zh" if lang == "zh" else "en"]
+    if n < len(words):
+        return words[n]
+    return "十多" if lang == "zh" else "more than twelve"
+
+
+def value_label(v: ConflictValue) -> str:
+    """The value as extracted, in its own unit ('1.2 GB/s'), else the canonical value."""
+    return v.raw_values[0] if v.raw_values else f"{v.value:g} {v.unit}".strip()
+
+
+def credibility_note(values: list[ConflictValue], lang: str = "en", labels: list[str] | None = None) -> str:
+    """'1,624 is given by three independent sources, including the newest (2020); 2,500 by one source.'
+
+    Counts are independent origins (domains); a primary source, the newest date (when the values' dates
+    differ) and clearly higher trust are named. `labels` are the values as the sentence writes them."""
+    names = labels or [value_label(v) for v in values]
+    newest = [v.newest for v in values if v.newest]
+    newest_at = max(newest) if newest and len(set(newest)) > 1 else None
+    trusts = [v.trust for v in values]
+    parts = []
+    for i, (v, name) in enumerate(zip(values, names, strict=True)):
+        flags = []
+        if newest_at is not None and v.newest == newest_at:
+            flags.append(("最新的来源（{y}）" if lang == "zh" else "the newest ({y})").format(y=newest_at.year))
+        if v.primary:
+            flags.append("一手来源" if lang == "zh" else "a primary source")
+        if len(values) > 1 and v.trust >= max(t for j, t in enumerate(trusts) if j != i) + 0.2:
+            flags.append("可信度更高的来源" if lang == "zh" else "more trusted sources")
+        parts.append(_support_phrase(lang, i == 0, name, v, flags))
+    return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def _support_phrase(lang: str, first: bool, name: str, v: ConflictValue, flags: list[str]) -> str:
+    n, docs = v.domains, v.sources
+    if lang == "zh":
+        text = f"{name} 有{count_word(n, lang)}个{'独立' if n > 1 else ''}来源支持"
+        if docs > n:
+            text += f"（共{count_word(docs, lang)}份文档）"
+        return text + (("，其中包括" if n > 1 else "，为") + "和".join(flags) if flags else "")
+    noun = "independent sources" if n > 1 else "source"
+    text = f"{name} {'is given ' if first else ''}by {count_word(n)} {noun}"
+    if docs > n:
+        text += f" ({count_word(docs)} documents)"
+    if flags:
+        text += (", including " if n > 1 else ", ") + " and ".join(flags)
+    return text
+
+
+def value_summary(v: ConflictValue) -> str:
+    """'1,624 (3 sources, 2 origins, newest 2020-05-01, primary)': a value and its support, for tables."""
+    plural = "s" if v.sources != 1 else ""
+    facts = [f"{v.sources} source{plural}"]
+    if v.domains != v.sources:
+        facts.append(f"{v.domains} origin{'s' if v.domains != 1 else ''}")
+    if v.newest:
+        facts.append(f"newest {v.newest.isoformat()}")
+    if v.primary:
+        facts.append("primary")
+    return f"{value_label(v)} ({', '.join(facts)})"
