@@ -1,0 +1,350 @@
+"""The answer a report opens with, composed from the evidence Cypher returned and the conflict groups.
+
+- a look-up: the value(s) for the entity asked about, each cited, one line per same-name entity the
+  sources tell apart, then any disagreement;
+- a comparison of named metrics: a metric x entity table, every cell cited with its condition, and a
+  sentence per metric;
+- a selection: the option the evidence favours on the requirement the question names, with the figures
+  and the trade-offs behind it;
+- anything else: the best-supported statements from distinct sources.
+
+Pure: a function of the plan, the evidence and the groups. Every number is copied from a cited quote
+(`value_text`), so the verifier's numeric check holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from openresearch.agents.metric_names import canonical_metric, same_family
+from openresearch.agents.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
+from openresearch.identity import entity_key
+from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
+from openresearch.numbers import Quantity
+
+ANSWER_ID = "answer"
+_LOWER_IS_BETTER = ("latency", "price", "cost", "bytes_per_sample", "storage", "memory")
+_PHRASES: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Answer",
+        "one": "The {attr} of {entity} is {values}.",
+        "many": "The sources describe {n} different entities named {base}: {items}.",
+        "item": "{entity}, {values}",
+        "none": "The evidence gathered gives no {attr} for {entity}.",
+        "best": "On {entity} and {attr}, the most relevant statements found are these.",
+        "metric": "{metric}: {cells}.",
+        "cell": "{entity} {values}",
+        "missing": "no figure found for {names}",
+        "recommend": "For {req}, the evidence favours {entity}: {why}.",
+        "recommend_claim": "For {req}, the sources most often recommend {entity} [{e}].",
+        "versus": "{entity} {v}",
+        "tradeoff": "Trade-off for {entity}: {text} [{e}].",
+        "no_recommend": "The evidence gathered does not single out one option for {req}.",
+        "join": "; ",
+        "or": " or ",
+    },
+    "zh": {
+        "title": "结论",
+        "one": "{entity}的{attr}为 {values}。",
+        "many": "来源中有 {n} 个同名的“{base}”：{items}。",
+        "item": "{entity}：{values}",
+        "none": "所收集的证据没有给出{entity}的{attr}。",
+        "best": "关于{entity}的{attr}，最相关的陈述如下。",
+        "metric": "{metric}：{cells}。",
+        "cell": "{entity} {values}",
+        "missing": "未找到 {names} 的数字",
+        "recommend": "就{req}而言，证据更支持 {entity}：{why}。",
+        "recommend_claim": "就{req}而言，来源最常推荐 {entity} [{e}]。",
+        "versus": "{entity} {v}",
+        "tradeoff": "{entity} 的权衡：{text} [{e}]。",
+        "no_recommend": "所收集的证据未能就{req}选出唯一的方案。",
+        "join": "；",
+        "or": " 或 ",
+    },
+}
+
+
+_COUNT = {"en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+          "zh": ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十")}
+
+
+def count_word(n: int, lang: Lang) -> str:
+    """Counts in words: a digit the quotes do not contain would fail the verifier's number check."""
+    words = _COUNT["zh" if lang == "zh" else "en"]
+    return words[n] if 0 <= n < len(words) else ("many" if lang != "zh" else "多")
+
+
+def _p(lang: Lang, key: str, **values: object) -> str:
+    return _PHRASES["zh" if lang == "zh" else "en"][key].format(**values)
+
+
+def base_name(entity: str) -> str:
+    """'Osgood, Indiana' -> 'Osgood'; 'Douglas County Courthouse (Nebraska)' -> 'Douglas County Courthouse'."""
+    return re.split(r"\s*[,(（，]", entity, maxsplit=1)[0].strip() or entity
+
+
+def same_thing(name: str, focus: str) -> bool:
+    """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart."""
+    a, b = entity_key(base_name(name)), entity_key(base_name(focus))
+    return bool(a) and (a == b or a.startswith(b) or b.startswith(a))
+
+
+@dataclass
+class Found:
+    """One value as the report states it: the quote's own form, its condition, and every evidence behind it."""
+
+    text: str
+    obs: ObservationView
+    evidence: list[EvidenceView] = field(default_factory=list)
+
+    @property
+    def quantity(self) -> Quantity:
+        return Quantity(self.obs.value, self.obs.unit)
+
+
+def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
+    """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
+    raw = (obs.raw_value or "").strip()
+    if raw and raw in ev.quote and not re.fullmatch(r"[\d.,]+", raw):
+        return raw
+    form = surface(ev.quote, obs.value, obs.unit)
+    if form is None and raw and raw in ev.quote:
+        return raw
+    return form
+
+
+def _same_value(a: ObservationView, b: ObservationView) -> bool:
+    if a.unit != b.unit:
+        return False
+    if a.unit in ("year", "date"):
+        return a.value == b.value
+    return Quantity(a.value, a.unit).close_to(Quantity(b.value, b.unit), rel_tol=0.01)
+
+
+def collect(items: list[EvidenceView], wanted: str | None, focus: str | None) -> dict[str, list[Found]]:
+    """entity -> distinct values of metric `wanted` (any metric when None), each with all its evidence."""
+    out: dict[str, list[Found]] = defaultdict(list)
+    for ev in items:
+        for obs in ev.observations:
+            if wanted is not None and not (obs.metric == wanted or same_family(obs.metric, wanted)):
+                continue
+            if focus is not None and not same_thing(obs.entity, focus):
+                continue
+            text = value_text(ev, obs)
+            if text is None:
+                continue
+            bucket = out[obs.entity]
+            match = next((f for f in bucket if _same_value(f.obs, obs) and (f.obs.condition or "") == (
+                obs.condition or "")), None)
+            if match is None:
+                bucket.append(Found(text, obs, [ev]))
+            elif ev.id not in {e.id for e in match.evidence}:
+                match.evidence.append(ev)
+    for bucket in out.values():  # best supported first
+        bucket.sort(key=lambda f: (-len({e.source.id for e in f.evidence}), -len(f.evidence)))
+    return dict(out)
+
+
+def _cond(lang: Lang, f: Found) -> str:
+    c = (f.obs.condition or "").strip()
+    if not c:
+        return ""
+    piece = f" ({c})" if lang != "zh" else f"（{c}）"
+    return piece if grounded(piece, f.evidence) else ""
+
+
+def _cites(f: Found, n: int = 3) -> str:
+    seen: list[str] = []
+    for ev in f.evidence:  # one per source first
+        if ev.source.id not in {e.source.id for e in f.evidence if e.id in seen}:
+            seen.append(ev.id)
+    seen += [ev.id for ev in f.evidence if ev.id not in seen]
+    return "".join(f"[{e}]" for e in seen[:n])
+
+
+def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
+    return _p(lang, "join").join(f"{f.text}{_cond(lang, f)} {_cites(f)}" for f in found[:limit])
+
+
+def _cited(found: list[Found], limit: int = 4) -> list[str]:
+    return list(dict.fromkeys(e for f in found[:limit] for e in re.findall(r"E-[0-9a-f]+", _cites(f))))
+
+
+def _statement(lang: Lang, ev: EvidenceView) -> Sentence:
+    """A statement restated as the source's own sentence, clipped, with its citation (no 'According to')."""
+    text = clip_quote(ev.quote)
+    end = "。" if lang == "zh" else "."
+    return claim(f"{text} [{ev.id}]{end}", [ev])
+
+
+def _mentions(ev: EvidenceView, name: str) -> bool:
+    key = entity_key(base_name(name))
+    return any(same_thing(e, name) for e in ev.entities) or (bool(key) and key in entity_key(ev.quote))
+
+
+def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], words: list[str],
+                    n: int = 2) -> list[Sentence]:
+    """The highest-scoring statements from distinct sources, preferring ones naming the focus and the words."""
+    def rank(ev: EvidenceView) -> tuple[int, int, float]:
+        named = sum(1 for f in focus if _mentions(ev, f))
+        hits = sum(1 for w in words if w and w.lower() in ev.quote.lower())
+        return -named, -hits, -ev.score
+
+    out: list[Sentence] = []
+    sources: set[str] = set()
+    for ev in sorted(items, key=rank):
+        if ev.source.id in sources or (focus and not any(_mentions(ev, f) for f in focus)):
+            continue
+        sources.add(ev.source.id)
+        out.append(_statement(lang, ev))
+        if len(out) >= n:
+            break
+    return out
+
+
+def _groups_for(groups: list[ConflictGroup], entities: list[str], metrics: list[str]) -> list[ConflictGroup]:
+    return [g for g in groups if any(same_thing(g.entity, e) for e in entities)
+            and (not metrics or any(g.metric == m or same_family(g.metric, m) for m in metrics))]
+
+
+def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
+    focus = plan.entities[0]
+    attr = plan.attributes[0] if plan.attributes else ""
+    metric = (plan.metrics[0] if plan.metrics else None) or canonical_metric(attr)
+    found = collect(items, metric, focus) if metric else {}
+    out: list[Sentence] = []
+    if len(found) == 1:
+        entity, values = next(iter(found.items()))
+        text = _p(lang, "one", attr=attr, entity=entity, values=_values(lang, values))
+        out.append(Sentence(text=text, citations=_cited(values)))
+    elif found:
+        ordered = sorted(found.items(), key=lambda kv: (kv[0] == focus, kv[0]))  # the unqualified name last
+        parts = [_p(lang, "item", entity=e, values=_values(lang, vs, 2)) for e, vs in ordered]
+        text = _p(lang, "many", n=count_word(len(found), lang), base=base_name(focus),
+                  items=_p(lang, "join").join(parts))
+        out.append(Sentence(text=text, citations=[c for _, vs in ordered for c in _cited(vs, 2)]))
+    else:
+        statements = best_statements(lang, items, [focus], attr.split())
+        if statements:
+            out.append(Sentence(text=_p(lang, "best", entity=focus, attr=attr), citations=[], key=False,
+                                kind="summary"))
+            out.extend(statements)
+        else:
+            out.append(Sentence(text=_p(lang, "none", attr=attr, entity=focus), citations=[], key=False, kind="gap"))
+    out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, [focus], [metric] if metric else []))
+    return out
+
+
+def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, list[Found]]]:
+    """metric -> entity -> values, for the metrics and entities the question names."""
+    table: dict[str, dict[str, list[Found]]] = {}
+    for metric in plan.metrics:
+        row: dict[str, list[Found]] = {}
+        for entity in plan.entities:
+            cells = collect(items, metric, entity)
+            merged = [f for vs in cells.values() for f in vs]
+            if merged:
+                row[entity] = merged
+        table[metric] = row
+    return table
+
+
+def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
+    out: list[Sentence] = []
+    labels = dict(zip(plan.metrics, plan.attributes, strict=False))
+    for metric, row in metric_table(plan, items).items():
+        cells = [_p(lang, "cell", entity=e, values=_values(lang, vs, 3)) for e, vs in row.items()]
+        missing = [e for e in plan.entities if e not in row]
+        if missing and plan.entities:
+            cells.append(_p(lang, "missing", names=", ".join(missing)))
+        if not row:
+            continue
+        text = _p(lang, "metric", metric=labels.get(metric, metric.replace("_", " ")),
+                  cells=_p(lang, "join").join(cells))
+        out.append(Sentence(text=text[0].upper() + text[1:],
+                            citations=[c for vs in row.values() for c in _cited(vs, 3)]))
+    if not out:
+        out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
+    out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, plan.entities or [g.entity for g in groups],
+                                                                plan.metrics))
+    return out
+
+
+_RECOMMEND = re.compile(r"\b(?:recommend\w*|best (?:choice|option|fit)|go with|choose|pick|prefer\w*|ideal for|"
+                        r"well suited|better suited|the right choice)\b|推荐|首选|更适合|建议选择|最适合", re.I)
+
+
+def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
+    req = plan.attributes[0] if plan.attributes else (plan.question.rstrip("?？"))
+    out: list[Sentence] = []
+    metric = next((m for m in plan.metrics if m), None) or next(
+        (k for k in ("throughput", "latency") if k in plan.aspects or k in req.lower()), None)
+    best: list[tuple[str, Found]] = []
+    if metric:
+        for entity in plan.entities:
+            vals = [f for vs in collect(items, metric, entity).values() for f in vs]
+            if vals:
+                pick = (min if any(k in metric for k in _LOWER_IS_BETTER) else max)(
+                    vals, key=lambda f: f.quantity.value)
+                best.append((entity, pick))
+    units = {f.obs.unit for _, f in best}
+    if len(best) >= 2 and len(units) == 1:
+        lower = any(k in (metric or "") for k in _LOWER_IS_BETTER)
+        best.sort(key=lambda ef: ef[1].quantity.value, reverse=not lower)
+        top, rest = best[0], best[1:]
+        why = ", ".join(_p(lang, "versus", entity=e, v=f"{f.text}{_cond(lang, f)} {_cites(f, 1)}")
+                        for e, f in [top, *rest])
+        text = _p(lang, "recommend", req=req, entity=top[0], why=why)
+        out.append(Sentence(text=text, citations=[c for _, f in best for c in _cited([f], 1)]))
+        chosen = top[0]
+    else:
+        votes: dict[str, list[EvidenceView]] = defaultdict(list)
+        for ev in items:
+            if _RECOMMEND.search(ev.quote):
+                named = [e for e in plan.entities if _mentions(ev, e)]
+                if len(named) == 1:
+                    votes[named[0]].append(ev)
+        if votes:
+            chosen, evs = max(votes.items(),
+                              key=lambda kv: (len({e.source.id for e in kv[1]}), -plan.entities.index(kv[0])))
+            out.append(Sentence(text=_p(lang, "recommend_claim", req=req, entity=chosen, e=evs[0].id),
+                                citations=[evs[0].id]))
+            out.append(_statement(lang, evs[0]))
+        else:
+            out.append(Sentence(text=_p(lang, "no_recommend", req=req), citations=[], key=False, kind="gap"))
+            return out + best_statements(lang, items, plan.entities[:4], req.split(), 2)
+    risks = [ev for ev in items if ev.type == "risk" and _mentions(ev, chosen)]
+    if risks:
+        ev = max(risks, key=lambda e: e.score)
+        out.append(claim(_p(lang, "tradeoff", entity=chosen, text=clip_quote(ev.quote), e=ev.id), [ev]))
+    out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, [chosen], [metric] if metric else []))
+    return out
+
+
+def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: list[ConflictGroup]) -> DraftSection:
+    """The opening section: what the question asked, answered first from everything the run found."""
+    lang = plan.language
+    pool: dict[str, EvidenceView] = {}
+    for items in evidence.values():
+        for ev in items:
+            pool.setdefault(ev.id, ev)
+    items = sorted(pool.values(), key=lambda e: -e.score)
+    if plan.kind == "lookup" and plan.entities:
+        sentences = _lookup(lang, plan, items, groups)
+    elif plan.metrics and plan.kind != "selection":
+        sentences = _comparison(lang, plan, items, groups)
+    elif plan.kind == "selection" and len(plan.entities) >= 2:
+        sentences = _selection(lang, plan, items, groups)
+    else:
+        words = [w for w in re.findall(r"\w+", plan.question) if len(w) > 3]
+        sentences = best_statements(lang, items, plan.entities[:3], words, 3)
+    # a composed sentence whose number slipped out of its quotes is dropped, never published
+    kept = [s for s in sentences if not s.citations or grounded(s.text, [pool[c] for c in s.citations if c in pool])]
+    if not kept:
+        kept = [Sentence(text=_p(lang, "none", attr=" / ".join(plan.attributes) or "answer",
+                                 entity=", ".join(plan.entities) or plan.question), citations=[], key=False,
+                         kind="gap")]
+    return DraftSection(question_id=ANSWER_ID, title=_p(lang, "title"), role="core", sentences=kept,
+                        limited=not any(s.citations for s in kept))

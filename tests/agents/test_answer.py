@@ -1,0 +1,112 @@
+"""The opening answer: look-ups, comparisons of named metrics and selections, all cited and grounded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openresearch.agents.answer import answer_section, base_name, same_thing
+from openresearch.agents.judge import EmbeddingJudge
+from openresearch.agents.verifier import verify
+from openresearch.ingest.embed import SentenceTransformerEmbedder
+from openresearch.models import Draft, EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+Obs = tuple[str, str, float, str, str, str]  # entity, metric, value, unit, raw value, condition
+
+
+def ev(eid: str, quote: str, obs: list[Obs] | None = None, *, src: str = "a", entities: list[str] | None = None,
+       score: float = 0.5, kind: str = "statistic") -> EvidenceView:
+    return EvidenceView(
+        id=eid, quote=quote, type=kind if obs is None or kind != "statistic" else "statistic", score=score,
+        source=SourceView(id=f"S-{src}", url=f"local:///docs/{src}.txt", title=f"{src}.txt"),
+        entities=entities or [o[0] for o in obs or []],
+        observations=[ObservationView(id=f"O-{eid}-{i}", entity=e, metric=m, value=v, unit=u, raw_value=raw,
+                                      raw_unit=u, condition=c) for i, (e, m, v, u, raw, c) in enumerate(obs or [])])
+
+
+def plan(question: str, kind: str, entities: list[str], attributes: list[str], metrics: list[str],
+         language: str = "en") -> Plan:
+    return Plan(question=question, kind=kind, entities=entities, attributes=attributes, metrics=metrics,
+                language=language,  # type: ignore[arg-type]
+                sub_questions=[SubQuestion(id="Q-1", text=question, role="core", entities=entities)])
+
+
+def test_names_and_qualifiers() -> None:
+    assert base_name("Osgood, Indiana") == "Osgood"
+    assert base_name("Douglas County Courthouse (Nebraska)") == "Douglas County Courthouse"
+    assert same_thing("Osgood, Missouri", "Osgood") and not same_thing("Oswego", "Osgood")
+
+
+def test_a_lookup_answers_with_the_value_and_its_citations(tmp_path: Path) -> None:
+    a = ev("E-000000000001", "The population was 1,624 at the 2010 census.",
+           [("Osgood, Indiana", "population", 1624, "people", "1,624", "2010 census")], src="a", score=0.9)
+    b = ev("E-000000000002", "As of the census of 2010, there were 1,624 people in the town.",
+           [("Osgood, Indiana", "population", 1624, "people", "1,624", "2010 census")], src="b", score=0.7)
+    noise = ev("E-000000000003", "Osgood was platted in 1854 when the railroad was extended.", entities=["Osgood"],
+               src="c", kind="background")
+    p = plan("What is the population of Osgood, Indiana?", "lookup", ["Osgood, Indiana"], ["population"],
+             ["population"])
+    section = answer_section(p, {"Q-1": [a, b, noise]}, [])
+    first = section.sentences[0]
+    assert first.text.startswith("The population of Osgood, Indiana is 1,624 (2010 census)")
+    assert set(first.citations) == {a.id, b.id}
+    judge = EmbeddingJudge(SentenceTransformerEmbedder(cache_dir=tmp_path))
+    verification = verify(Draft(title=p.question, sections=[section]), {e.id: e for e in (a, b, noise)}, [], judge)
+    assert verification.phantom_citations == 0 and verification.numeric_faithfulness == 1.0
+    assert [v.verdict for v in verification.verdicts] == ["PASS"], verification.verdicts
+
+
+def test_same_name_entities_are_listed_apart_not_merged() -> None:
+    ind = ev("E-00000000000a", "Osgood, Indiana: the population was 1,624 at the 2010 census.",
+             [("Osgood, Indiana", "population", 1624, "people", "1,624", "")], src="a")
+    mo = ev("E-00000000000b", "Osgood, Missouri: the population was 48 at the 2010 census.",
+            [("Osgood, Missouri", "population", 48, "people", "48", "")], src="b")
+    p = plan("What is the population of Osgood?", "lookup", ["Osgood"], ["population"], ["population"])
+    text = answer_section(p, {"Q-1": [ind, mo]}, []).sentences[0].text
+    assert "two different entities named Osgood" in text and "1,624" in text and "48" in text
+
+
+def test_a_lookup_without_observations_quotes_the_best_statement_without_a_wrapper() -> None:
+    good = ev("E-0000000000c1", "Bobby Carpenter is a former American football linebacker.",
+              entities=["Bobby Carpenter"], score=0.8, kind="background")
+    off = ev("E-0000000000c2", "The weather in Ohio is mild.", entities=[], src="b", score=0.9, kind="background")
+    p = plan("What sport is Bobby Carpenter associated with?", "lookup", ["Bobby Carpenter"], ["sport"], ["sport"])
+    sentences = answer_section(p, {"Q-1": [good, off]}, []).sentences
+    cited = [s for s in sentences if s.citations]
+    assert [s.citations for s in cited] == [[good.id]]
+    assert "American football" in cited[0].text and "According to" not in cited[0].text
+
+
+def test_a_comparison_gives_one_cited_line_per_metric_and_says_what_is_missing() -> None:
+    pg = ev("E-0000000000d1", "pgvector can index vectors with up to 2,000 dimensions.",
+            [("pgvector", "max_dimensions", 2000, "dimensions", "2,000", "indexed")], src="pg")
+    mil = ev("E-0000000000d2", "Milvus supports up to 32,768 dimensions per vector field.",
+             [("Milvus", "max_dimensions", 32768, "dimensions", "32,768", "")], src="mil")
+    p = plan("Compare pgvector, Milvus and Qdrant: maximum vector dimensions.", "comparison",
+             ["pgvector", "Milvus", "Qdrant"], ["maximum vector dimensions"], ["max_dimensions"])
+    first = answer_section(p, {"Q-1": [pg, mil]}, []).sentences[0]
+    assert first.text.startswith("Maximum vector dimensions: pgvector 2,000 (indexed)")
+    assert "Milvus 32,768" in first.text and "no figure found for Qdrant" in first.text
+    assert first.citations == [pg.id, mil.id]
+
+
+def test_a_selection_recommends_on_the_requirement_with_the_figures() -> None:
+    k = ev("E-0000000000e1", "Kafka sustained 605 MB/s on three brokers.",
+           [("Apache Kafka", "throughput", 605, "MB/s", "605 MB/s", "")], src="k")
+    r = ev("E-0000000000e2", "RabbitMQ reached 38 MB/s with mirrored queues.",
+           [("RabbitMQ", "throughput", 38, "MB/s", "38 MB/s", "")], src="r")
+    risk = ev("E-0000000000e3", "Running Kafka means operating ZooKeeper or KRaft controllers, a real burden.",
+              entities=["Apache Kafka"], src="k2", kind="risk")
+    p = plan("Which message broker should we choose for high-throughput event streaming: Kafka or RabbitMQ?",
+             "selection", ["Apache Kafka", "RabbitMQ"], ["high-throughput event streaming"], ["throughput"])
+    sentences = answer_section(p, {"Q-1": [k, r, risk]}, []).sentences
+    assert sentences[0].text.startswith("For high-throughput event streaming, the evidence favours Apache Kafka")
+    assert "605 MB/s" in sentences[0].text and "38 MB/s" in sentences[0].text
+    assert any(s.citations == [risk.id] and s.text.startswith("Trade-off for Apache Kafka") for s in sentences)
+
+
+def test_a_chinese_lookup_is_answered_in_chinese() -> None:
+    m = ev("E-0000000000f1", "Milvus 单个向量字段最多支持 32,768 维。",
+           [("Milvus", "max_dimensions", 32768, "dimensions", "32,768", "")], src="zh")
+    p = plan("Milvus 的最大维度是多少？", "lookup", ["Milvus"], ["最大维度"], ["max_dimensions"], language="zh")
+    section = answer_section(p, {"Q-1": [m]}, [])
+    assert section.title == "结论" and section.sentences[0].text.startswith("Milvus的最大维度为 32,768")
