@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from writing_fixtures import EN_CONFLICT, EN_EVIDENCE, KAFKA_A, KAFKA_B, ROCKET, ROCKET_BG
+from writing_fixtures import EN_CONFLICT, EN_EVIDENCE, KAFKA_A, KAFKA_B, ROCKET, ROCKET_BG, conflict, ev
 
 from openresearch.agents.claim_text import citations_in, quantities, strip_markers
-from openresearch.agents.verifier import verify
+from openresearch.agents.verifier import discloses, verify
 from openresearch.models import ClaimJudgement, Draft, DraftSection, Label, Sentence
 
 EVIDENCE = {e.id: e for e in [*EN_EVIDENCE, ROCKET, ROCKET_BG]}
@@ -125,6 +125,29 @@ def test_undisclosed_conflict_is_flagged() -> None:
     other = verify(draft(s("RabbitMQ handled 10,940 messages per second [E-rabbit].")), EVIDENCE, [EN_CONFLICT],
                    FixedJudge())
     assert other.undisclosed_conflicts == [] and other.fully_verified
+
+
+def test_disclosure_needs_two_distinct_values_of_the_group() -> None:
+    a1 = ev("E-osa", "Osgood had 1,624 residents.", [("Osgood, Indiana", "population", 1624, "", "")],
+            url="https://a.example/o")
+    a2 = ev("E-osb", "The town counted 1,624 people.", [("Osgood, Indiana", "population", 1624, "", "")],
+            url="https://b.example/o")
+    b = ev("E-osc", "Osgood is home to 2,500 people.", [("Osgood, Indiana", "population", 2500, "", "")],
+           url="https://c.example/o")
+    group = conflict(a1, a2, b)
+    assert [v.evidence_ids for v in group.values] == [["E-osa", "E-osb"], ["E-osc"]]
+    assert not discloses(group, ["E-osa", "E-osb"]) and discloses(group, ["E-osb", "E-osc"])
+    evidence = {e.id: e for e in (a1, a2, b)}
+    same_side = draft(s("Osgood had 1,624 residents [E-osa]."),
+                      s("Sources disagree: 1,624 [E-osa][E-osb].", "conflict"))
+    flagged = verify(same_side, evidence, [group], FixedJudge())
+    assert flagged.undisclosed_conflicts == [group.id] and not flagged.fully_verified
+    both = draft(s("Osgood had 1,624 residents [E-osa]."),
+                 s("Sources disagree on Osgood's population: 1,624 [E-osa] versus 2,500 [E-osc].", "conflict"))
+    assert verify(both, evidence, [group], FixedJudge()).undisclosed_conflicts == []
+    # a claim sentence citing two values discloses too (the disclosure is what the reader sees)
+    claim = draft(s("Osgood's population is given as 1,624 [E-osb] and as 2,500 [E-osc]."))
+    assert verify(claim, evidence, [group], FixedJudge()).undisclosed_conflicts == []
 
 
 def test_fully_verified_ignores_non_key_doubts() -> None:

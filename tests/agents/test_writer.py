@@ -19,6 +19,8 @@ from writing_fixtures import (
     ZH_BY_QUESTION,
     ZH_CONFLICT,
     ZH_PLAN,
+    conflict,
+    ev,
 )
 
 from openresearch.agents.budget import Budget
@@ -27,7 +29,7 @@ from openresearch.agents.llm import LLMClient
 from openresearch.agents.llm_config import LLMConfig
 from openresearch.agents.verifier import grounding, verify
 from openresearch.agents.writer import DeterministicWriter, LLMWriter
-from openresearch.models import ClaimJudgement, Draft, EvidenceView, Style
+from openresearch.models import ClaimJudgement, Draft, EvidenceView, Plan, Style, SubQuestion
 
 STYLES: list[Style] = ["brief", "report", "review"]
 ALL = {e.id: e for e in [*EN_EVIDENCE, ROCKET, ROCKET_B, ROCKET_BG]}
@@ -93,6 +95,36 @@ def test_conflict_disclosed_with_both_values_and_ids(style: Style) -> None:
                              "420 MB/s by one source.")
     assert sentence.citations == ["E-kafkaa", "E-kafkab"]
     assert sentence.key
+
+
+def test_group_disclosure_states_every_value_with_its_citations_and_support() -> None:
+    from datetime import date
+
+    osgood = [
+        ev("E-os1", "The population was 1,624 at the 2010 census.", [("Osgood, Indiana", "population", 1624, "",
+           "2010 census")], url="https://wiki.example/osgood", title="Osgood, Indiana", published=date(2020, 6, 1)),
+        ev("E-os2", "Osgood town: 1,624 residents (2010 census).", [("Osgood, Indiana", "population", 1624, "",
+           "2010 census")], url="https://census.example/osgood", title="Census", published=date(2012, 1, 1)),
+        ev("E-os3", "Osgood had 1,624 people in the 2010 census.", [("Osgood, Indiana", "population", 1624, "",
+           "2010 census")], url="https://towns.example/osgood", title="Towns"),
+        ev("E-os4", "Osgood is home to some 2,500 people (2010 census).", [("Osgood, Indiana", "population", 2500,
+           "", "2010 census")], url="https://blog.example/osgood", title="Blog", published=date(2011, 1, 1)),
+    ]
+    group = conflict(*osgood)
+    plan = Plan(question="What is the population of Osgood, Indiana?", entities=["Osgood, Indiana"],
+                sub_questions=[SubQuestion(id="Q-pop", text="What is the population of Osgood, Indiana?",
+                                           role="core")])
+    # the section's evidence holds only the wrong value: the group is still disclosed in full
+    draft = DeterministicWriter().write(plan, {"Q-pop": [osgood[3]]}, [group], "report", set())
+    (sentence,) = [x for x in draft.sections[0].sentences if x.kind == "conflict"]
+    assert sentence.text == (
+        "Sources disagree on Osgood, Indiana population (2010 census): 1,624 [E-os1][E-os2][E-os3] versus "
+        "2,500 [E-os4]; 1,624 is given by three independent sources, including the newest (2020) and a primary "
+        "source; 2,500 by one source.")
+    assert draft.sections[0].disclosed_conflicts == [group.id]
+    result = verify(draft, {e.id: e for e in osgood}, [group], Supports())
+    assert result.undisclosed_conflicts == [] and result.numeric_faithfulness == 1.0
+    assert all(v.verdict == "PASS" for v in result.verdicts), [(v.text, v.reasons) for v in result.verdicts]
 
 
 def test_numbers_written_as_the_quote_writes_them() -> None:

@@ -1,0 +1,117 @@
+"""The pure core of conflict groups: clustering, grouping, support and the credibility note (no database)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from openresearch.conflicts import (
+    ObservedValue,
+    build_group,
+    cluster,
+    conflict_groups,
+    core_name,
+    count_word,
+    credibility_note,
+    group_id,
+    is_primary,
+    value_summary,
+)
+
+
+def ob(value: float, source: str, *, entity: str = "Osgood, Indiana", metric: str = "population", unit: str = "",
+       raw: str | None = None, domain: str | None = None, published: date | None = None, trust: float = 0.5,
+       title: str | None = None, condition_key: str = "", evidence: str | None = None) -> ObservedValue:
+    return ObservedValue(
+        entity_id="N-" + entity, entity=entity, metric=metric, unit=unit, condition=condition_key,
+        condition_key=condition_key, value=value, raw_value=raw or f"{value:g}", raw_unit="",
+        evidence_id=evidence or f"E-{source}-{value:g}", quote=f"{raw or value}", source_id="S-" + source,
+        url=f"https://{domain or source + '.example'}/page", domain=domain or source + ".example", title=title,
+        published=published, trust=trust)
+
+
+def test_cluster_bounds_width_by_tolerance_and_does_not_chain() -> None:
+    assert cluster([100, 112, 104, 108], 0.05) == [[0, 2], [3, 1]]  # 100..104 | 108..112, not one chain
+    assert cluster([1624, 2500, 1624.0, 1630], 0.05) == [[0, 2, 3], [1]]
+    assert cluster([1912, 1895], 0.05) == [[1, 0]]  # 1% apart: one value under a relative tolerance
+    assert cluster([1912, 1895, 1912], 0.0) == [[1], [0, 2]]  # exact: any difference
+    assert cluster([0.0, 0.0, -1.0], 0.05) == [[2], [0, 1]]
+    assert cluster([], 0.05) == []
+
+
+def test_three_sources_against_one() -> None:
+    obs = [ob(1624, "a", published=date(2020, 6, 1)), ob(1624, "b", published=date(2012, 1, 1)),
+           ob(1630, "c"), ob(2500, "d", published=date(2011, 1, 1))]
+    g = build_group(obs, 0.05)
+    assert g is not None and [v.value for v in g.values] == [1624.0, 2500.0]
+    right, wrong = g.values
+    assert (right.sources, right.domains, wrong.sources) == (3, 3, 1)
+    assert right.raw_values == ["1624", "1630"] and right.newest == date(2020, 6, 1)
+    assert right.evidence_ids[0] == "E-a-1624"  # the newest source's evidence first
+    assert g.relative_difference == round((2500 - 1624) / 2500, 4)
+    assert g.credibility == ("1624 is given by three independent sources, including the newest (2020); "
+                             "2500 by one source")
+    assert g.id == group_id("N-Osgood, Indiana", "population", "", "")
+
+
+def test_no_group_within_tolerance_or_within_one_source() -> None:
+    assert build_group([ob(4280, "a"), ob(4300, "b"), ob(4200, "c")], 0.05) is None
+    # a document that gives two values is usually stating two quantities, not disagreeing with itself
+    assert build_group([ob(3, "e", evidence="E-1"), ob(500, "e", evidence="E-2")], 0.05) is None
+    both = build_group([ob(3, "e", evidence="E-1"), ob(500, "e", evidence="E-2"), ob(2, "a")], 0.05)
+    assert both is not None and len(both.values) == 3
+
+
+def test_years_and_dates_are_exact() -> None:
+    years = build_group([ob(1912, "a", unit="year"), ob(1895, "b", unit="year")], 0.05)
+    assert years is not None and {v.value for v in years.values} == {1912.0, 1895.0}
+    dates = build_group([ob(19120504, "a", unit="date"), ob(19120505, "b", unit="date")], 0.05)
+    assert dates is not None
+    assert build_group([ob(1912, "a", unit="year"), ob(1912, "b", unit="year")], 0.05) is None
+
+
+def test_groups_by_entity_metric_unit_and_condition() -> None:
+    obs = [ob(1624, "a", condition_key="2010 census"), ob(1100, "b", condition_key="1990 census"),
+           ob(1624, "a", entity="Osgood, Missouri"), ob(48, "b", entity="Osgood, Missouri"),
+           ob(2, "a", metric="average_message_size", unit="MB"), ob(5, "b", metric="maximum_message_size", unit="MB")]
+    groups = conflict_groups(obs, 0.05)
+    assert [(g.entity, [v.value for v in g.values]) for g in groups] == [("Osgood, Missouri", [48.0, 1624.0])]
+
+
+def test_support_counts_origins_once_and_weighs_trust_and_primary() -> None:
+    # two pages of one site are one origin; a trusted source outweighs it
+    obs = [ob(10, "a1", domain="blog.example"), ob(10, "a2", domain="blog.example"),
+           ob(20, "v", domain="kafka.apache.org", trust=0.9, entity="Apache Kafka"),
+           ob(10, "x1", domain="blog.example", entity="Apache Kafka", evidence="E-x1"),
+           ob(10, "x2", domain="blog.example", entity="Apache Kafka", evidence="E-x2")]
+    g = build_group(obs[2:], 0.05)
+    assert g is not None
+    top, other = g.values
+    assert top.value == 20 and top.primary and top.support == pytest.approx(1.4)
+    assert (other.sources, other.domains, other.support) == (2, 1, 0.5)
+    assert "20 is given by one source, a primary source and more trusted sources" in g.credibility
+    assert "10 by one source (two documents)" in g.credibility
+    assert value_summary(other) == "10 (2 sources, 1 origin)"
+
+
+def test_primary_source_and_core_name() -> None:
+    assert core_name("Osgood, Indiana") == "Osgood"
+    assert core_name("Douglas County Courthouse (Nebraska)") == "Douglas County Courthouse"
+    assert is_primary("Apache Kafka", "https://kafka.apache.org/documentation", "kafka.apache.org", None)
+    assert is_primary("Osgood, Indiana", "https://en.wikipedia.example/wiki/Osgood", "", "Osgood, Indiana - Wiki")
+    assert not is_primary("Apache Kafka", "https://blog.example/kafka-vs-rabbitmq", "blog.example",
+                          "Kafka vs RabbitMQ")
+    assert not is_primary("Douglas County Courthouse", "https://county.example/x", "county.example", None)
+
+
+def test_note_in_chinese_uses_words_for_counts() -> None:
+    g = build_group([ob(12000, "a", published=date(2024, 1, 1)), ob(12000, "b"),
+                     ob(9000, "c", published=date(2019, 1, 1))], 0.05)
+    assert g is not None
+    note = credibility_note(g.values, "zh", ["1.2万条/秒", "9,000 条/秒"])
+    assert note == "1.2万条/秒 有两个独立来源支持，其中包括最新的来源（2024）；9,000 条/秒 有一个来源支持"
+    # the newest is only named when the values' dates differ (an undated value may be newer)
+    undated = build_group([ob(12000, "a", published=date(2024, 1, 1)), ob(9000, "c")], 0.05)
+    assert undated is not None and "newest" not in undated.credibility
+    assert count_word(13) == "more than twelve" and count_word(2, "zh") == "两"
