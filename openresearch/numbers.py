@@ -53,6 +53,30 @@ _add("USD", 1.0, "usd", "$", "us$", "dollars", "dollar", "美元")
 _add("CNY", 1.0, "cny", "rmb", "¥", "元", "人民币")
 _add("EUR", 1.0, "eur", "€", "euro", "euros")
 _add("", 1.0, "", "x", "times", "倍")
+_add("MB", 1e9, "pb", "pib", "petabytes")
+_add("rows/s", 1.0, "rows/s", "rows/sec", "rows per second", "row/s", "行/秒", "条记录/秒", "records per second")
+_add("samples/s", 1.0, "samples/s", "samples/sec", "samples per second", "data points per second",
+     "points per second", "points/s", "datapoints/s")
+_add("writes/s", 1.0, "writes/s", "writes/sec", "writes per second", "inserts/s", "inserts per second")
+_add("field writes/s", 1.0, "field writes/s", "field writes per second")
+_add("bytes/sample", 1.0, "bytes/sample", "bytes per sample", "byte per sample", "bytes per data point",
+     "bytes per point", "b/sample", "字节/点")
+# calendar values: a date is YYYYMMDD, a year is the year (see parse_quantity); each is its own unit family
+_add("date", 1.0, "date")
+_add("year", 1.0, "year")
+# counted things: their own unit families, so 3,559 people never meets 3,559 households
+_add("people", 1.0, "people", "persons", "inhabitants", "residents", "人", "名居民")
+_add("households", 1.0, "households", "household", "户")
+_add("families", 1.0, "families", "family")
+_add("housing units", 1.0, "housing units", "housing unit")
+for _noun in ("columns", "tables", "series", "dimensions", "threads", "workers", "devices", "hosts", "rows", "tags",
+              "fields", "databases", "employees", "seats", "records"):
+    _add(_noun, 1.0, _noun, _noun[:-1])
+_add("columns", 1.0, "列")
+_add("threads", 1.0, "线程", "个线程")
+_add("dimensions", 1.0, "维", "dims")
+_add("series", 1.0, "time series", "active time series", "时间线", "条时间线")
+_add("rows", 1.0, "条记录", "行")
 
 _PERIODS: dict[str, str] = {
     "hour": "hour", "hr": "hour", "h": "hour", "小时": "hour",
@@ -120,6 +144,12 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
             raise NumberFormatError(f"not a finite number: {raw!r}")
         canon, factor = canonical_unit(unit)
         return Quantity(float(raw) * factor, canon)
+    calendar_unit = canonical_unit(unit)[0] if unit else ""
+    if calendar_unit in ("date", "year"):
+        calendar = calendar_value(raw, calendar_unit)
+        if calendar is None:
+            raise NumberFormatError(f"no {calendar_unit} in {raw!r}")
+        return Quantity(float(calendar), calendar_unit)
     m = _VALUE_RE.match(raw.replace("，", ","))
     if not m:
         raise NumberFormatError(f"no number in {raw!r}")
@@ -137,6 +167,33 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
         unit_text = f"{currency}/{period}" if period else currency
     canon, factor = canonical_unit(unit_text)
     return Quantity(value * factor, canon)
+
+
+_MONTH_NUM = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                              "nov", "dec"))}
+_D_MONTH_Y = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3})[a-z]*\.?,?\s+(\d{3,4})")
+_MONTH_D_Y = re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{3,4})")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_CJK_FULL = re.compile(r"(\d{3,4})\s?年\s?(\d{1,2})\s?月\s?(\d{1,2})\s?日")
+_A_YEAR = re.compile(r"(?<!\d)(\d{3,4})(?!\d)")
+
+
+def calendar_value(raw: str, unit: str) -> int | None:
+    """"2 July 1829" / "August 1, 1983" / "1983-08-01" / "1983年8月1日" -> 18290702 etc. for unit "date";
+    the first year written ("1918-1919" -> 1918, "August 1417" -> 1417) for unit "year"."""
+    text = raw.strip()
+    if unit == "date":
+        if (m := _ISO_DATE.search(text)) or (m := _CJK_FULL.search(text)):
+            y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        elif (m := _D_MONTH_Y.search(text)) and m.group(2).lower() in _MONTH_NUM:
+            y, mo, d = int(m.group(3)), _MONTH_NUM[m.group(2).lower()], int(m.group(1))
+        elif (m := _MONTH_D_Y.search(text)) and m.group(1).lower() in _MONTH_NUM:
+            y, mo, d = int(m.group(3)), _MONTH_NUM[m.group(1).lower()], int(m.group(2))
+        else:
+            return None
+        return y * 10000 + mo * 100 + d if 1 <= mo <= 12 and 1 <= d <= 31 else None
+    m = _A_YEAR.search(text)
+    return int(m.group(1)) if m else None
 
 
 @lru_cache(maxsize=4096)
@@ -158,6 +215,42 @@ def normalise_condition(condition: str | None) -> str:
     text = re.sub(r"(\d)\s+(?=[a-z%])", r"\1", text)
     parts = [re.sub(r"\s+", " ", p).strip(" .") for p in re.split(r"[,;]|\band\b", text)]
     return " | ".join(sorted(p for p in parts if p))
+
+
+# --- condition compatibility ---------------------------------------------------------------------
+
+_DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((d, re.compile(p, re.I)) for d, p in (
+    ("vs", r"^(?:vs\.?|versus|compared (?:to|with)|than)\s"),
+    ("census", r"census|as of|普查"),
+    ("version", r"\bversion\b|^v\d|\b\d+\.\d+(?:\.\d+)*$|版本|起$"),
+    ("threads", r"threads?|workers?|线程"),
+    ("hardware", r"\d?x?large\b|\b(?:amd|intel|ryzen|xeon|graviton|epyc|arm)\b|\bcores?\b|vcpus?|核|\bram\b|"
+                 r"\bssd|\bnvme|\bhdd|\bds\d|\bgb memory"),
+    ("cardinality", r"devices?|hosts?|cardinality|\bscale\b|设备|电表"),
+    ("dataset", r"\bdataset\b|\bsift|\bglove|\bgist|\btsbs\b|cpu-only|\bdevops\b|\bbenchmark\b|数据集"),
+    ("scope", r"\b(?:indexed|stored|per (?:table|database|series|row|request|node|core|hour|month|day))\b|"
+              r"单核|单节点|每"),
+    ("plan", r"\b(?:free|usage-based|paid|enterprise|oss|serverless|dedicated|cloud)\b|企业版|社区版"),
+    ("statistic", r"\b(?:max(?:imum)?|peak|average|mean|median|minimum|min|p\d{2,3})\b|最大|平均|峰值"),
+))
+
+
+def condition_dimensions(condition: str | None) -> dict[str, set[str]]:
+    """Each normalised part of a condition under the dimension it sets ("4 threads" -> threads, "m5.8xlarge" ->
+    hardware, "vs ClickHouse" -> vs); a part no rule knows is its own dimension."""
+    out: dict[str, set[str]] = {}
+    for part in filter(None, normalise_condition(condition).split(" | ")):
+        dim = next((d for d, rx in _DIMENSIONS if rx.search(part)), part)
+        out.setdefault(dim, set()).add(part)
+    return out
+
+
+def conditions_compatible(a: str | None, b: str | None) -> bool:
+    """Two observations' conditions can describe the same measurement: no dimension that both set (threads,
+    hardware, dataset, cardinality, version, scope, plan, statistic, the baseline of a ratio) differs. An unstated
+    dimension is compatible with any value, so "4 threads" and "4 threads, m5.8xlarge" compare."""
+    da, db = condition_dimensions(a), condition_dimensions(b)
+    return all(da[d] == db[d] for d in da.keys() & db.keys())
 
 
 # --- numbers in free text (the verifier's view) ---------------------------------------------------

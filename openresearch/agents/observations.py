@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from openresearch.agents.extract_rules import Mention
+from openresearch.agents.metric_names import MetricMention, metric_family, metric_mentions
 from openresearch.agents.values import Value, find_values
 from openresearch.models import ObservationIn
 
@@ -35,18 +37,56 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"(?:单个?|[一二三四五六七八九十两]+个?|\d+\s?个?)\s?(?:节点|副本|分区|broker|bookie|消费者|生产者|队列|topic)",
     r"(?:经典|仲裁)?持久化队列|仲裁队列|经典队列|开启\s?(?:publisher confirms?|批量发送|压缩)",
     r"本地\s?SSD|\d+\s?核\s?\d+\s?GB|万兆网络|同步刷盘|异步刷盘",
+    # general setups: threads, workers, devices (cardinality), hardware, datasets, stored vs indexed, census
+    rf"\b(?:{_N}|\d+(?:\.\d+)?\s?[kKM]|\d+(?:\.\d+)? million)[\s-](?:threads?|workers?|devices?|hosts?|"
+    r"concurrent (?:clients|connections|queries))\b",
+    r"\b(?:twice|three times|four times|\d+x) as many (?:threads|workers|cores|nodes)(?: as \w+)?",
+    r"\b(?:AMD|Intel|Apple)\s+(?:Ryzen\s?\d*|Xeon|EPYC|Core i\d|M\d)\w*(?:\s\d{3,5}\w*)?\b",
+    r"\b\d+[\s-](?:core|vCPU)\b", r"\b(?:Azure|AWS|GCP)\s[A-Z][\w.-]*(?:\s?v\d)?\b",
+    r"\bscale(?:=|\s)\d+\b", r"\b(?:low|high) cardinality\b(?: of \d[\d,]*\s?\w+)?",
+    r"\bcardinality (?:of )?\d[\d,.]*\s?(?:[kKM]|million)?\b",
+    r"\b(?:TSBS|SIFT\d*[MK]?|GloVe[\w-]*|GIST\d*[MK]?|cpu-only|devops|YCSB|ClickBench)\b(?: (?:dataset|benchmark))?",
+    r"\b(?:indexed|stored)\b(?!\s(?:in|into|on|as|by|at|to|for|with|within)\b)|\bfor indexing\b|"
+    r"\bwith (?:an? )?(?:HNSW|IVF\w*|DiskANN) index\b",
+    r"\brows? (?:are |of )?(?:around |about |~)?\d+(?:\.\d+)?\s?(?:KB|Kb|kB|bytes?|B)\b(?: in size)?",
+    r"\b(?:the )?\d{4} census\b|\bcensus (?:\[\s?\d+\s?\] )?of \d{4}\b|\bas of (?:the )?(?:\d{4}|"
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4})\b",
+    r"\b(?:free|usage-based|pay-as-you-go|enterprise|OSS|open source) (?:plan|tier|edition)\b",
+    r"单核|单节点|单机|每个(?:插入)?请求带?\s?\d+\s?条以上记录|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
+    r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
 )]
 _AT_RATE = re.compile(r"\bat\s+\d[\d,.]*\s?[kKM]?\s?(?:MB/s|msg/s|msgs/s|messages/s)")
-_CLAUSE = re.compile(r"[,;，；。:：]")
+_CLAUSE = re.compile(r"[;，；。:：]|,(?!\d{3})")  # "3,559" is one number, not two clauses
 _PERCENTILE = re.compile(r"\bp\s?(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st) percentile|(median|中位数?)", re.I)
 _PER_SECOND = re.compile(r"每秒|per second|/s\b|a second", re.I)
 _PER_DAY = re.compile(r"日均|每天|每日|per day|a day|daily", re.I)
 _PER_MONTH = re.compile(r"每月|per month|a month|monthly", re.I)
-_LIMIT = re.compile(r"\b(?:max(?:imum)?|limit|up to|default|at most|supports?|cap)\b|最大|上限|不超过|支持|默认", re.I)
+_LIMIT = re.compile(r"\b(?:max(?:imum)?|limits?|up to|default|at most|supports?|cap|may have|can have|no more than|"
+                    r"more than|maximum of)\b|最大|最多|上限|不超过|支持|默认|不能超过", re.I)
+
+
+_EVENTS = frozenset({"built", "opened", "born", "died", "founded", "released"})  # "published in 2020" dates a figure
+_COUNT_METRICS = frozenset({"population", "households", "families", "housing_units", "employees", "capacity",
+                            "max_columns", "max_series", "max_dimensions", "max_tables", "max_databases", "max_tags",
+                            "partitions", "cluster_size", "max_row_size"})
+_UNIT_OF = {"population": "people", "households": "households", "families": "families",
+            "housing_units": "housing units", "max_columns": "columns", "max_series": "series",
+            "max_dimensions": "dimensions", "max_tables": "tables", "max_databases": "databases", "max_tags": "tags"}
+_NOUN_METRIC = {"people": "population", "households": "households", "families": "families",
+                "housing units": "housing_units", "employees": "employees", "seats": "capacity"}
+_LIMITED_NOUNS = frozenset({"columns", "tables", "series", "dimensions", "tags", "fields", "databases", "partitions",
+                            "connections", "topics"})
+_SETUP_NOUNS = frozenset({"threads", "workers", "devices", "hosts", "cores", "brokers", "nodes", "replicas",
+                          "consumers", "producers", "bookies"})
+_CONNECTOR = re.compile(r"(?:\s|\b(?:was|were|is|are|of|at|stood at|reached|totall?ed|estimated at|about|around|"
+                        r"approximately|roughly|some|nearly|over|just over|under|of about|count|size)\b|"
+                        r"[:：=|约为是达到了共有])*$", re.I)
+_CENSUS = re.compile(r"\bcensus\b[^.;]{0,12}$|^\s?census\b|\bas of (?:the )?$|普查", re.I)
+_LIFESPAN = re.compile(r"[(（]\s?(?:born\s|b\.\s)?$")
 
 
 def _is_perf(metric: str) -> bool:
-    return metric in ("throughput", "price") or metric.endswith(("latency", "_time"))
+    return metric in ("throughput", "price") or metric.endswith(("latency", "_time", "_throughput"))
 
 
 def _cue(pattern: str, window: str) -> bool:
@@ -59,7 +99,10 @@ def _latency_metric(before: str, after: str) -> str | None:
     if hits:
         h = hits[0]  # the nearest cue, before the value first ("p99 of 8 ms", then "8 ms at p99")
         return "p50_latency" if h.group(3) else f"p{(h.group(1) or h.group(2)).replace('.', '')}_latency"
-    if _cue(r"latency|延迟|时延|round[- ]trip", window):
+    named = [m.key for m in metric_mentions(window) if m.key.endswith("latency")]
+    if named:
+        return named[0]
+    if _cue(r"round[- ]trip", window):
         return "latency"
     if _cue(r"failover|切换|recovery|恢复|election", window):
         return "failover_time"
@@ -74,48 +117,147 @@ def cue_window(sentence: str, v: Value) -> tuple[str, str]:
     """The value's clause: up to 40 characters before it and 30 after, not crossing , ; 。 etc."""
     before = sentence[max(0, v.start - 40):v.start]
     after = sentence[v.end:v.end + 30]
-    return _CLAUSE.split(before)[-1], _CLAUSE.split(after)[0]
+    pieces = _CLAUSE.split(before)
+    own = pieces[-1]
+    if len(pieces) > 1 and re.search(r"[:：]\W*$", before[:len(before) - len(own)]) and len(own.strip()) < 12:
+        own = f"{pieces[-2]}: {own}"  # "Cardinality: 10k series", "最大列数：4096": the key names the value
+    return own, _CLAUSE.split(after)[0]
+
+
+def _nearest(keys: Sequence[MetricMention], allowed: Callable[[str], bool], last: bool) -> str | None:
+    hits = [m.key for m in keys if allowed(m.key)]
+    return (hits[-1] if last else hits[0]) if hits else None
+
+
+def _event_metric(before: str, after: str) -> str | None:
+    """built / born / founded ... for a date or year: the nearest event word before it, else just after it."""
+    if _CENSUS.search(before) or re.match(r"\s?(?:census|普查)", after, re.I):
+        return None  # "the 2010 census", "as of 2010": when a count was true, a condition
+    got = _nearest(metric_mentions(before), lambda k: k in _EVENTS, last=True)
+    if got is None and _LIFESPAN.search(before):
+        return "born"  # "Jane Doe (2 July 1829 – 3 November 1913)"
+    if got is None and re.search(r"^\s?[–-]\s?$|[(（][^()（）]{4,40}[–-]\s?$", before):
+        return "died"
+    return got or _nearest(metric_mentions(after[:20]), lambda k: k in _EVENTS, last=False)
+
+
+def _rate_metric(v: Value, window: str) -> str:
+    if v.unit.lower() in ("gbps", "mbps", "gbit/s") or _cue(r"network|网卡|带宽|bandwidth", window):
+        return "network_bandwidth"
+    named = _nearest(metric_mentions(window), lambda k: k.endswith("throughput"), last=False)
+    if named:
+        return named
+    if _cue(r"\b(?:insert|ingest|writ|load)\w*|写入|插入", window):
+        return "ingest_throughput"
+    if _cue(r"\bquer(?:y|ies)\b|查询", window):
+        return "query_throughput"
+    return "throughput"
 
 
 def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None:
     """(metric, unit) from the value's unit and the cue words around it in its clause; None = not a metric."""
     window = f"{before} {after}"
+    if v.kind in ("date", "year"):
+        event = _event_metric(before, after)
+        if event:
+            return event, v.kind
+        # a bare four-digit number after "population was" is a count, not a year
+        return _bare_metric(before) if v.kind == "year" and re.fullmatch(r"\d{4}", v.raw) else None
+    if v.kind == "bare":
+        return _bare_metric(before)
     if v.kind == "rate":
-        network = v.unit.lower() in ("gbps", "mbps", "gbit/s") or _cue(r"network|网卡|带宽|bandwidth", window)
-        return ("network_bandwidth" if network else "throughput"), v.unit
+        return _rate_metric(v, window), v.unit
     if v.kind == "time":
         metric = _latency_metric(before, after)
         return (metric, v.unit) if metric else None
     if v.kind == "pct":
-        for pattern, name in ((r"availability|uptime|SLA|可用性", "availability"), (r"CPU", "cpu_utilisation"),
-                              (r"error|loss|失败|丢失", "error_rate"),
+        named = _nearest(metric_mentions(window), lambda k: k in ("recall", "precision", "accuracy", "availability",
+                                                                  "error_rate", "cpu_utilisation", "market_share"),
+                         last=False)
+        if named:
+            return named, v.unit
+        for pattern, name in ((r"CPU", "cpu_utilisation"), (r"error|loss|失败|丢失", "error_rate"),
                               (r"cost|cheaper|saving|成本|费用", "cost_change"),
-                              (r"disk|storage|磁盘", "disk_usage")):
+                              (r"compress|压缩", "compression_saving"), (r"disk|storage|磁盘", "disk_usage")):
             if _cue(pattern, window):
                 return name, v.unit
         return "percentage", v.unit
     if v.kind == "size":
-        if _cue(r"message|消息|payload|record|max\.bytes", window):
+        if "sample" in v.unit or "point" in v.unit or _cue(r"per (?:sample|data point)|每个?点", window):
+            return "bytes_per_sample", v.unit
+        if _cue(r"message|消息|payload|max\.bytes", window):
             return ("max_message_size" if _LIMIT.search(window) else "message_size"), v.unit
+        if _cue(r"\brows?\b|行长|每行", window):
+            return ("max_row_size" if _LIMIT.search(window) else "row_size"), v.unit
         if _cue(r"memory|RAM|heap|内存", window):
             return "memory", v.unit
-        return ("storage" if _cue(r"disk|storage|存储|磁盘|retention", window) else "size"), v.unit
+        if _cue(r"raw data|原始数据", window):
+            return "raw_data_size", v.unit
+        return ("storage" if _cue(r"disk|storage|存储|磁盘|retention|空间", window) else "size"), v.unit
     if v.kind == "money":
         return "price", v.unit
     if v.kind == "ratio":
+        if _cue(r"compress|压缩", window):
+            return "compression_ratio", v.unit
         return ("speedup" if _cue(r"faster|speed|快", window) else "ratio"), v.unit
     if v.kind == "port":
         return "port", ""
-    if v.unit == "messages":  # a message count is a rate only with its period
+    return _count_metric(v, window)
+
+
+def _widen(text: str, v: Value, metric: str) -> str:
+    """Sentence-wide cues: "up to 16,000 dimensions" is a maximum even two clauses on; a sentence about ingestion
+    makes each of its bare throughputs an ingest throughput ("InfluxDB ingests 334k, TimescaleDB 145k rows/s")."""
+    noun = metric.removeprefix("max_")
+    if metric == noun and noun in _LIMITED_NOUNS and _LIMIT.search(text[max(0, v.start - 80):v.start]):
+        return f"max_{noun}"
+    if metric == "throughput":
+        named = {m.key for m in metric_mentions(text) if m.key.endswith("_throughput")}
+        if len(named) == 1:
+            return named.pop()
+        if not named and _cue(r"\b(?:insert|ingest|writ)\w*|写入|插入", text):
+            return "ingest_throughput"
+    return metric
+
+
+def _census(condition: str) -> str:
+    """"census of 2010", "the 2010 census", "census [13] of 2010" -> "2010 census" (one key for one census)."""
+    if (m := re.search(r"census", condition, re.I)) and (y := re.search(r"\d{4}", condition)):
+        return f"{y.group(0)} {m.group(0).lower()}"
+    return condition
+
+
+def _bare_metric(before: str) -> tuple[str, str] | None:
+    """A number without a unit is a value only right after words naming a count ("The population was 1,624",
+    "Population: 838", "最大列数 4096"): nothing but connectors may sit between them."""
+    keys = metric_mentions(before)
+    if not keys:
+        return None
+    last = keys[-1]
+    if last.key not in _COUNT_METRICS or not _CONNECTOR.fullmatch(before[last.end:]):
+        return None
+    return last.key, _UNIT_OF.get(last.key, "")
+
+
+def _count_metric(v: Value, window: str) -> tuple[str, str] | None:
+    if v.unit in _NOUN_METRIC:
+        return _NOUN_METRIC[v.unit], v.unit
+    if v.unit in ("messages", "rows", "records", "samples"):  # a count of records is a rate only with its period
         if _PER_SECOND.search(window):
-            return "throughput", "msg/s"
+            return ("throughput", "msg/s") if v.unit == "messages" else (_rate_metric(v, window), "rows/s")
         if _PER_DAY.search(window):
-            return "daily_messages", "msg/day"
-        return ("monthly_messages", "msg/month") if _PER_MONTH.search(window) else None
-    if v.unit == "partitions":
-        return ("max_partitions" if _LIMIT.search(window) else "partitions"), v.unit
+            return f"daily_{v.unit}", f"{'msg' if v.unit == 'messages' else v.unit}/day"
+        if _PER_MONTH.search(window):
+            return f"monthly_{v.unit}", f"{'msg' if v.unit == 'messages' else v.unit}/month"
+        return (f"max_{v.unit}", v.unit) if v.unit == "rows" and _LIMIT.search(window) else None
+    if v.unit in _LIMITED_NOUNS:
+        limit = _LIMIT.search(window) or _cue(r"cardinality|基数|safe|quota|配额", window)
+        if v.unit == "partitions":
+            return ("max_partitions" if limit else "partitions"), v.unit
+        return (f"max_{v.unit}" if limit else v.unit), v.unit
     return {"brokers": "cluster_size", "nodes": "cluster_size", "replicas": "replication_factor",
-            "cores": "cpu_cores", "topics": "topics", "clusters": "clusters"}.get(v.unit, "count"), v.unit
+            "cores": "cpu_cores", "topics": "topics", "clusters": "clusters", "threads": "threads",
+            "workers": "threads", "devices": "devices", "hosts": "hosts"}.get(v.unit, "count"), v.unit
 
 
 def condition_spans(sentence: str, mentions: Sequence[Mention], has_latency: bool) -> list[tuple[int, int, str]]:
@@ -151,13 +293,88 @@ def _owners(sentence: str, conds: Sequence[tuple[int, int, str]], mentions: Sequ
     return out
 
 
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<https?://[^>\s]*>|https?://\S+")
+_UP = r"more|higher|faster|quicker|better|larger|bigger|greater"
+_DOWN = r"less|fewer|lower|slower|smaller|cheaper|worse"
+_REL_EN = re.compile(
+    rf"\s*(?:(?P<adj>{_UP}|{_DOWN})\b(?P<mid>[^.;!?]{{0,240}}?)\s?\b|(?P<mid2>[^.;!?]{{0,30}}?)\b(?P<adj2>{_UP}|{_DOWN})"
+    r"\b\s?)(?P<than>than|compared (?:to|with)|vs\.?|versus|relative to)\s+(?P<base>[^.;!?()\[\]]{1,60})", re.I)
+_REL_ZH_BEFORE = re.compile(r"比\s?(?P<base>[^，。；,比]{1,20}?)\s?(?:的\S{0,4})?(?P<adj>快|慢|高|低|少|多|小|大|省|强)"
+                            r"\s?(?:了|出)?\s?$")
+_BASELINE_CUE = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bvs\.?|\bversus|\brelative to|比)\s*$", re.I)
+_NOT_A_NAME = re.compile(r"^(?:it|that|this|those|these|before|ever|previously|usual|expected|the previous|"
+                         r"its|their|our|we|you|one)\b", re.I)
+_THROUGHPUT_STAT = re.compile(r"\b(?:average|mean)\b|平均", re.I)
+
+
+def mask_links(text: str) -> str:
+    """Link targets blanked with spaces (offsets kept): a URL's words are no entity and its digits no value."""
+    return _LINK_TARGET.sub(lambda m: m.group(0)[:1] + " " * (len(m.group(0)) - 1) if m.group(0)[0] == "]"
+                            else " " * len(m.group(0)), text)
+
+
+class Relative(NamedTuple):
+    metric: str  # speedup, storage_reduction, throughput_ratio ...
+    baseline: str  # the entity (canonical) or the phrase compared against
+
+
+def _relative(sentence: str, v: Value, mentions: Sequence[Mention]) -> Relative | None:
+    """"1.7x faster than ClickHouse", "7x less storage than Prometheus", "比通用数据库快 10 倍": a comparison with
+    a named baseline, never an absolute value of either side."""
+    if v.kind not in ("ratio", "pct"):
+        return None
+    base_start, adj, mid = -1, "", ""
+    if m := _REL_EN.match(sentence, v.end):
+        adj, mid = (m.group("adj") or m.group("adj2") or "").lower(), m.group("mid") or m.group("mid2") or ""
+        base_start, base_text = m.start("base"), m.group("base")
+    elif (m2 := _REL_ZH_BEFORE.search(sentence[max(0, v.start - 30):v.start])) and v.kind == "ratio":
+        adj, base_text = m2.group("adj"), m2.group("base")
+        base_start = max(0, v.start - 30) + m2.start("base")
+        mid = sentence[max(0, v.start - 30) + m2.end("base"):v.start]
+    else:
+        return None
+    named = [x for x in mentions if base_start <= x.start < base_start + len(base_text) + 1]
+    if named:
+        baseline = min(named, key=lambda x: x.start).canonical
+    else:
+        phrase = re.split(r"\s(?:and|or|but|while|which|when|if|for|in|on|at|with)\b|[,，、]", base_text.strip())[0]
+        phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I)
+        if not phrase or _NOT_A_NAME.match(phrase) or len(phrase.split()) > 5:
+            return None
+        baseline = phrase
+    up = adj in ("more", "higher", "faster", "quicker", "better", "larger", "bigger", "greater", "快", "高", "多", "大",
+                 "强")
+    words = f"{mid} {adj}"
+    if re.search(r"more (?:data|data points|samples|metrics)\b", f"{adj}{mid}", re.I) and re.search(
+            r"storage|disk|space", sentence[v.end:base_start], re.I):
+        base, up = "storage", False  # "70x more data points in the same storage": 70x less storage per point
+    elif found := metric_mentions(words):
+        base = metric_family(found[0].key)
+        base = {"speedup": "speed"}.get(base, base)
+    elif re.search(r"faster|quicker|slower|快|慢", adj):
+        base = "speed"
+    elif adj in ("cheaper",):
+        base = "cost"
+    else:
+        base = "value"
+    if base == "speed":
+        return Relative("speedup" if up else "slowdown", baseline)
+    return Relative(f"{base}_ratio" if up else f"{base}_reduction", baseline)
+
+
+def _baselines(sentence: str, mentions: Sequence[Mention]) -> set[int]:
+    """Mentions that a comparison is made against ("than ClickHouse"): never the subject of a value."""
+    return {i for i, m in enumerate(mentions) if _BASELINE_CUE.search(sentence[max(0, m.start - 16):m.start])}
+
+
 def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set[str],
-            fallback: str | None) -> str | None:
+            fallback: str | None, skip: set[int] = frozenset()) -> str | None:  # type: ignore[assignment]
     """Who the value belongs to: the nearest mention in the value's own clause (before it, then after it),
     then the nearest before it in the sentence, then after; plan entities win ties.
 
     "Kafka reached 605 MB/s, Pulsar reached 305 MB/s": 605 is Kafka's although "Pulsar" is closer."""
-    if not mentions:
+    pool = [m for i, m in enumerate(mentions) if i not in skip]
+    if not pool:
         return fallback
     clause = _clauses(sentence)
 
@@ -167,42 +384,61 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
         distance = v.start - m.end if before else m.start - v.end
         return (0 if same else 2) + (0 if before else 1), distance, 0 if m.canonical in preferred else 1
 
-    return min(mentions, key=rank).canonical
+    return min(pool, key=rank).canonical
 
 
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = ()) -> list[ObservationIn]:
     """Observations for one sentence. `context_entity` stands in where the sentence names no entity;
-    `context_conditions` (the sentence before, same paragraph) where a measurement has no condition."""
-    values = find_values(sentence)
-    measured: list[tuple[Value, str, str]] = []
+    `context_conditions` (the sentence before, same paragraph) where a measurement has no condition.
+
+    The raw value of every observation is a verbatim slice of `sentence`."""
+    text = mask_links(sentence)
+    mentions = [m for m in mentions if text[m.start:m.end] == sentence[m.start:m.end]]
+    values = find_values(text)
+    measured: list[tuple[Value, str, str, Relative | None]] = []
     for v in values:
-        got = metric_for(v, *cue_window(sentence, v))
-        if got:
-            measured.append((v, *got))
-    latency = any(m.endswith(("latency", "_time")) for _, m, _ in measured)
-    conds = condition_spans(sentence, mentions, latency)
-    owners = _owners(sentence, conds, mentions)
-    inside = [any(s <= v.start and v.end <= e for s, e, _ in conds) for v, _, _ in measured]
+        rel = _relative(text, v, mentions)
+        if rel:
+            measured.append((v, rel.metric, v.unit, rel))
+        elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):
+            continue  # "2x faster than it used to be": a comparison without a named baseline is no value
+        elif got := metric_for(v, *cue_window(text, v)):
+            measured.append((v, *got, None))
+    measured = [(v, _widen(text, v, metric), unit, rel) for v, metric, unit, rel in measured]
+    latency = any(m.endswith(("latency", "_time")) for _, m, _, _ in measured)
+    conds = condition_spans(text, mentions, latency)
+    owners = _owners(text, conds, mentions)
+    inside = [any(s <= v.start and v.end <= e for s, e, _ in conds) for v, _, _, _ in measured]
     # setup numbers are conditions when the sentence measures something; alone they are the finding
-    perf = any(_is_perf(metric) and not ins for (_, metric, _), ins in zip(measured, inside, strict=True))
+    perf = any((_is_perf(metric) or rel is not None) and not ins
+               for (_, metric, _, rel), ins in zip(measured, inside, strict=True))
+    skip = _baselines(text, mentions)
+    # "16,000 dimensions stored and 2,000 indexed": a qualifier written right after a value is that value's own
+    attached = [next((v.start for v, _, _, _ in measured if 0 <= s - v.end <= 2), None) for s, _, _ in conds]
     out: list[ObservationIn] = []
     seen: set[tuple[str, str, str, str]] = set()
-    for (v, metric, unit), ins in zip(measured, inside, strict=True):
-        if ins and perf:
+    for (v, metric, unit, rel), ins in zip(measured, inside, strict=True):
+        if ins and (perf or v.kind in ("year", "date")):
             continue
-        entity = _entity(sentence, v, mentions, preferred, context_entity)
-        if entity is None or (entity, metric, v.raw, unit) in seen:
+        entity = _entity(text, v, mentions, preferred, context_entity, skip)
+        if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
             continue
         seen.add((entity, metric, v.raw, unit))
-        parts = list(dict.fromkeys(c for (s, e, c), owner in zip(conds, owners, strict=True)
-                                   if not (s <= v.start and v.end <= e) and owner in (None, entity)))
-        if not parts and _is_perf(metric):  # a measurement's setup is often the sentence before it
-            parts = list(context_conditions)
-        if paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", sentence[v.end:]):
+        parts = [f"vs {rel.baseline}"] if rel else []
+        parts += [_census(c) for (s, e, c), owner, att in zip(conds, owners, attached, strict=True)
+                  if not (s <= v.start and v.end <= e) and owner in (None, entity) and att in (None, v.start)]
+        if metric.endswith("throughput") and (st := _THROUGHPUT_STAT.search(cue_window(text, v)[0])):
+            # an average is not a peak; "peak", "max" and "up to" are how a throughput is usually reported, so
+            # they stay unstated and a peak compares with a plain figure
+            parts.append("average" if st.group(0).lower() in ("average", "mean", "平均") else "")
+        if len(parts) == (1 if rel else 0) and (_is_perf(metric) or rel):
+            parts += list(context_conditions)  # a measurement's setup is often the sentence before it
+        if (paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", text[v.end:])) and not re.match(
+                r"\s*(?:see|e\.g|i\.e|cf|source|ref|\d+\s*$)", paren.group(1), re.I):
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only
-        out.append(ObservationIn(entity=entity, metric=metric, value=v.raw, unit=unit or None,
-                                 condition=", ".join(parts) or None))
+        out.append(ObservationIn(entity=entity, metric=metric, value=sentence[v.start:v.start + len(v.raw)],
+                                 unit=unit or None, condition=", ".join(dict.fromkeys(p for p in parts if p)) or None))
     return out
 
 
@@ -218,5 +454,5 @@ def metric_words(sentence: str) -> set[str]:
 
 
 def has_statistic(sentence: str) -> bool:
-    """A number with a unit, a percentage or a currency (a bare port or count is not a statistic)."""
-    return any(v.kind != "port" for v in find_values(sentence))
+    """A number with a unit, a percentage or a currency (a bare number, port, year or date is not a statistic)."""
+    return any(v.kind not in ("port", "bare", "year", "date") for v in find_values(sentence))

@@ -13,17 +13,25 @@ from typing import NamedTuple
 from openresearch.numbers import NumberFormatError, Quantity, parse_quantity
 
 _RATE = (r"MB/s|GB/s|KB/s|kB/s|MiB/s|GiB/s|Gbps|Mbps|Gbit/s|msgs?/s(?:ec)?|messages?/s(?:ec)?|"
-         r"messages per second|events/s|records/s|req/s|requests/s|ops/s|条消息/秒|条/秒|条/s|TPS|QPS")
+         r"messages per second|events/s|records/s|req/s|requests/s|ops/s|条消息/秒|条/秒|条/s|TPS|QPS|"
+         r"rows?/s(?:ec)?|rows per second|samples/s(?:ec)?|samples per second|(?:data )?points per second|"
+         r"points/s|field writes per second|writes/s(?:ec)?|writes per second|inserts/s|inserts per second|"
+         r"queries per second|queries/s|行/秒|条记录/秒")
 _TIME = r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|秒|分钟|小时|天|s|h"
-_SIZE = r"TiB|TB|GiB|GB|MiB|MB|KiB|KB|kB|bytes|字节"
+_SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes|"
+         r"字节|T(?=[\s。，,;；)）、]|$)|P(?=[\s。，,;；)）、]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
-          r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|条|messages?|msgs")
+          r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|"
+          r"条记录|条时间线|条|messages?|msgs|threads?|个线程|线程|workers?|columns?|列|tables?|张表|个表|"
+          r"(?:active )?time series|series|时间线|dimensions?|维|devices?|台(?:设备|电表)?|hosts?|rows?|行|records?|"
+          r"fields?|tags?|databases?|people|persons|inhabitants|residents|households|families|housing units|"
+          r"employees|seats|人|户")
 _MONEY = r"美元|元|USD|EUR|dollars"
 _UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{_COUNT}"
 _PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
            r"million|request|message)\b|/小时|/月|/天|每小时|每月")
 _VALUE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/=#:])(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![A-Za-z0-9_./=#:])(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s?(?P<mag>万亿|百万|万|亿|千|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z0-9])))?"
     rf"(?:\s?(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")
 _MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|" \
@@ -32,14 +40,32 @@ _DATE_AFTER = re.compile(rf"\s(?:{_MONTHS})\b")
 _DATE_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s$")
 _VERSION_BEFORE = re.compile(r"(?:\b(?:version|release|v|Java|Python|Log4j|JDK|Go|Erlang|OTP)|版本)\s?$", re.I)
 _PORT = re.compile(r"(?:\bports?|端口)\s?$|^\s?(?:端口|port\b)", re.I)
+_Y = r"(?:1[0-9]\d\d|20\d\d)"
+_CALENDAR = re.compile(
+    rf"(?P<date>\b\d{{1,2}}(?:st|nd|rd|th)?\s(?:{_MONTHS})\.?,?\s\d{{3,4}}\b|"
+    rf"\b(?:{_MONTHS})\.?\s\d{{1,2}}(?:st|nd|rd|th)?,?\s\d{{3,4}}\b|"
+    r"\b\d{4}-\d{2}-\d{2}\b|\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日)|"
+    rf"(?P<year>\b(?:{_MONTHS})\.?\s{_Y}\b|(?<![\d.,\-/])\b{_Y}(?:\s?(?:–|-|—|to)\s?(?:{_Y}|\d\d)\b)?(?![\d%]|[.,]\d)"
+    r"(?:\s?年(?!\s?\d{1,2}\s?月))?)")
+_BARE = re.compile(r"(?<![A-Za-z0-9_.\-/=#:$€¥￥])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+                   r"(?:\s?(?:万亿|百万|万|亿|千|thousand|million|billion|[kKM](?![A-Za-z0-9])))?(?![\d.,]?\d|[A-Za-z%])")
 
 # count nouns as written -> one plural English name, so "个分区" and "partitions" compare
 _COUNT_NAMES = (("partition", "partitions"), ("分区", "partitions"), ("broker", "brokers"), ("node", "nodes"),
                 ("节点", "nodes"), ("bookie", "bookies"), ("replica", "replicas"), ("副本", "replicas"),
                 ("core", "cores"), ("核", "cores"), ("vcpu", "cores"), ("topic", "topics"),
                 ("connection", "connections"), ("consumer", "consumers"), ("producer", "producers"),
-                ("cluster", "clusters"), ("集群", "clusters"), ("条", "messages"), ("message", "messages"),
-                ("msg", "messages"))
+                ("cluster", "clusters"), ("集群", "clusters"), ("条消息", "messages"), ("message", "messages"),
+                ("msg", "messages"), ("条记录", "rows"), ("条时间线", "series"), ("条", "messages"),
+                ("thread", "threads"), ("线程", "threads"), ("worker", "workers"), ("column", "columns"),
+                ("列", "columns"), ("table", "tables"), ("张表", "tables"), ("表", "tables"),
+                ("active time series", "series"), ("time series", "series"), ("series", "series"),
+                ("时间线", "series"), ("dimension", "dimensions"), ("维", "dimensions"), ("device", "devices"),
+                ("台", "devices"), ("host", "hosts"), ("row", "rows"), ("行", "rows"), ("record", "records"),
+                ("field", "fields"), ("tag", "tags"), ("database", "databases"), ("people", "people"),
+                ("person", "people"), ("inhabitant", "people"), ("resident", "people"), ("人", "people"),
+                ("household", "households"), ("户", "households"), ("famil", "families"),
+                ("housing unit", "housing units"), ("employee", "employees"), ("seat", "seats"))
 
 
 class Value(NamedTuple):
@@ -48,12 +74,12 @@ class Value(NamedTuple):
     raw: str  # the value as written: "1.2万", "10.9k", "$0.5/hour", "20,500"
     unit: str  # the unit as written ("MB/s", "条/秒", "ms"), a count noun, or a canonical currency unit
     quantity: Quantity
-    kind: str  # rate | time | pct | size | money | ratio | count | port
+    kind: str  # rate | time | pct | size | money | ratio | count | port | date | year | bare
 
 
 def _count_unit(unit: str) -> str:
     key = re.sub(r"\s+", "", unit.lower()).removeprefix("个")
-    return next((name for prefix, name in _COUNT_NAMES if key.startswith(prefix)), key)
+    return next((name for prefix, name in _COUNT_NAMES if key.startswith(prefix.replace(" ", ""))), key)
 
 
 def _kind(unit: str, cur: str | None) -> str:
@@ -67,15 +93,16 @@ def _kind(unit: str, cur: str | None) -> str:
 
 
 def _skipped(text: str, m: re.Match[str], unit: str) -> bool:
-    """Years, dates, versions, list markers and identifiers are not values."""
-    num, end, before = m.group("num"), m.end(), text[max(0, m.start() - 20):m.start()]
-    after = text[end:end + 12]
-    if re.match(r"\.\d", text[m.end("num"):]) or (re.match(r"[A-Za-z_\-]\w", after) and not unit):
-        return True  # 3.11.2, 15-minute, 2xlarge
+    """Versions, list markers and identifiers are not values (years and dates are read by _CALENDAR)."""
+    before = text[max(0, m.start() - 20):m.start()]
+    after = text[m.end():m.end() + 12]
+    if re.match(r"\.\d", text[m.end("num"):]) or (
+            re.match(r"[A-Za-z_\-]\w", after) and not unit and not re.match(r"\s?[-–]\s?\d", after)):
+        return True  # 3.11.2, 15-minute, 2xlarge (a range "1-2 bytes" is kept)
+    if m.start() > 0 and text[m.start() - 1] in "-–" and not re.search(r"\d\s?[-–]$", before):
+        return True  # COVID-19, i3en-2
     if unit or m.group("cur") or m.group("mag"):
         return bool(re.match(r"\s?年", after)) and not m.group("mag")
-    if re.fullmatch(r"(?:19|20)\d\d", num) or after.lstrip().startswith("年"):
-        return True
     return bool(_DATE_AFTER.match(after) or _DATE_BEFORE.search(before) or _VERSION_BEFORE.search(before))
 
 
@@ -88,18 +115,43 @@ class _Cand(NamedTuple):
     per: str
 
 
-def _candidates(text: str) -> list[_Cand]:
+_RANGE_SEP = re.compile(r"\s?(?:到|至|~|–|-|—|to)\s?")
+
+
+def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
     out: list[_Cand] = []
-    for m in _VALUE.finditer(text):
+    for m in _VALUE.finditer(text.replace("\u2212", "-")):
+        if any(s < m.end("num") and m.start() < e for s, e in taken):
+            continue  # part of a date or year
         unit = (m.group("unit") or "").strip()
         if not _skipped(text, m, unit):
             raw = text[m.start():m.end("mag") if m.group("mag") else m.end("num")]
             out.append(_Cand(m.start(), m.end(), raw, unit, m.group("cur") or "", (m.group("per") or "").strip()))
-    # `40 万到 50 万条`, `10-20 ms`: the first end of a range borrows the unit written after the second
+    # `40 万到 50 万条`, `10-20 ms`, `1-2 bytes`: one value, written as a range, with the unit after its second end
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
-        if not a.unit and not a.cur and b.unit and re.fullmatch(r"\s?(?:到|至|~|–|-|to)\s?", text[a.end:b.start]):
-            out[i] = a._replace(unit=b.unit, per=b.per)
+        if not a.unit and not a.cur and b.unit and _RANGE_SEP.fullmatch(text[a.end:b.start]):
+            out[i] = a._replace(end=b.end, raw=text[a.start:b.start] + b.raw, unit=b.unit, per=b.per)
+            del out[i + 1]
+    return out
+
+
+def _calendar(text: str) -> list[Value]:
+    """Dates ("2 July 1829", "August 1, 1983", "1983年8月1日") and years ("1912", "1918-1919", "2010年") as written;
+    a four-digit number that carries a unit ("2048 columns", "1000 rows") is a count, not a year."""
+    out: list[Value] = []
+    for m in _CALENDAR.finditer(text):
+        kind = "date" if m.group("date") else "year"
+        raw = m.group(0).rstrip()
+        if kind == "year" and re.match(r"\d", raw):
+            after = text[m.end():m.end() + 24]
+            if re.match(rf"\s?(?:[kKMB]\b|万|亿|千|million|billion|thousand|{_UNIT})(?![A-Za-z])", after) or \
+                    re.match(r"\s?[-–]\s?\d", after):
+                continue
+        try:
+            out.append(Value(m.start(), m.start() + len(raw), raw, kind, parse_quantity(raw, kind), kind))
+        except NumberFormatError:
+            continue
     return out
 
 
@@ -114,8 +166,11 @@ def _money(text: str, c: _Cand) -> tuple[str, Quantity]:
 
 
 def find_values(text: str) -> list[Value]:
-    out: list[Value] = []
-    for c in _candidates(text):
+    """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
+    (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
+    calendar = _calendar(text)
+    out: list[Value] = list(calendar)
+    for c in _candidates(text, [(v.start, v.end) for v in calendar]):
         kind = _kind(c.unit, c.cur or None)
         try:
             if kind == "money":
@@ -124,13 +179,13 @@ def find_values(text: str) -> list[Value]:
                 continue
             if not kind:
                 before, after = text[max(0, c.start - 12):c.start], text[c.end:c.end + 8]
-                if not (_PORT.search(before) or _PORT.match(after)):
-                    continue  # a bare number (a count, a list marker): only a port is worth an observation
-                kind = "port"
-            if kind == "count" and "." in c.raw and c.raw[-1].isdigit():
+                kind = "port" if _PORT.search(before) or _PORT.match(after) else "bare"
+            if kind in ("count", "bare") and "." in c.raw and c.raw[-1].isdigit() and not re.search(
+                    r"[万亿千kKM]|million|billion", c.raw):
                 continue  # "RabbitMQ 3.11 node": a version before a noun, not 3.11 nodes
-            unit = _count_unit(c.unit) if kind == "count" else c.unit
+            unit = _count_unit(c.unit) if kind == "count" else {"T": "TB", "P": "PB"}.get(c.unit, c.unit)
             out.append(Value(c.start, c.end, c.raw, unit, parse_quantity(c.raw, unit or None), kind))
         except NumberFormatError:
             continue
+    out.sort(key=lambda v: v.start)
     return out
