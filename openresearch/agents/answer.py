@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from openresearch.agents.claim_text import quantities
 from openresearch.agents.metric_names import canonical_metric, same_family
 from openresearch.agents.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.identity import entity_key
@@ -112,6 +113,9 @@ def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
     form = surface(ev.quote, obs.value, obs.unit)
     if form is None and raw and raw in ev.quote:
         return raw
+    if form is None and obs.unit in ("people", "households", "year", "count", ""):
+        # a count's unit is a noun the number reader does not attach ("1,624 at the 2010 census")
+        form = next((text for text, q in quantities(ev.quote) if abs(q.value - obs.value) < 1e-9), None)
     return form
 
 
@@ -155,31 +159,35 @@ def _cond(lang: Lang, f: Found) -> str:
     return piece if grounded(piece, f.evidence) else ""
 
 
+def cite_ids(f: Found, n: int = 3) -> list[str]:
+    """Up to n evidence ids for a value, one per source first."""
+    first: dict[str, str] = {}
+    for ev in f.evidence:
+        first.setdefault(ev.source.id, ev.id)
+    ids = list(first.values()) + [ev.id for ev in f.evidence if ev.id not in first.values()]
+    return ids[:n]
+
+
 def _cites(f: Found, n: int = 3) -> str:
-    seen: list[str] = []
-    for ev in f.evidence:  # one per source first
-        if ev.source.id not in {e.source.id for e in f.evidence if e.id in seen}:
-            seen.append(ev.id)
-    seen += [ev.id for ev in f.evidence if ev.id not in seen]
-    return "".join(f"[{e}]" for e in seen[:n])
+    return "".join(f"[{e}]" for e in cite_ids(f, n))
 
 
 def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
     return _p(lang, "join").join(f"{f.text}{_cond(lang, f)} {_cites(f)}" for f in found[:limit])
 
 
-def _cited(found: list[Found], limit: int = 4) -> list[str]:
-    return list(dict.fromkeys(e for f in found[:limit] for e in re.findall(r"E-[0-9a-f]+", _cites(f))))
+def _cited(found: list[Found], limit: int = 4, n: int = 3) -> list[str]:
+    return list(dict.fromkeys(e for f in found[:limit] for e in cite_ids(f, n)))
 
 
-def _statement(lang: Lang, ev: EvidenceView) -> Sentence:
+def restate(lang: Lang, ev: EvidenceView) -> Sentence:
     """A statement restated as the source's own sentence, clipped, with its citation (no 'According to')."""
     text = clip_quote(ev.quote)
     end = "。" if lang == "zh" else "."
     return claim(f"{text} [{ev.id}]{end}", [ev])
 
 
-def _mentions(ev: EvidenceView, name: str) -> bool:
+def mentions(ev: EvidenceView, name: str) -> bool:
     key = entity_key(base_name(name))
     return any(same_thing(e, name) for e in ev.entities) or (bool(key) and key in entity_key(ev.quote))
 
@@ -188,17 +196,17 @@ def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], wor
                     n: int = 2) -> list[Sentence]:
     """The highest-scoring statements from distinct sources, preferring ones naming the focus and the words."""
     def rank(ev: EvidenceView) -> tuple[int, int, float]:
-        named = sum(1 for f in focus if _mentions(ev, f))
+        named = sum(1 for f in focus if mentions(ev, f))
         hits = sum(1 for w in words if w and w.lower() in ev.quote.lower())
         return -named, -hits, -ev.score
 
     out: list[Sentence] = []
     sources: set[str] = set()
     for ev in sorted(items, key=rank):
-        if ev.source.id in sources or (focus and not any(_mentions(ev, f) for f in focus)):
+        if ev.source.id in sources or (focus and not any(mentions(ev, f) for f in focus)):
             continue
         sources.add(ev.source.id)
-        out.append(_statement(lang, ev))
+        out.append(restate(lang, ev))
         if len(out) >= n:
             break
     return out
@@ -297,13 +305,13 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
         why = ", ".join(_p(lang, "versus", entity=e, v=f"{f.text}{_cond(lang, f)} {_cites(f, 1)}")
                         for e, f in [top, *rest])
         text = _p(lang, "recommend", req=req, entity=top[0], why=why)
-        out.append(Sentence(text=text, citations=[c for _, f in best for c in _cited([f], 1)]))
+        out.append(Sentence(text=text, citations=[c for _, f in best for c in cite_ids(f, 1)]))
         chosen = top[0]
     else:
         votes: dict[str, list[EvidenceView]] = defaultdict(list)
         for ev in items:
             if _RECOMMEND.search(ev.quote):
-                named = [e for e in plan.entities if _mentions(ev, e)]
+                named = [e for e in plan.entities if mentions(ev, e)]
                 if len(named) == 1:
                     votes[named[0]].append(ev)
         if votes:
@@ -311,11 +319,11 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
                               key=lambda kv: (len({e.source.id for e in kv[1]}), -plan.entities.index(kv[0])))
             out.append(Sentence(text=_p(lang, "recommend_claim", req=req, entity=chosen, e=evs[0].id),
                                 citations=[evs[0].id]))
-            out.append(_statement(lang, evs[0]))
+            out.append(restate(lang, evs[0]))
         else:
             out.append(Sentence(text=_p(lang, "no_recommend", req=req), citations=[], key=False, kind="gap"))
             return out + best_statements(lang, items, plan.entities[:4], req.split(), 2)
-    risks = [ev for ev in items if ev.type == "risk" and _mentions(ev, chosen)]
+    risks = [ev for ev in items if ev.type == "risk" and mentions(ev, chosen)]
     if risks:
         ev = max(risks, key=lambda e: e.score)
         out.append(claim(_p(lang, "tradeoff", entity=chosen, text=clip_quote(ev.quote), e=ev.id), [ev]))
@@ -342,6 +350,11 @@ def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: 
         sentences = best_statements(lang, items, plan.entities[:3], words, 3)
     # a composed sentence whose number slipped out of its quotes is dropped, never published
     kept = [s for s in sentences if not s.citations or grounded(s.text, [pool[c] for c in s.citations if c in pool])]
+    cited = {c for s in kept for c in s.citations}
+    for g in groups:  # a value stated from a disputed group comes with the whole disagreement
+        if cited.intersection(g.evidence_ids) and not any(
+                s.kind == "conflict" and s.citations and set(s.citations) <= set(g.evidence_ids) for s in kept):
+            kept.append(conflict_sentence(lang, g))
     if not kept:
         kept = [Sentence(text=_p(lang, "none", attr=" / ".join(plan.attributes) or "answer",
                                  entity=", ".join(plan.entities) or plan.question), citations=[], key=False,

@@ -21,10 +21,13 @@ from openresearch.agents.prompt import render
 from openresearch.agents.verifier import discloses
 from openresearch.agents.writer_deterministic import (
     DeterministicWriter,
+    opening,
     ordered_questions,
     rank_evidence,
     relevant_conflicts,
+    section_items,
     section_title,
+    stated,
 )
 from openresearch.agents.writer_templates import conflict_sentence, conflict_value_text, gap_sentence
 from openresearch.errors import BudgetExceeded, LLMError
@@ -103,19 +106,29 @@ class LLMWriter:
 
     def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[ConflictGroup],
               style: Style, limited: set[str]) -> Draft:
+        # the same structure as the offline writer: the composed answer first, then sections that each get
+        # the relevant evidence no earlier part holds (assigned up front, so the calls can run in parallel)
+        answer = opening(plan, evidence, conflicts)
+        used = stated(answer, conflicts)
+        assigned: dict[str, tuple[list[EvidenceView], int]] = {}
+        for q in ordered_questions(plan):
+            items, covered = section_items(q, evidence.get(q.id, []), used)
+            assigned[q.id] = (items, covered)
+            used |= {ev.id for ev in items}
+
         def one(q: SubQuestion) -> tuple[DraftSection, bool]:
-            items = evidence.get(q.id, [])
+            items, covered = assigned[q.id]
             if items:  # a section without evidence is a gap sentence: no call needed
                 try:
                     return self.section(plan, q, items, conflicts, style, q.id in limited), True
                 except (LLMError, BudgetExceeded):
                     self.fallbacks += 1
-            return self.fallback.section(plan, q, items, conflicts, style, q.id in limited), False
+            return self.fallback.section(plan, q, items, conflicts, style, q.id in limited, covered=covered), False
 
         # sections are independent calls: write them in parallel, keep the plan's order
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
             results = list(pool.map(one, ordered_questions(plan)))
-        return Draft(title=plan.question, style=style, sections=[sec for sec, _ in results],
+        return Draft(title=plan.question, style=style, sections=[answer, *(sec for sec, _ in results)],
                      method="llm" if any(llm for _, llm in results) else "deterministic")
 
     def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[ConflictGroup],

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from openresearch.agents.answer import ANSWER_ID, answer_section, mentions, restate
+from openresearch.agents.metric_names import canonical_metric, same_family
 from openresearch.agents.writer_templates import (
     Lang,
     Value,
@@ -23,6 +25,7 @@ from openresearch.agents.writer_templates import (
     stat_sentence,
     surface,
 )
+from openresearch.ingest.textnorm import words
 from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 
 ROLE_ORDER = {"background": 0, "core": 1, "comparison": 2, "impact": 3}
@@ -84,7 +87,7 @@ def _claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
     used = {v.evidence.id for values in groups.values() for v in values}
     rest = [ev for ev in items if ev.id not in used]
     rest.sort(key=lambda ev: (ev.entities[0].lower() if ev.entities else "~", _TYPE_ORDER.get(ev.type, 9)))
-    out.extend(quote_sentence(lang, ev) for ev in rest)
+    out.extend(restate(lang, ev) for ev in rest)
     # the templates copy numbers from quotes, so this only drops a sentence if a title or condition slipped in
     return [s for s in out if grounded(s.text, [ev for ev in items if ev.id in s.citations])]
 
@@ -109,29 +112,94 @@ def _review_claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
     return out
 
 
+_QUESTION_WORDS = words("what which who whom how why when where does do did is are was were the a an of on in "
+                        "for and or to with under its their there conditions compare main sources give figures "
+                        "products settings")
+
+
+def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
+    """Evidence that is about the sub-question: it names one of its entities (when it has any), and shares
+    one of its content words or reports one of the metrics it asks about. The nearest quotes of another
+    topic are not an answer; a section without relevant evidence says so in one sentence."""
+    if q.entities and not any(mentions(ev, e) for e in q.entities):
+        return False
+    named = {w.lower() for e in q.entities for w in e.split()}
+    words = [w for k in q.keywords for w in k.lower().split() if w not in named and w not in _QUESTION_WORDS]
+    if not words:
+        return True
+    quote = ev.quote.lower()
+    if any(w in quote for w in words):
+        return True
+    wanted = {m for k in q.keywords if (m := canonical_metric(k))}
+    return any(same_family(o.metric, m) for o in ev.observations for m in wanted)
+
+
+def section_items(q: SubQuestion, items: list[EvidenceView], used: set[str]) -> tuple[list[EvidenceView], int]:
+    """The relevant items not stated earlier in the report (no quote is used twice), and how many relevant
+    ones were skipped because an earlier section already states them."""
+    rel = [ev for ev in items if relevant(q, ev)]
+    fresh = [ev for ev in rel if ev.id not in used]
+    return fresh, len(rel) - len(fresh)
+
+
 class DeterministicWriter:
-    """Offline writer: template sentences from evidence, no model (invariant 7)."""
+    """Offline writer: template sentences from evidence, no model (invariant 7). The report opens with the
+    answer (answer.py); sections follow, each stating only relevant evidence not stated before it."""
 
     def write(self, plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[ConflictGroup],
               style: Style, limited: set[str]) -> Draft:
-        sections = [self.section(plan, q, evidence.get(q.id, []), conflicts, style, q.id in limited)
-                    for q in ordered_questions(plan)]
+        answer = opening(plan, evidence, conflicts)
+        used = stated(answer, conflicts)
+        sections = [answer]
+        for q in ordered_questions(plan):
+            items, covered = section_items(q, evidence.get(q.id, []), used)
+            sec = self.section(plan, q, items, conflicts, style, q.id in limited, covered=covered)
+            used |= stated(sec, conflicts)
+            sections.append(sec)
         return Draft(title=plan.question, style=style, sections=sections, method="deterministic")
 
     def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[ConflictGroup],
-                style: Style, limited: bool) -> DraftSection:
+                style: Style, limited: bool, *, covered: int = 0) -> DraftSection:
         lang = plan.language
         section = DraftSection(question_id=q.id, title=section_title(q), role=q.role,
-                               limited=limited or not items)
+                               limited=limited or (not items and not covered))
         if not items:
-            section.sentences.append(gap_sentence(lang, q.text))
+            section.sentences.append(covered_sentence(lang) if covered else gap_sentence(lang, q.text))
             return section
         ranked = rank_evidence(items)
         claims = _review_claims(lang, ranked) if style == "review" else _claims(lang, ranked)
         section.sentences.extend(claims[: MAX_CLAIMS[style]])
-        for c in relevant_conflicts(conflicts, {ev.id for ev in items}):
+        for c in relevant_conflicts(conflicts, {cid for s in section.sentences for cid in s.citations}):
             section.sentences.append(conflict_sentence(lang, c))
             section.disclosed_conflicts.append(c.id)
         if limited:
             section.sentences.append(gap_sentence(lang, q.text, limited=True))
         return section
+
+
+def opening(plan: Plan, evidence: dict[str, list[EvidenceView]], conflicts: list[ConflictGroup]) -> DraftSection:
+    """The answer section, with the conflict groups it discloses recorded."""
+    answer = answer_section(plan, evidence, conflicts)
+    cited = {c for s in answer.sentences for c in s.citations}
+    answer.disclosed_conflicts = [g.id for g in conflicts if len(
+        {i for i, v in enumerate(g.values) if cited.intersection(v.evidence_ids)}) >= 2]
+    return answer
+
+
+def stated(section: DraftSection, conflicts: list[ConflictGroup]) -> set[str]:
+    """Evidence a section states, and all evidence of the conflict groups it discloses (a later section
+    restating one side would have to disclose the whole disagreement again)."""
+    ids = {c for s in section.sentences for c in s.citations}
+    for g in conflicts:
+        if g.id in section.disclosed_conflicts:
+            ids.update(g.evidence_ids)
+    return ids
+
+
+def covered_sentence(lang: str) -> Sentence:
+    text = "此问题的证据已在上文陈述。" if lang == "zh" else "The evidence for this question is stated above."
+    return Sentence(text=text, citations=[], key=False, kind="gap")
+
+
+__all__ = ["ANSWER_ID", "DeterministicWriter", "opening", "ordered_questions", "rank_evidence", "relevant",
+           "relevant_conflicts", "section_items", "section_title", "stated"]
