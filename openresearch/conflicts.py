@@ -1,9 +1,9 @@
 """Conflict groups from observations: the pure core behind `GraphStore.conflict_groups` (DESIGN.md §4).
 
-Cypher finds the candidate keys (entity + metric + unit family + condition with values far enough apart,
-from at least two sources) and returns one row per observation; here they become one `ConflictGroup` per
-key, its values clustered within a relative tolerance, each value with all its evidence and sources, and
-a note on which value the graph supports better. No I/O.
+Cypher finds the candidate keys (entity + metric + unit family with values far enough apart, from at
+least two sources) and returns their observations; here they become one `ConflictGroup` per key and
+compatible conditions, its values clustered within a relative tolerance, each value with all its evidence
+and sources, and a note on which value the graph supports better. No I/O.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ _GENERIC = frozenset({
     "state", "river", "lake", "mount", "saint", "north", "south", "east", "west", "new", "united", "national",
     "database", "server", "cloud", "open", "source", "www", "docs", "com", "org", "net", "io", "github",
 })
+_COMPARISON = re.compile(r"\b(vs\.?|versus|compared?|comparison|against)\b|对比|比较|相比", re.IGNORECASE)
 _QUALIFIER = re.compile(r"\s*(\([^)]*\)|,.*)$")  # "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)"
 _WORDS = {"en": ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve"],
@@ -86,8 +87,8 @@ def core_name(entity: str) -> str:
 def is_primary(entity: str, url: str, domain: str, title: str | None) -> bool:
     """The entity's own source: its title starts with the entity's name ('Apache Kafka documentation',
     'Osgood, Indiana - Wikipedia'), or a distinctive word of the name is a label of its domain
-    (kafka.apache.org for Apache Kafka)."""
-    if title and entity_key(title).startswith(entity_key(entity)):
+    (kafka.apache.org for Apache Kafka). A title comparing it with others ('Pulsar vs. Kafka') is not its own."""
+    if title and entity_key(title).startswith(entity_key(entity)) and not _COMPARISON.search(title):
         return True
     host = domain or urlsplit(url).hostname or ""
     labels = {entity_key(p) for p in host.split(".")}
@@ -139,11 +140,34 @@ def _rank(v: ConflictValue) -> tuple[float, int, int, int, float]:
     return (-v.support, -v.domains, -v.sources, -(v.newest.toordinal() if v.newest else 0), v.value)
 
 
-def build_group(observations: list[ObservedValue], tolerance: float) -> ConflictGroup | None:
-    """One key's observations -> its conflict group, or None when they do not disagree: fewer than two
-    distinct values, or the values differ only within one source (a document disagreeing with itself is
-    usually stating two quantities, not two claims)."""
+def condition_parts(condition_key: str) -> frozenset[str]:
+    """A normalised condition ('1kb messages | 3brokers') as its set of parts."""
+    return frozenset(p for p in condition_key.split(" | ") if p)
+
+
+def compatible_conditions(condition_keys: Iterable[str]) -> dict[str, str]:
+    """Each condition key -> the condition whose group it joins. A condition holds under another that adds
+    parts to it ('3brokers' under '1kb messages | 3brokers'; no condition under any), so it joins that one
+    when there is exactly one most specific condition it holds under; under two different ones ('2010
+    census' and '1990 census') it is ambiguous and stays on its own. Equal keys always share a group."""
+    keys = sorted(set(condition_keys))
+    parts = {k: condition_parts(k) for k in keys}
+    maximal = [k for k in keys if not any(parts[k] < parts[o] for o in keys)]
+    out = {}
+    for k in keys:
+        above = [m for m in maximal if parts[k] < parts[m]]
+        out[k] = above[0] if len(above) == 1 else k
+    return out
+
+
+def build_group(observations: list[ObservedValue], tolerance: float,
+                condition_key: str | None = None) -> ConflictGroup | None:
+    """One key's observations (of compatible conditions; `condition_key` is the group's, by default the
+    first observation's) -> its conflict group, or None when they do not disagree: fewer than two distinct
+    values, or the values differ only within one source (a document disagreeing with itself is usually
+    stating two quantities, not two claims)."""
     first = observations[0]
+    ck = first.condition_key if condition_key is None else condition_key
     tol = 0.0 if first.unit in EXACT_UNITS else tolerance
     clusters = [[observations[i] for i in c] for c in cluster([o.value for o in observations], tol)]
     if len(clusters) < 2:
@@ -153,21 +177,29 @@ def build_group(observations: list[ObservedValue], tolerance: float) -> Conflict
         return None
     values = sorted((_value(c) for c in clusters), key=_rank)
     lo, hi = min(v.value for v in values), max(v.value for v in values)
-    conditions = sorted({o.condition for o in observations if o.condition})
+    conditions = sorted({o.condition for o in observations if o.condition and o.condition_key == ck})
     return ConflictGroup(
-        id=group_id(first.entity_id, first.metric, first.unit, first.condition_key), entity=first.entity,
-        metric=first.metric, unit=first.unit, condition=conditions[0] if conditions else "", values=values,
+        id=group_id(first.entity_id, first.metric, first.unit, ck), entity=first.entity,
+        metric=first.metric, unit=first.unit, condition=conditions[0] if conditions else "",
+        condition_on_all=all(o.condition_key == ck for o in observations), values=values,
         relative_difference=round(abs(hi - lo) / (max(abs(hi), abs(lo)) or 1.0), 4),
         credibility=credibility_note(values),
     )
 
 
 def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> list[ConflictGroup]:
-    """Observations of any keys -> the conflict groups among them, ordered by entity, metric, condition."""
-    keyed: dict[tuple[str, str, str, str], list[ObservedValue]] = {}
+    """Observations of any keys -> the conflict groups among them (one per entity + metric + unit and
+    compatible conditions), ordered by entity, metric, condition."""
+    keyed: dict[tuple[str, str, str], list[ObservedValue]] = {}
     for ob in observations:
-        keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key), []).append(ob)
-    groups = [build_group(obs, tolerance) for _, obs in sorted(keyed.items())]
+        keyed.setdefault((ob.entity_id, ob.metric, ob.unit), []).append(ob)
+    groups: list[ConflictGroup | None] = []
+    for _, obs in sorted(keyed.items()):
+        joins = compatible_conditions(o.condition_key for o in obs)
+        by_condition: dict[str, list[ObservedValue]] = {}
+        for o in obs:
+            by_condition.setdefault(joins[o.condition_key], []).append(o)
+        groups.extend(build_group(members, tolerance, ck) for ck, members in sorted(by_condition.items()))
     return sorted((g for g in groups if g is not None), key=lambda g: (g.entity, g.metric, g.condition, g.id))
 
 
@@ -235,3 +267,10 @@ def value_summary(v: ConflictValue) -> str:
     if v.primary:
         facts.append("primary")
     return f"{value_label(v)} ({', '.join(facts)})"
+
+
+def condition_label(g: ConflictGroup) -> str:
+    """The group's condition for a table: '-' for none; marked when some values were given without it."""
+    if not g.condition:
+        return "-"
+    return g.condition if g.condition_on_all else f"{g.condition} (not stated for every value)"

@@ -134,7 +134,8 @@ class ConflictGroup(BaseModel):
     entity: str
     metric: str
     unit: str
-    condition: str = ""
+    condition: str = ""  # the most specific condition of the group, as written
+    condition_on_all: bool = True  # False: some values were given under fewer of its parts (or none)
     values: list[ConflictValue] = Field(min_length=2)
     relative_difference: float
     credibility: str = ""  # a plain-language note on which value is better supported

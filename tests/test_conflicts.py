@@ -10,6 +10,7 @@ from openresearch.conflicts import (
     ObservedValue,
     build_group,
     cluster,
+    compatible_conditions,
     conflict_groups,
     core_name,
     count_word,
@@ -102,6 +103,8 @@ def test_primary_source_and_core_name() -> None:
     assert is_primary("Osgood, Indiana", "https://en.wikipedia.example/wiki/Osgood", "", "Osgood, Indiana - Wiki")
     assert not is_primary("Apache Kafka", "https://blog.example/kafka-vs-rabbitmq", "blog.example",
                           "Kafka vs RabbitMQ")
+    assert not is_primary("Apache Pulsar", "https://streaming.example.net/b", "streaming.example.net",
+                          "Apache Pulsar vs. Apache Kafka: 2022 Benchmark")
     assert not is_primary("Douglas County Courthouse", "https://county.example/x", "county.example", None)
 
 
@@ -115,3 +118,23 @@ def test_note_in_chinese_uses_words_for_counts() -> None:
     undated = build_group([ob(12000, "a", published=date(2024, 1, 1)), ob(9000, "c")], 0.05)
     assert undated is not None and "newest" not in undated.credibility
     assert count_word(13) == "more than twelve" and count_word(2, "zh") == "两"
+
+
+def test_compatible_conditions_join_their_only_more_specific_condition() -> None:
+    assert compatible_conditions(["", "3brokers", "1kb messages | 3brokers"]) == {
+        "": "1kb messages | 3brokers", "3brokers": "1kb messages | 3brokers",
+        "1kb messages | 3brokers": "1kb messages | 3brokers"}
+    # no condition holds under both censuses: ambiguous, so it stays on its own
+    assert compatible_conditions(["", "2010 census", "1990 census"]) == {
+        "": "", "2010 census": "2010 census", "1990 census": "1990 census"}
+
+
+def test_a_value_without_condition_conflicts_with_the_only_conditioned_one() -> None:
+    (g,) = conflict_groups([ob(1624, "a", condition_key="2010 census"), ob(1624, "b", condition_key="2010 census"),
+                            ob(2500, "c")], 0.05)
+    assert [v.value for v in g.values] == [1624.0, 2500.0]
+    assert g.condition == "2010 census" and not g.condition_on_all
+    assert g.id == group_id("N-Osgood, Indiana", "population", "", "2010 census")
+    two_censuses = [ob(1624, "a", condition_key="2010 census"), ob(1100, "b", condition_key="1990 census"),
+                    ob(2500, "c")]
+    assert conflict_groups(two_censuses, 0.05) == []

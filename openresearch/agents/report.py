@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from openresearch.conflicts import condition_label
 from openresearch.conflicts import value_summary as conflict_value
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def to_markdown(result: RunResult) -> str:
         for c in result.conflicts:
             values = "; ".join(f"{_cell(conflict_value(v))} " + "".join(f"[{e}]" for e in v.evidence_ids)
                                for v in c.values)
-            out.append(f"| {_cell(c.entity)} | {_cell(c.metric)} | {_cell(c.condition) or '-'} | {values} | "
+            out.append(f"| {_cell(c.entity)} | {_cell(c.metric)} | {_cell(condition_label(c))} | {values} | "
                        f"{c.relative_difference:.0%} | {_cell(c.credibility)} |")
         out.append("")
     out += ["## Evidence", "", "| id | quote | source | published |", "|---|---|---|---|"]
@@ -173,7 +174,7 @@ def to_html(result: RunResult) -> str:
     if result.conflicts:
         rows = "".join(
             f"<tr><td>{html.escape(c.entity)}</td><td>{html.escape(c.metric)}</td>"
-            f"<td>{html.escape(c.condition)}</td><td>"
+            f"<td>{html.escape(condition_label(c))}</td><td>"
             + "<br>".join(html.escape(conflict_value(v)) + " " + " ".join(
                 f'<a class="cite" href="#{e}">[{e}]</a>' for e in v.evidence_ids) for v in c.values)
             + f"</td><td>{c.relative_difference:.0%}</td><td>{html.escape(c.credibility)}</td></tr>"

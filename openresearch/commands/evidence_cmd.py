@@ -11,7 +11,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, store
-from openresearch.conflicts import value_summary
+from openresearch.conflicts import condition_label, value_summary
 from openresearch.models import Comparison, ConflictGroup
 
 app = typer.Typer(help="Import, export and inspect evidence.", no_args_is_help=True)
@@ -125,7 +125,7 @@ def print_conflicts(found: list[ConflictGroup]) -> None:
         table.add_column(col)
     for c in found:
         values = "\n".join(f"{value_summary(v)} {' '.join(v.evidence_ids)}" for v in c.values)
-        table.add_row(c.entity, c.metric, c.condition or "-", values, f"{c.relative_difference:.0%}", c.credibility)
+        table.add_row(c.entity, c.metric, condition_label(c), values, f"{c.relative_difference:.0%}", c.credibility)
     console.print(table)
 
 
