@@ -156,12 +156,28 @@ def _add_patterns(nlp: Any, names: Sequence[tuple[str, str]]) -> None:
     ruler.add_patterns(patterns)
 
 
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<https?://[^>\s]*>|https?://\S+")
+# product-shaped names no list knows: QuestDB, InfluxDB, ClickHouse, VictoriaMetrics, TDengine, PostgreSQL
+_PRODUCT = re.compile(r"(?<![\w/.@#-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A-Z])"
+                      r"(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z]+(?:DB|SQL|QL|MQ|ML|AI|IO)|[A-Z]{2}[a-z]{3,}\w*)"
+                      r"(?![\w/-])")
+
+
+def mask_links(text: str) -> str:
+    """Link targets blanked with spaces (offsets kept): a URL's words are no entity and its digits no value."""
+    return _LINK_TARGET.sub(lambda m: m.group(0)[:1] + " " * (len(m.group(0)) - 1) if m.group(0)[0] == "]"
+                            else " " * len(m.group(0)), text)
+
+
 class EntityLinker:
     """spaCy EntityRuler over blank pipelines: `en` for Latin text, `zh` (character segmentation) for
     text with CJK, where words touch without spaces. Canonical names come from the AliasResolver."""
 
-    def __init__(self, aliases: AliasResolver, names: Mapping[str, Iterable[str]] | None = None) -> None:
+    def __init__(self, aliases: AliasResolver, names: Mapping[str, Iterable[str]] | None = None, *,
+                 discover: bool = False) -> None:
+        """`discover`: also link product-shaped names no list knows (CamelCase such as "QuestDB", "ClickHouse")."""
         self.aliases = aliases
+        self.discover = discover
         self._lock = threading.RLock()  # re-entered: link() holds it while _pipe() builds a pipeline
         self._pipes: dict[str, Any] = {}
         self._known: set[str] = set()
@@ -193,7 +209,8 @@ class EntityLinker:
 
     def link(self, texts: Sequence[str]) -> list[list[Mention]]:
         out: list[list[Mention]] = []
-        for text in texts:
+        for raw in texts:
+            text = mask_links(raw)  # "[docs](https://x.io/kafka-vs-pulsar)" names neither broker
             with self._lock:  # research runs extract sources in threads; add() may grow the ruler meanwhile
                 doc = self._pipe("zh" if _CJK.search(text) else "en")(text)
             found = []
@@ -204,5 +221,86 @@ class EntityLinker:
                         e < len(text) and text[e].isascii() and text[e].isalnum()):
                     continue
                 found.append(Mention(s, e, ent.text, ent.ent_id_ or self.aliases.canonical(ent.text)))
+            if self.discover:
+                taken = [(m.start, m.end) for m in found]
+                found += [Mention(m.start(), m.end(), m.group(0), self.aliases.canonical(m.group(0)))
+                          for m in _PRODUCT.finditer(text) if not any(s < m.end() and m.start() < e for s, e in taken)]
+                found.sort(key=lambda m: m.start)
             out.append(found)
         return out
+
+
+# --- what a document is about ------------------------------------------------------------------------
+
+_NAME_TOKEN = re.compile(r"\((?! )[^()]{1,60}(?<! )\)|,|[^\s,()]+")
+_CONNECTIVES = frozenset({"of", "the", "de", "du", "da", "del", "la", "le", "von", "van", "der", "den", "y", "and",
+                          "&", "on", "upon", "in", "for", "at", "st.", "mc"})
+
+
+def _capitalised(token: str) -> bool:
+    return bool(token) and (token[0].isupper() or token[0].isdigit() or token[0] in "\"'“") and not token.isdigit()
+
+
+def lead_subject(text: str) -> str | None:
+    """The entity a passage opens with, the way encyclopedia extracts do: "Osgood, Indiana Osgood is a town ...",
+    "Douglas County Courthouse (Nebraska) The present ...". The name (with its disambiguating qualifier) is
+    accepted only when the text after it restates its first word, or when it ends in a qualifier."""
+    head = text[:200].split("\n", 1)[0]  # one line: a heading over a paragraph is a title, not a passage
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _NAME_TOKEN.finditer(head)]
+    if not tokens or not _capitalised(tokens[0][2]) or tokens[0][2].lower() in ("the", "a", "an", "in", "on"):
+        return None
+    first = tokens[0][2]
+    qualified = False
+    for i in range(1, min(len(tokens), 14)):
+        prev, tok = tokens[i - 1][2], tokens[i][2]
+        name = head[:tokens[i - 1][1]].strip()
+        ends_qualifier = prev.startswith("(") or qualified
+        nxt = tokens[i + 1][2] if i + 1 < len(tokens) else ""
+        restated = tok == first or (nxt == first and _capitalised(tok) and i >= 2)  # "X The X is", "X Admiral X"
+        if restated and prev != "," and (ends_qualifier or len(name.split()) <= 6):
+            return name if len(name) >= 3 else None  # "Broken Bow Broken Bow is ...": restated
+        if prev.startswith("(") and _capitalised(tok) and tok != ",":
+            return name  # "Bobby Carpenter (American football) Robert Joseph ..."
+        if tok == ",":
+            qualified = True
+            continue
+        if tok.startswith("("):
+            continue
+        if not (_capitalised(tok) or tok.lower() in _CONNECTIVES):
+            return None
+    return None
+
+
+# --- tables ---------------------------------------------------------------------------------------------
+
+_CELL_SEP = " | "
+
+
+def _paragraph(text: str, pos: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, len(text) if end < 0 else end
+
+
+def table_header(text: str, start: int) -> list[str] | None:
+    """The header cells of the table row at `start` (rows are "cell | cell" lines, as ingest writes Markdown and
+    HTML tables), or None when `start` is not in a table body row."""
+    ps, pe = _paragraph(text, start)
+    row = text[ps:pe]
+    if _CELL_SEP not in row or start != ps:
+        return None
+    width = row.count(_CELL_SEP)
+    first = None
+    pos = ps
+    while pos > 0:
+        prev_s, prev_e = _paragraph(text, max(0, pos - 1) if text[pos - 1:pos] == "\n" else pos)
+        # step over the blank line between paragraphs
+        while prev_s == prev_e and prev_s > 0:
+            prev_s, prev_e = _paragraph(text, prev_s - 1)
+        line = text[prev_s:prev_e]
+        if prev_s == pos or _CELL_SEP not in line or line.count(_CELL_SEP) != width:
+            break
+        first, pos = (prev_s, prev_e), prev_s
+    if first is None:
+        return None
+    return [c.strip() for c in text[first[0]:first[1]].split(_CELL_SEP)]

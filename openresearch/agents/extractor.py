@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from openresearch.agents.extract_llm import (
     LLMExtraction,
@@ -25,10 +26,24 @@ from openresearch.agents.extract_llm import (
     messages,
     windows,
 )
-from openresearch.agents.extract_rules import EntityLinker, Mention, Unit, classify, sentence_units
+from openresearch.agents.extract_rules import (
+    EntityLinker,
+    Mention,
+    Unit,
+    classify,
+    lead_subject,
+    sentence_units,
+    table_header,
+)
 from openresearch.agents.llm import LLMClient
 from openresearch.agents.llm_config import Role
-from openresearch.agents.observations import condition_spans, has_statistic, metric_words, observations
+from openresearch.agents.observations import (
+    condition_spans,
+    has_statistic,
+    metric_words,
+    observations,
+    table_row_observations,
+)
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.embed import Embedder
@@ -37,6 +52,15 @@ from openresearch.models import EvidenceItem, EvidenceType, ExtractionResult, Pl
 
 _NUMERIC_ASK = re.compile(r"how (?:many|much|fast)|throughput|latency|cost|price|performance|limit|size|多少|吞吐|"
                           r"延迟|价格|成本|性能|上限", re.I)
+
+
+_SUBJECT_CHARS = 30000  # enough of a source to tell what it is about
+
+
+class DocSubject(NamedTuple):
+    lead: str | None  # the qualified name a passage opens with
+    dominant: str | None  # the entity named at least 3 times and twice as often as any other
+    named: frozenset[str]  # entity keys of everything the source names
 
 
 @runtime_checkable
@@ -59,14 +83,17 @@ class DeterministicExtractor:
     """Embedding + keyword + entity scoring over sentences; rules for type, entities and observations."""
 
     def __init__(self, embedder: Embedder, aliases: AliasResolver, *, max_items: int = 8, min_score: float = 0.2,
-                 names: Mapping[str, Iterable[str]] | None = None, max_sentence_chars: int = 600) -> None:
-        """`names`: surface names to link ({canonical: [alias, ...]}); default: the package alias list."""
+                 names: Mapping[str, Iterable[str]] | None = None, max_sentence_chars: int = 600,
+                 discover: bool = True) -> None:
+        """`names`: surface names to link ({canonical: [alias, ...]}); default: the package alias list.
+        `discover`: also link product-shaped names no list knows ("QuestDB", "VictoriaMetrics")."""
         self.embedder = embedder
         self.aliases = aliases
         self.max_items = max_items
         self.min_score = min_score
         self.max_sentence_chars = max_sentence_chars
-        self.linker = EntityLinker(aliases, names)
+        self.linker = EntityLinker(aliases, names, discover=discover)
+        self._subjects: dict[tuple[str, str], DocSubject] = {}
 
     # -- the role -----------------------------------------------------------------------------------
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
@@ -134,6 +161,43 @@ class DeterministicExtractor:
         hits = names & want if want else names
         return next(iter(hits)) if len(hits) == 1 else None
 
+    def doc_subject(self, source: SourceDoc) -> DocSubject:
+        """What the source as a whole is about (cached per source): the entity its text opens with ("Osgood,
+        Indiana Osgood is a town ..."), and the entity it names far more often than any other."""
+        key = (source.id, source.content_hash)
+        if key not in self._subjects:
+            lead = lead_subject(source.text)
+            counts = Counter(m.canonical for m in self.linker.link([source.text[:_SUBJECT_CHARS]])[0])
+            top = counts.most_common(2)
+            dominant = top[0][0] if top and top[0][1] >= 3 and (len(top) == 1 or top[0][1] >= 2 * top[1][1]) \
+                else None
+            self._subjects[key] = DocSubject(lead, dominant, frozenset(entity_key(n) for n in counts))
+        return self._subjects[key]
+
+    def context_entity(self, source: SourceDoc, want: set[str]) -> str | None:
+        """The subject of a sentence that names none: the passage's opening entity, the title's single entity,
+        the single plan entity when the source mentions it (a look-up question), or the document's dominant one."""
+        subject = self.doc_subject(source)
+        if subject.lead:
+            return subject.lead
+        if titled := self.title_entity(source, want):
+            return titled
+        if len(want) == 1:
+            (focus,) = want
+            if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]):
+                return focus
+        return subject.dominant
+
+    def qualify(self, found: Sequence[Mention], source: SourceDoc) -> list[Mention]:
+        """A mention of the passage's subject by its plain name takes the qualified name the passage opens
+        with ("Osgood" in a passage opening "Osgood, Indiana"): same-name entities stay apart."""
+        lead = self.doc_subject(source).lead
+        if not lead:
+            return list(found)
+        base = entity_key(re.split(r"\s*[(,]", lead, maxsplit=1)[0])
+        return [m._replace(canonical=lead) if entity_key(m.canonical) == base or entity_key(m.surface) == base
+                else m for m in found]
+
     def build_item(self, source: SourceDoc, question: SubQuestion, plan: Plan, start: int, end: int, score: float,
                    found: Sequence[Mention], context: tuple[tuple[int, int] | Unit, Sequence[Mention]] | None = None,
                    *, kind: EvidenceType | None = None, extra_entities: Iterable[str] = ()) -> EvidenceItem:
@@ -145,9 +209,13 @@ class DeterministicExtractor:
             (cs, ce), ctx_mentions = context[0][:2], context[1]
             ctx_conditions = tuple(c for _, _, c in condition_spans(source.text[cs:ce], ctx_mentions, False))
         # no entity borrowed from the sentence before: "两者在性能上都够用" would credit the business load to
-        # whichever broker that sentence named last; the title's single subject is the only fallback
-        ctx_entity = self.title_entity(source, want)
-        obs = observations(quote, found, want, ctx_entity, ctx_conditions)
+        # whichever broker that sentence named last; only what the whole source is about stands in
+        found = self.qualify(found, source)
+        ctx_entity = self.context_entity(source, want)
+        if header := table_header(source.text, start):
+            obs = table_row_observations(header, quote, found, want, ctx_entity)
+        else:
+            obs = observations(quote, found, want, ctx_entity, ctx_conditions)
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
         return EvidenceItem(id=evidence_id(source.id, start, end, quote), source_id=source.id, source_url=source.url,

@@ -12,8 +12,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from openresearch.agents.extract_rules import Mention
-from openresearch.agents.metric_names import MetricMention, metric_family, metric_mentions
+from openresearch.agents.extract_rules import Mention, mask_links
+from openresearch.agents.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
 from openresearch.agents.values import Value, find_values
 from openresearch.models import ObservationIn
 
@@ -293,7 +293,6 @@ def _owners(sentence: str, conds: Sequence[tuple[int, int, str]], mentions: Sequ
     return out
 
 
-_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<https?://[^>\s]*>|https?://\S+")
 _UP = r"more|higher|faster|quicker|better|larger|bigger|greater"
 _DOWN = r"less|fewer|lower|slower|smaller|cheaper|worse"
 _REL_EN = re.compile(
@@ -305,12 +304,6 @@ _BASELINE_CUE = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bvs\.?|\bversus|\
 _NOT_A_NAME = re.compile(r"^(?:it|that|this|those|these|before|ever|previously|usual|expected|the previous|"
                          r"its|their|our|we|you|one)\b", re.I)
 _THROUGHPUT_STAT = re.compile(r"\b(?:average|mean)\b|平均", re.I)
-
-
-def mask_links(text: str) -> str:
-    """Link targets blanked with spaces (offsets kept): a URL's words are no entity and its digits no value."""
-    return _LINK_TARGET.sub(lambda m: m.group(0)[:1] + " " * (len(m.group(0)) - 1) if m.group(0)[0] == "]"
-                            else " " * len(m.group(0)), text)
 
 
 class Relative(NamedTuple):
@@ -456,3 +449,64 @@ def metric_words(sentence: str) -> set[str]:
 def has_statistic(sentence: str) -> bool:
     """A number with a unit, a percentage or a currency (a bare number, port, year or date is not a statistic)."""
     return any(v.kind not in ("port", "bare", "year", "date") for v in find_values(sentence))
+
+
+_HEADER_UNIT = re.compile(r"[(（\[]\s*([^()（）\[\]]{1,20}?)\s*[)）\]]\s*$|\bin\s+([A-Za-z/%]{1,12})\s*$")
+
+
+def _cells(row: str) -> list[tuple[int, str]]:
+    out, pos = [], 0
+    for cell in row.split(" | "):
+        lead = len(cell) - len(cell.lstrip())
+        out.append((pos + lead, cell.strip()))
+        pos += len(cell) + 3
+    return out
+
+
+def table_row_observations(header: Sequence[str], row: str, mentions: Sequence[Mention], preferred: set[str],
+                           context_entity: str | None = None) -> list[ObservationIn]:
+    """Observations for one table row ("cell | cell | ..."): header cells give metric names and units, the row
+    label (first cell) gives the entity, or the metric in a two-column "limit | value" table, or the
+    configuration the row was measured under. Raw values are verbatim slices of `row`."""
+    cells = _cells(row)
+    if len(cells) != len(header) or len(cells) < 2:
+        return observations(row, mentions, preferred, context_entity)
+    label_start, label = cells[0]
+    named = [m for m in mentions if label_start <= m.start < label_start + len(label)]
+    label_metric = canonical_metric(label)
+    # an unlinked capitalised label without digits under a header that names no quantity is a name ("Town")
+    is_name = not named and not label_metric and bool(re.match(r"[A-Z\u4e00-\u9fff]", label)) and not re.search(
+        r"\d", label) and not canonical_metric(header[0])
+    entity = named[0].canonical if named else label if is_name else context_entity
+    condition = None if named or label_metric or is_name else (label or None)
+    # cells without a value ("default", "configurable") qualify every value of the row
+    notes = [c for _, c in cells[1:] if c and not find_values(c) and len(c) <= 30]
+    out: list[ObservationIn] = []
+    for (start, cell), head in zip(cells[1:], header[1:], strict=True):
+        cell_mentions = [m._replace(start=m.start - start, end=m.end - start) for m in mentions
+                         if start <= m.start < start + len(cell)]
+        head_unit = _HEADER_UNIT.search(head)
+        unit_hint = (head_unit.group(1) or head_unit.group(2)).strip() if head_unit else ""
+        for v in find_values(cell):
+            metric = (canonical_metric(head) if len(cells) > 2 or not label_metric else label_metric) or label_metric
+            unit = v.unit
+            if v.kind in ("year", "date") and metric in _EVENTS:
+                unit = v.kind
+            elif v.kind in ("bare", "year"):
+                if not metric:
+                    continue  # a number under a header that names no quantity (an id, a rank)
+                unit = unit_hint or _UNIT_OF.get(metric, "")
+            elif metric is None or v.kind == "date":
+                got = metric_for(v, f"{label} {head}:", cell[v.end:])
+                if got is None:
+                    continue
+                metric, unit = got
+            who = cell_mentions[0].canonical if cell_mentions and not entity else entity
+            if who is None:
+                continue
+            tail = cell[v.end:].strip(" ()（）")
+            parts = [p for p in (condition, tail if 0 < len(tail) < 25 and not canonical_metric(tail) else None,
+                                 *notes) if p]
+            out.append(ObservationIn(entity=who, metric=metric, value=row[start + v.start:start + v.start + len(v.raw)],
+                                     unit=unit or None, condition=", ".join(parts) or None))
+    return out
