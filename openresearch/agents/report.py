@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from openresearch.agents.answer import ANSWER_ID, cite_ids, metric_table
 from openresearch.conflicts import condition_label
 from openresearch.conflicts import value_summary as conflict_value
 
@@ -50,6 +51,44 @@ def to_json(result: RunResult) -> dict[str, Any]:
     }
 
 
+def comparison_rows(result: RunResult) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The metric x entity table of a comparison: header (entities) and one row per metric, every cell the
+    values with their conditions and citations; empty when the question names no metrics to compare."""
+    plan = result.plan
+    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) < 2:
+        return [], []
+    table = metric_table(plan, list(result.evidence.values()))
+    labels = dict(zip(plan.metrics, plan.attributes, strict=False))
+    rows = []
+    for metric, row in table.items():
+        cells = []
+        for entity in plan.entities:
+            found = row.get(entity, [])
+            cells.append("; ".join(f"{f.text}{f' ({f.obs.condition})' if f.obs.condition else ''} "
+                                   + "".join(f"[{e}]" for e in cite_ids(f)) for f in found[:4]) or "—")
+        rows.append((labels.get(metric, metric.replace("_", " ")), cells))
+    return list(plan.entities), rows
+
+
+def comparison_table_md(result: RunResult) -> list[str]:
+    header, rows = comparison_rows(result)
+    if not rows:
+        return []
+    out = ["| metric | " + " | ".join(_cell(h) for h in header) + " |", "|---|" + "---|" * len(header)]
+    out += [f"| {_cell(label)} | " + " | ".join(_cell(c) for c in cells) + " |" for label, cells in rows]
+    return [*out, ""]
+
+
+def comparison_table_html(result: RunResult) -> str:
+    header, rows = comparison_rows(result)
+    if not rows:
+        return ""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(f"<tr><th>{html.escape(label)}</th>" + "".join(f"<td>{_linkify(c)}</td>" for c in cells) + "</tr>"
+                   for label, cells in rows)
+    return f'<table class="comparison"><tr><th>metric</th>{head}</tr>{body}</table>'
+
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
@@ -68,6 +107,8 @@ def to_markdown(result: RunResult) -> str:
             why = result.limited.get(sec.question_id, "too little evidence was found")
             out += [f"_Evidence for this section is limited ({why})._", ""]
         out += [" ".join(s.text for s in sec.sentences), ""]
+        if sec.question_id == ANSWER_ID:
+            out += comparison_table_md(result)
     if result.conflicts:
         out += ["## Conflicts between sources", "",
                 "| entity | metric | condition | values (best supported first) | difference | credibility |",
@@ -164,6 +205,8 @@ def to_html(result: RunResult) -> str:
             why = result.limited.get(sec.question_id, "too little evidence was found")
             body.append(f'<p class="limited">Evidence for this section is limited ({html.escape(why)}).</p>')
         body.append("<p>" + " ".join(_linkify(s.text) for s in sec.sentences) + "</p>")
+        if sec.question_id == ANSWER_ID:
+            body.append(comparison_table_html(result))
     body.append("<h2>Evidence</h2>")
     for e in sorted(result.evidence.values(), key=lambda e: e.id):
         body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
