@@ -152,15 +152,16 @@ def _store_fetched(s: Settings, graph: str | None, doc: SourceDoc, chunks: list[
         embedder = _embedder(s)
         _init_schema(st, s, embedder)  # also creates the graph: FalkorDB refuses reads of a missing one
         previous = st.sources([doc.id]).get(doc.id)
+        # the hash is written after the chunks (store_documents): a source cut off mid-way has none
         if previous is not None and previous.content_hash == doc.content_hash:
             return "unchanged"
         if previous is not None:
             st.delete_sources([doc.id])  # old chunks and evidence point into the old text (as ingest/local.py)
-        st.upsert_sources([doc], headers={doc.id: headers})
         vectors = embedder.embed([c.text for c in chunks]) if chunks else []
-        st.upsert_chunks([{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
-                           "embedding": v} for c, v in zip(chunks, vectors, strict=True)])
-        return "updated" if previous is not None else "added"
+        st.store_documents([(doc, [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start,
+                                    "end": c.end, "embedding": v} for c, v in zip(chunks, vectors, strict=True)])],
+                           headers={doc.id: headers})
+        return "updated" if previous is not None and previous.content_hash else "added"
 
 
 def fetch(
@@ -177,7 +178,7 @@ def fetch(
     Example: openresearch fetch https://arxiv.org/abs/2404.16130 --store
     """
     from openresearch.ingest.chunk import chunk_text
-    from openresearch.ingest.documents import parse_bytes
+    from openresearch.ingest.documents import Limits, parse_bytes
 
     s = settings()
     # the refusal is this command's answer, printed below; the fetcher's own log line would repeat it
@@ -193,9 +194,17 @@ def fetch(
         raise FetchError(f"HTTP {result.status} from {result.final_url}")
     if result.kind == "other":
         raise ParseError(f"{result.final_url}: cannot parse {result.content_type or 'untyped'} content")
+    warnings: list[str] = []
     doc = parse_bytes(result.body, kind=result.kind, url=result.final_url,
-                      content_type=result.headers.get("content-type"), fetched_at=result.fetched_at)
+                      content_type=result.headers.get("content-type"), fetched_at=result.fetched_at,
+                      limits=Limits.from_settings(s), warnings=warnings)
     chunks = chunk_text(doc.text, doc.id, target_chars=CHUNK_CHARS, overlap_chars=CHUNK_OVERLAP)
+    if len(chunks) > s.max_chunks_per_document:
+        warnings.append(f"only the first {s.max_chunks_per_document:,} of {len(chunks):,} chunks are kept "
+                        "(OPENRESEARCH_MAX_CHUNKS_PER_DOCUMENT)")
+        chunks = chunks[:s.max_chunks_per_document]
+    for warning in warnings:
+        err_console.print(f"warning: {warning}", highlight=False, markup=False, soft_wrap=True)
     stored = _store_fetched(s, graph, doc, chunks, result.headers) if store_ else None
     info = {
         "url": url, "final_url": result.final_url, "status": result.status, "kind": result.kind,
@@ -216,16 +225,19 @@ def fetch(
 
 
 # --- ingest ---------------------------------------------------------------------------------------------
-def _index_with_progress(st: GraphStore, spec: str, embedder: SentenceTransformerEmbedder, *,
+def _index_with_progress(st: GraphStore, s: Settings, spec: str, embedder: SentenceTransformerEmbedder, *,
                          quiet: bool) -> IndexReport:
+    from openresearch.ingest.documents import Limits
     from openresearch.ingest.local import expand, index_documents
 
-    root, files = expand(spec)
+    found = expand(spec, follow_symlinks=s.follow_symlinks)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=err_console, transient=True, disable=quiet) as bar:
-        task = bar.add_task(Path(root).name, total=len(files))
+        task = bar.add_task(Path(found.root).name, total=len(found.files))
         return index_documents(st, spec, embedder, chunk_chars=CHUNK_CHARS, overlap=CHUNK_OVERLAP,
-                               progress=lambda name: bar.update(task, advance=1, description=name))
+                               progress=lambda name: bar.update(task, advance=1, description=name),
+                               follow_symlinks=s.follow_symlinks, limits=Limits.from_settings(s),
+                               max_chunks=s.max_chunks_per_document)
 
 
 def ingest(
@@ -237,7 +249,10 @@ def ingest(
     """Index local documents into the graph (sources, chunks, embeddings); search them with --retriever local.
 
     Running it again re-reads every file but writes only those that changed, and removes the sources of
-    deleted files. Exits 2 if some file could not be read.
+    deleted files; a file whose indexing was cut off (a killed run) is indexed again. A file is identified
+    by its absolute path: after moving a folder, ingest it again at its new place. Symbolic links out of a
+    folder are not followed (OPENRESEARCH_FOLLOW_SYMLINKS=1 allows it) and are listed. Exits 2 if some
+    file could not be read.
 
     Example: openresearch ingest examples/corpus
     """
@@ -245,7 +260,7 @@ def ingest(
     embedder = _embedder(s)
     with store(graph) as st:
         _init_schema(st, s, embedder)
-        reports = [_index_with_progress(st, spec, embedder, quiet=json_out) for spec in paths]
+        reports = [_index_with_progress(st, s, spec, embedder, quiet=json_out) for spec in paths]
     if json_out:
         print_json([dataclasses.asdict(r) for r in reports])
     else:
@@ -259,6 +274,10 @@ def ingest(
         for r in reports:
             for err in r.errors:
                 err_console.print(f"[yellow]skipped[/yellow] {escape(err)}")
+            for note in r.skipped:
+                err_console.print(f"[yellow]not followed[/yellow] {escape(note)}")
+            for warning in r.warnings:
+                err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
     if any(r.errors for r in reports):
         raise typer.Exit(2)
 

@@ -6,7 +6,7 @@ import json
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from openresearch.graph.base_store import CatalogueStore
@@ -17,18 +17,35 @@ TEXT_WEIGHT = 0.3
 RRF_K = 5  # sharp ranks: with k=60 a full-text top hit outweighed the vector ranking (see bench)
 
 
+def _domain(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # e.g. a malformed IPv6 literal: no domain rather than a traceback
+        return ""
+
+
 class ChunkHit(dict[str, Any]):
     """id, source_id, text, start, end, score (vector), text_score (full-text), hybrid."""
 
 
+class StoredSource(NamedTuple):
+    url: str
+    content_hash: str | None
+    """None until the source's chunks are all stored (the hash is written last)."""
+    chunks: int
+
+
 class DocumentStore(CatalogueStore):
     def upsert_sources(self, docs: Sequence[SourceDoc], *, root: str | None = None,
-                       headers: dict[str, dict[str, str]] | None = None) -> None:
+                       headers: dict[str, dict[str, str]] | None = None, indexed: bool = True) -> None:
+        """Write sources with their text. ``indexed=False`` leaves the content hash unset: `store_documents`
+        sets it once the chunks are stored, so a source cut off mid-way is seen as not yet indexed."""
         rows = []
         for d in docs:
             rows.append({
-                "id": d.id, "url": d.url, "domain": urlsplit(d.url).hostname or "", "kind": d.kind, "title": d.title,
-                "published_at": epoch_ms(d.published_at), "content_hash": d.content_hash, "trust": d.trust,
+                "id": d.id, "url": d.url, "domain": _domain(d.url), "kind": d.kind, "title": d.title,
+                "published_at": epoch_ms(d.published_at), "content_hash": d.content_hash if indexed else None,
+                "trust": d.trust,
                 "fetched_at": epoch_ms(d.fetched_at) if d.fetched_at else int(time.time() * 1000),
                 "text": d.text, "headers": json.dumps((headers or {}).get(d.id, {})),
                 "pages": json.dumps([list(p) for p in d.pages]), "root": root,
@@ -53,9 +70,24 @@ class DocumentStore(CatalogueStore):
             )
         return out
 
-    def sources_in_root(self, root: str) -> dict[str, tuple[str, str]]:
-        """source id -> (url, content hash) for a local document root."""
-        return {r["id"]: (r["url"], r["content_hash"]) for r in self._read("sources_in_root", root=root)}
+    def store_documents(self, items: Sequence[tuple[SourceDoc, list[dict[str, Any]]]], *, root: str | None = None,
+                        headers: dict[str, dict[str, str]] | None = None) -> None:
+        """Sources, then their chunks (with embeddings), then their content hashes as the completion marker.
+
+        A process killed anywhere in between leaves sources without a hash (or with fewer chunks than their
+        text gives), which the next run redoes; it never leaves one that looks indexed but has no chunks.
+        """
+        if not items:
+            return
+        docs = [d for d, _ in items]
+        self.upsert_sources(docs, root=root, headers=headers, indexed=False)
+        self.upsert_chunks([row for _, rows in items for row in rows])
+        self._write("mark_sources_indexed", rows=[{"id": d.id, "content_hash": d.content_hash} for d in docs])
+
+    def sources_in_root(self, root: str) -> dict[str, StoredSource]:
+        """source id -> (url, content hash or None if not completely indexed, stored chunks) for a root."""
+        return {r["id"]: StoredSource(r["url"], r.get("content_hash"), int(r.get("chunks") or 0))
+                for r in self._read("sources_in_root", root=root)}
 
     def delete_sources(self, ids: Sequence[str]) -> None:
         if ids:

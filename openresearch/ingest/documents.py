@@ -6,9 +6,12 @@ Markdown and plain text may start with a header (YAML-style front matter between
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from openresearch.errors import ParseError
 from openresearch.identity import content_hash, source_id
@@ -17,12 +20,18 @@ from openresearch.ingest.metadata import parse_date
 from openresearch.ingest.textnorm import collapse
 from openresearch.models import SourceDoc
 
+if TYPE_CHECKING:
+    from openresearch.config import Settings
+
+log = logging.getLogger(__name__)
+
 SUFFIXES = {".md": "text", ".markdown": "text", ".txt": "text", ".text": "text", ".html": "html", ".htm": "html",
             ".pdf": "pdf"}
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
+MAX_FILE_BYTES = 512_000_000
 _KINDS = {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"}
 
 
@@ -85,9 +94,44 @@ def _kind(value: str | None, default: str) -> str:
     return v if v in _KINDS else default
 
 
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one document (Settings: max_document_chars, max_pdf_inflated_bytes, ...)."""
+
+    max_chars: int = 1_000_000
+    max_pdf_inflated_bytes: int = 200_000_000
+    max_pdf_page_inflated_bytes: int = 50_000_000
+
+    @classmethod
+    def from_settings(cls, s: Settings) -> Limits:
+        return cls(s.max_document_chars, s.max_pdf_inflated_bytes, s.max_pdf_page_inflated_bytes)
+
+    @property
+    def max_markup_bytes(self) -> int:
+        # a page's text is a fraction of its markup; parsing costs seconds per MB, so stop reading early
+        return 4 * self.max_chars
+
+
 def parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None = None,
-                fetched_at: datetime | None = None, default_kind: str = "web") -> SourceDoc:
-    """Parse one body (a file's bytes or a fetched response) into a SourceDoc."""
+                fetched_at: datetime | None = None, default_kind: str = "web", limits: Limits | None = None,
+                warnings: list[str] | None = None, name: str | None = None) -> SourceDoc:
+    """Parse one body (a file's bytes or a fetched response) into a SourceDoc.
+
+    Errors (ParseError) and ``warnings`` (a lossy decode, text cut at ``limits.max_chars``) name ``name``
+    (default: the URL).
+    """
+    label = name or url
+    try:
+        return _parse_bytes(data, kind=kind, url=url, content_type=content_type, fetched_at=fetched_at,
+                            default_kind=default_kind, limits=limits or Limits(),
+                            warnings=warnings if warnings is not None else [], label=label)
+    except ParseError as exc:
+        message = str(exc)
+        raise ParseError(message if message.startswith(label) else f"{label}: {message}") from None
+
+
+def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, fetched_at: datetime | None,
+                 default_kind: str, limits: Limits, warnings: list[str], label: str) -> SourceDoc:
     title: str | None = None
     published: date | None = None
     pages: list[tuple[int, int, int]] = []
@@ -95,17 +139,26 @@ def parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None = 
     if kind == "pdf":
         from openresearch.ingest.pdf import parse_pdf
 
-        parsed = parse_pdf(data)
+        parsed = parse_pdf(data, max_inflated_bytes=limits.max_pdf_inflated_bytes,
+                           max_stream_inflated_bytes=limits.max_pdf_page_inflated_bytes)
         text, title, published = parsed.text, parsed.title, parsed.published_at
         pages = [(p.page_no, p.start, p.end) for p in parsed.pages]
         doc_kind = "paper" if default_kind in {"local", "web"} else default_kind
     elif kind == "html":
         from openresearch.ingest.html import parse_html
 
+        if len(data) > limits.max_markup_bytes:
+            warnings.append(f"{label}: only the first {limits.max_markup_bytes:,} of {len(data):,} bytes of HTML "
+                            "were read (OPENRESEARCH_MAX_DOCUMENT_CHARS)")
+            data = data[:limits.max_markup_bytes]
         parsed = parse_html(data, url=url, content_type=content_type)
         text, title, published = parsed.text, parsed.title, parsed.published_at
     else:
-        raw = decode_bytes(data, content_type).text
+        decoded = decode_bytes(data, content_type)
+        if decoded.replaced:
+            warnings.append(f"{label}: {decoded.replaced} invalid UTF-8 sequence(s) replaced by U+FFFD")
+            log.warning("%s: %d invalid UTF-8 sequence(s) replaced", label, decoded.replaced)
+        raw = decoded.text
         fields, body = split_header(raw)
         url = fields.get("url") or url
         title = fields.get("title")
@@ -115,28 +168,48 @@ def parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None = 
         if title is None and text.startswith(("# ", "Title")):
             title = text.split("\n", 1)[0]
     if not text.strip():
-        raise ParseError(f"{url}: no readable text")
+        raise ParseError(f"{label}: no readable text")
+    if len(text) > limits.max_chars:
+        cut = text.rfind(" ", limits.max_chars * 9 // 10, limits.max_chars)
+        kept = text[:cut if cut > 0 else limits.max_chars].rstrip()
+        warnings.append(f"{label}: text cut at {len(kept):,} of {len(text):,} characters "
+                        "(OPENRESEARCH_MAX_DOCUMENT_CHARS)")
+        text = kept
+        pages = [(n, a, min(b, len(text))) for n, a, b in pages if a < len(text)]
     return SourceDoc(id=source_id(url), url=url, title=title, kind=doc_kind, published_at=published,
                      fetched_at=fetched_at or datetime.now(tz=UTC), text=text, content_hash=content_hash(text),
                      pages=pages)
 
 
-def parse_file(path: Path, local_url: str) -> SourceDoc:
-    """A local file; `local_url` (e.g. local://corpus/a.md) names it unless the file names its own URL."""
+def local_url(path: Path) -> str:
+    """A local file's identity: the file:// URL of its resolved absolute path (two folders' corpus/x.md differ)."""
+    return path.resolve().as_uri()
+
+
+def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = None,
+               warnings: list[str] | None = None) -> SourceDoc:
+    """A local file. Its id always comes from ``url`` (default: the file:// URL of its resolved path), so no
+    two files share a source; its url is the page it names (front matter, canonical link, PDF metadata) if any.
+    """
+    url = url or local_url(path)
     kind = SUFFIXES.get(path.suffix.lower())
     if kind is None:
         raise ParseError(f"{path}: unsupported file type {path.suffix!r}")
+    lim = limits or Limits()
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ParseError(f"{path}: {size:,} bytes, more than a document file may have ({MAX_FILE_BYTES:,})")
         data = path.read_bytes()
     except OSError as e:
         raise ParseError(f"{path}: cannot read: {e.strerror}") from None
-    doc = parse_bytes(data, kind=kind, url=local_url, default_kind="local")
-    if doc.url == local_url:
+    doc = parse_bytes(data, kind=kind, url=url, default_kind="local", limits=lim, warnings=warnings, name=str(path))
+    if doc.url == url:
         # an HTML page's canonical link, or a PDF's metadata, names the page it was saved from
         named = _canonical_link(data) if kind == "html" else _pdf_url(data) if kind == "pdf" else None
         if named:
-            doc = doc.model_copy(update={"url": named, "id": source_id(named)})
-    return doc
+            doc = doc.model_copy(update={"url": named})
+    return doc.model_copy(update={"id": source_id(url)}) if doc.id != source_id(url) else doc
 
 
 def _pdf_url(data: bytes) -> str | None:

@@ -14,7 +14,7 @@ from typing import Literal
 from charset_normalizer import from_bytes
 from pydantic import BaseModel
 
-Method = Literal["bom", "header", "meta", "utf-8", "detected", "fallback"]
+Method = Literal["bom", "header", "meta", "utf-8", "utf-8-lossy", "detected", "fallback"]
 
 # GB2312 and GBK are subsets of GB18030; browsers decode all three labels with the superset, and
 # real "gb2312" pages routinely contain GBK-only characters.
@@ -55,6 +55,8 @@ class Decoded(BaseModel):
     text: str
     encoding: str
     method: Method
+    replaced: int = 0
+    """Invalid byte sequences replaced by U+FFFD (a lossy decode: the caller warns)."""
 
 
 def normalize_label(label: str) -> str | None:
@@ -113,6 +115,17 @@ def _detect(data: bytes) -> str | None:
     return normalize_label(best.encoding) or best.encoding
 
 
+def _mostly_utf8(data: bytes) -> Decoded | None:
+    """UTF-8 text with a few broken sequences (a truncated or spliced file) decoded as UTF-8, the broken bytes
+    replaced and counted: a code-page guess would turn every valid character into mojibake instead."""
+    text = data.decode("utf-8", "replace")
+    replaced = text.count("\ufffd") - data.decode("utf-8", "ignore").count("\ufffd")
+    valid = sum(1 for ch in text if ord(ch) > 0x7F and ch != "\ufffd")
+    if valid == 0 or replaced > max(2, valid // 20):
+        return None  # no real UTF-8 in it, or mostly not UTF-8: a legacy code page
+    return Decoded(text=text, encoding="utf-8", method="utf-8-lossy", replaced=replaced)
+
+
 def decode_bytes(data: bytes, content_type: str | None = None) -> Decoded:
     """Decode a fetched page. `content_type` is the HTTP Content-Type header value, if any."""
     for bom, bom_encoding in _BOMS:
@@ -133,6 +146,8 @@ def decode_bytes(data: bytes, content_type: str | None = None) -> Decoded:
     # Non-ASCII bytes that happen to form valid UTF-8 are almost never anything else.
     if (text := _strict(data, "utf-8")) is not None:
         return Decoded(text=text, encoding="utf-8", method="utf-8")
+    if (lossy := _mostly_utf8(data)) is not None:
+        return lossy
     detected = _detect(data)
     if detected and (text := _decode_as(data, detected)) is not None:
         return Decoded(text=text, encoding=detected, method="detected")

@@ -3,25 +3,39 @@
 Re-indexing reads every file but touches the graph only for files whose content hash changed, and
 removes sources whose files were deleted. Chunks are embedded (cached by content hash) and stored with
 offsets into the source text, so a hit can be quoted exactly.
+
+A file's source id is the file:// URL of its resolved absolute path: two folders' ``corpus/x.md`` are two
+sources, and a moved folder is a new one (ingest it again; the old root's sources stay until that root is
+ingested or its sources deleted). Files are parsed, chunked and embedded in batches across files, and each
+batch is stored source, chunks, then content hash (graph/documents.py store_documents): a run killed at any
+point leaves sources that the next run sees as not yet indexed and redoes, never a source without chunks
+that looks indexed. Which files are read is decided by ingest/walk.py (no symbolic links out of the folder).
 """
 
 from __future__ import annotations
 
-import glob
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from openresearch.errors import InputError, ParseError
+from openresearch.errors import ParseError
 from openresearch.graph.store import GraphStore
-from openresearch.ingest.chunk import chunk_text
-from openresearch.ingest.documents import SUFFIXES, parse_file
+from openresearch.ingest.chunk import Chunk, chunk_text
+from openresearch.ingest.documents import SUFFIXES, Limits, parse_file
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.metadata import local_file_title
 from openresearch.ingest.retrievers.base import Candidate
+from openresearch.ingest.walk import Expansion
+from openresearch.ingest.walk import expand as expand_spec
+from openresearch.models import SourceDoc
 
 log = logging.getLogger(__name__)
+
+BATCH_FILES = 64
+BATCH_CHUNKS = 512
+MAX_CHUNKS_PER_DOCUMENT = 2_000
 
 
 @dataclass
@@ -33,68 +47,91 @@ class IndexReport:
     removed: int = 0
     chunks: int = 0
     errors: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    """Paths not read: symbolic links out of the folder, loops, unreadable folders."""
+    warnings: list[str] = field(default_factory=list)
+    """Read, but not whole: text cut at a limit, invalid UTF-8 replaced."""
 
 
-def expand(spec: str | Path) -> tuple[str, list[Path]]:
-    """A directory (recursively) or a glob -> (root key, files)."""
-    p = Path(spec).expanduser()
-    if p.is_dir():
-        files = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES)
-        return str(p.resolve()), files
-    if p.is_file():
-        return str(p.resolve()), [p]
-    matches = sorted(Path(m) for m in glob.glob(str(spec), recursive=True))
-    if not matches:
-        raise InputError(f"no documents match {spec}")
-    return str(spec), [m for m in matches if m.is_file() and m.suffix.lower() in SUFFIXES]
+def expand(spec: str | Path, *, follow_symlinks: bool = False) -> Expansion:
+    """A directory (recursively), a file or a glob -> root key, files, and what was skipped."""
+    return expand_spec(spec, frozenset(SUFFIXES), follow_symlinks=follow_symlinks)
 
 
-def _local_url(root: str, path: Path) -> str:
-    base = Path(root) if Path(root).is_dir() else path.parent
-    try:
-        rel = path.resolve().relative_to(Path(base).resolve())
-    except ValueError:
-        rel = Path(path.name)
-    return f"local://{Path(base).name}/{rel.as_posix()}"
+@dataclass
+class _Pending:
+    items: list[tuple[SourceDoc, list[Chunk]]] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    chunks: int = 0
 
 
 def index_documents(store: GraphStore, spec: str | Path, embedder: Embedder, *, chunk_chars: int = 900,
-                    overlap: int = 150, progress: Callable[[str], None] | None = None) -> IndexReport:
-    root, files = expand(spec)
-    report = IndexReport(root=root)
-    known = store.sources_in_root(root)
+                    overlap: int = 150, progress: Callable[[str], None] | None = None,
+                    follow_symlinks: bool = False, limits: Limits | None = None,
+                    max_chunks: int = MAX_CHUNKS_PER_DOCUMENT) -> IndexReport:
+    found = expand(spec, follow_symlinks=follow_symlinks)
+    report = IndexReport(root=found.root, skipped=list(found.skipped))
+    for note in found.skipped:
+        log.warning("not indexed: %s", note)
+    known = store.sources_in_root(found.root)
     seen: set[str] = set()
-    for path in files:
+    pending = _Pending()
+    lim = limits or Limits()
+    for path in found.files:
         try:
-            doc = parse_file(path, _local_url(root, path))
+            doc = parse_file(path, limits=lim, warnings=report.warnings)
             if not doc.title:  # a Markdown heading or a readable file name, never the folder ("corpus")
                 doc = doc.model_copy(update={"title": local_file_title(path)})
         except ParseError as e:
             report.errors.append(str(e))
             log.warning("skipped %s", e)
             continue
+        if doc.id in seen:
+            continue
         seen.add(doc.id)
+        chunks = chunk_text(doc.text, doc.id, target_chars=chunk_chars, overlap_chars=overlap)
+        if len(chunks) > max_chunks:
+            report.warnings.append(f"{path}: only the first {max_chunks:,} of {len(chunks):,} chunks are stored "
+                                   "(OPENRESEARCH_MAX_CHUNKS_PER_DOCUMENT)")
+            chunks = chunks[:max_chunks]
         previous = known.get(doc.id)
-        if previous is not None and previous[1] == doc.content_hash:
+        complete = previous is not None and previous.content_hash is not None and previous.chunks >= len(chunks)
+        if complete and previous is not None and previous.content_hash == doc.content_hash:
             report.unchanged += 1
         else:
             if previous is not None:
-                store.delete_sources([doc.id])  # old chunks and evidence point into the old text
+                pending.replaced.append(doc.id)  # old chunks and evidence point into the old text
+            if complete:
                 report.updated += 1
             else:
-                report.added += 1
-            store.upsert_sources([doc], root=root)
-            chunks = chunk_text(doc.text, doc.id, target_chars=chunk_chars, overlap_chars=overlap)
-            vectors = embedder.embed([c.text for c in chunks]) if chunks else []
-            store.upsert_chunks([{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
-                                  "embedding": v} for c, v in zip(chunks, vectors, strict=True)])
+                report.added += 1  # new, or cut off mid-index by an earlier run: indexed from scratch
+            pending.items.append((doc, chunks))
+            pending.chunks += len(chunks)
             report.chunks += len(chunks)
+            if len(pending.items) >= BATCH_FILES or pending.chunks >= BATCH_CHUNKS:
+                _flush(store, embedder, pending, found.root)
+                pending = _Pending()
         if progress:
             progress(path.name)
+    _flush(store, embedder, pending, found.root)
     gone = [sid for sid in known if sid not in seen]
     store.delete_sources(gone)
     report.removed = len(gone)
     return report
+
+
+def _flush(store: GraphStore, embedder: Embedder, pending: _Pending, root: str) -> None:
+    """One batch: embed every chunk of its files in one call, then store source, chunks, hash (in that order)."""
+    if not pending.items:
+        return
+    texts = [c.text for _, chunks in pending.items for c in chunks]
+    vectors = iter(embedder.embed(texts) if texts else [])
+    items: list[tuple[SourceDoc, list[dict[str, Any]]]] = []
+    for doc, chunks in pending.items:
+        items.append((doc, [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
+                             "embedding": next(vectors)} for c in chunks]))
+    store.delete_sources(pending.replaced)
+    store.store_documents(items, root=root)
 
 
 class LocalRetriever:

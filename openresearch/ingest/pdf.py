@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import zlib
 
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LAParams, LTPage, LTTextBox, LTTextLine
@@ -16,6 +17,7 @@ from pdfminer.pdfdocument import PDFDocument, PDFPasswordIncorrect
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser
+from pdfminer.pdftypes import resolve1
 from pdfminer.psparser import PSLiteral
 
 from openresearch.errors import ParseError
@@ -40,12 +42,59 @@ def _fragments(page: LTPage) -> list[Fragment]:
 
 
 def _info_text(value: object) -> str | None:
+    """A document-info string, or None for anything malformed (a reference loop, a number, odd UTF-16)."""
+    try:
+        value = resolve1(value)
+    except Exception:  # a broken or circular reference: no title rather than no document
+        return None
     if isinstance(value, PSLiteral):
         value = value.name
     if isinstance(value, bytes):
         # PDF text strings are UTF-16 with a BOM, or PDFDocEncoding (close enough to Latin-1).
-        value = value.decode("utf-16") if value[:2] in (b"\xfe\xff", b"\xff\xfe") else value.decode("latin-1")
-    return collapse(value) or None if isinstance(value, str) else None
+        utf16 = value[:2] in (b"\xfe\xff", b"\xff\xfe")
+        value = value.decode("utf-16", "replace") if utf16 else value.decode("latin-1")
+    if not isinstance(value, str):
+        return None
+    text = collapse(value.replace("\x00", " "))
+    return text[:1000] or None
+
+
+_STREAM = re.compile(rb"stream\r?\n")
+_INFLATE_STEP = 1 << 20
+
+
+def check_inflated(data: bytes, max_total: int, max_stream: int) -> None:
+    """Refuse a PDF whose Flate streams inflate past the limits, before pdfminer inflates any of them.
+
+    pdfminer inflates a stream whole, in memory: 1 MB of streams that inflate to 1 GB took 2.1 GB. Here
+    each stream is inflated in 1 MB steps and thrown away, so the check itself stays small.
+    """
+    total = 0
+    pos = 0
+    while (m := _STREAM.search(data, pos)) is not None:
+        start = m.end()
+        end = data.find(b"endstream", start)
+        if end < 0:
+            end = len(data)
+        pos = end + 9
+        inflater = zlib.decompressobj()
+        chunk = data[start:end]
+        size = 0
+        try:
+            while chunk:
+                size += len(inflater.decompress(chunk, _INFLATE_STEP))
+                chunk = inflater.unconsumed_tail
+                if size > max_stream or total + size > max_total:
+                    break
+        except zlib.error:
+            pass  # not Flate (an image, a broken stream): pdfminer deals with it
+        total += size
+        if size > max_stream:
+            raise ParseError(f"a PDF stream inflates to more than {max_stream:,} bytes "
+                             "(OPENRESEARCH_MAX_PDF_PAGE_INFLATED_BYTES): refused as a decompression bomb")
+        if total > max_total:
+            raise ParseError(f"the PDF's streams inflate to more than {max_total:,} bytes "
+                             "(OPENRESEARCH_MAX_PDF_INFLATED_BYTES): refused as a decompression bomb")
 
 
 def _open(data: bytes, password: str) -> PDFDocument:
@@ -80,8 +129,13 @@ def _layouts(doc: PDFDocument, max_pages: int | None) -> list[PageLayout]:
     return pages
 
 
-def parse_pdf(data: bytes, *, password: str = "", max_pages: int | None = None) -> ParsedDocument:
-    """Text in reading order with one PageSpan per page; `max_pages` bounds work on huge files."""
+def parse_pdf(data: bytes, *, password: str = "", max_pages: int | None = None,
+              max_inflated_bytes: int = 200_000_000, max_stream_inflated_bytes: int = 50_000_000) -> ParsedDocument:
+    """Text in reading order with one PageSpan per page; `max_pages` bounds work on huge files, the inflated
+    byte limits bound memory on decompression bombs (ParseError)."""
+    if not data.lstrip()[:5].startswith(b"%PDF-"):
+        raise ParseError("not a PDF: the file does not start with %PDF-")
+    check_inflated(data, max_inflated_bytes, max_stream_inflated_bytes)
     doc = _open(data, password)
     pages = drop_running_lines(_layouts(doc, max_pages))
     parts: list[str] = []
@@ -105,7 +159,12 @@ def parse_pdf(data: bytes, *, password: str = "", max_pages: int | None = None) 
     text = "\n\n".join(parts)
     if not text:
         raise ParseError("PDF has no extractable text (empty, or scanned images without OCR)")
-    info = doc.info[0] if doc.info else {}
+    try:
+        info = resolve1(doc.info[0]) if doc.info else {}
+    except Exception:
+        info = {}
+    if not isinstance(info, dict):
+        info = {}
     title = _info_text(info.get("Title"))
     author = _info_text(info.get("Author"))
     return ParsedDocument(
