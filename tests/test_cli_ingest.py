@@ -140,7 +140,8 @@ def test_fetch_of_untrusted_loopback_is_refused_before_any_request(tmp_path: Pat
     untrusted = make_env(tmp_path / "data", server.base, trusted=False)
     proc = run(["fetch", f"{server.base}/article.html"], untrusted, check=False)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == (f"refused: http://127.0.0.1:{server.port}/robots.txt: host '127.0.0.1' "
+    # the page and the rule, not the robots.txt request the politeness check would make first
+    assert proc.stderr.strip() == (f"refused: http://127.0.0.1:{server.port}/article.html: host '127.0.0.1' "
                                    f"resolves to 127.0.0.1 (loopback)")
     assert server.hits() == []
 

@@ -61,6 +61,9 @@ class Fetcher:
         now = datetime.now(UTC)
         try:
             if self._robots is not None:
+                # judge the page's own URL and address first: a refusal then names the page and the rule,
+                # not the robots.txt request the check would otherwise make (and refuse) first
+                await self._client.guard.check(url)
                 allowed, reason = await self._robots.allowed(url)
                 if not allowed:
                     self._client.stats.refused += 1

@@ -119,7 +119,7 @@ class PoliteClient:
     ) -> PoliteClient:
         kwargs: dict[str, Any] = dict(
             user_agent=settings.user_agent,
-            guard=UrlGuard(settings.trusted_hosts, resolver),
+            guard=UrlGuard(settings.trusted_hosts, resolver, max_url_chars=settings.max_url_chars),
             cache=cache,
             per_host_concurrency=settings.per_host_concurrency,
             global_concurrency=settings.global_concurrency,

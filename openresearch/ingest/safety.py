@@ -99,20 +99,36 @@ def forbidden_reason(address: str) -> str | None:
     return None
 
 
+MAX_URL_CHARS = 8_192
+
+
+def parse_url(url: str | httpx.URL, max_chars: int = MAX_URL_CHARS) -> httpx.URL:
+    """The URL, or FetchRefused naming what is wrong with it (too long, unparseable, a bad IDNA host)."""
+    text = str(url)
+    if len(text) > max_chars:
+        raise FetchRefused(f"URL of {len(text):,} characters is longer than the limit of {max_chars:,} "
+                           f"(OPENRESEARCH_MAX_URL_CHARS): {text[:80]}...")
+    try:
+        parsed = httpx.URL(url)
+        _ = parsed.port, parsed.host, parsed.netloc  # IDNA and port errors surface here, not later
+    except (httpx.InvalidURL, TypeError, ValueError) as exc:  # UnicodeError is a ValueError
+        raise FetchRefused(f"invalid URL {text[:200]!r}: {exc}") from None
+    return parsed
+
+
 class UrlGuard:
-    def __init__(self, trusted_hosts: Iterable[str] = (), resolver: Resolver | None = None) -> None:
+    def __init__(self, trusted_hosts: Iterable[str] = (), resolver: Resolver | None = None, *,
+                 max_url_chars: int = MAX_URL_CHARS) -> None:
         self._trusted = frozenset(h.lower().rstrip(".") for h in trusted_hosts)
         self._resolver: Resolver = resolver or SystemResolver()
+        self.max_url_chars = max_url_chars
 
     def is_trusted(self, host: str) -> bool:
         return host.lower().rstrip(".") in self._trusted
 
     async def check(self, url: str | httpx.URL) -> Target:
         """Raise FetchRefused unless the URL is http(s) and every address of its host is public."""
-        try:
-            parsed = httpx.URL(url)
-        except (httpx.InvalidURL, TypeError) as exc:
-            raise FetchRefused(f"invalid URL {str(url)!r}: {exc}") from exc
+        parsed = parse_url(url, self.max_url_chars)
         if parsed.scheme not in ALLOWED_SCHEMES:
             raise FetchRefused(f"scheme {parsed.scheme!r} is not allowed (only http, https): {parsed}")
         host = parsed.host
