@@ -1,8 +1,8 @@
 """Conflict groups from observations: the pure core behind `GraphStore.conflict_groups` (DESIGN.md §4).
 
-Cypher finds the candidate keys (entity + metric + unit family with values far enough apart, from at
-least two sources) and returns their observations; here they become one `ConflictGroup` per key and
-compatible conditions, its values clustered within a relative tolerance, each value with all its evidence
+Cypher finds the candidate keys (entity + metric + unit family + condition, with values far enough apart,
+from at least two sources) and returns their observations; here they become one `ConflictGroup` per key,
+its values clustered within a relative tolerance, each value with all its evidence
 and sources, and a note on which value the graph supports better. No I/O.
 """
 
@@ -140,36 +140,21 @@ def _rank(v: ConflictValue) -> tuple[float, int, int, int, float]:
     return (-v.support, -v.domains, -v.sources, -(v.newest.toordinal() if v.newest else 0), v.value)
 
 
-def condition_parts(condition_key: str) -> frozenset[str]:
-    """A normalised condition ('1kb messages | 3brokers') as its set of parts."""
-    return frozenset(p for p in condition_key.split(" | ") if p)
-
-
-def compatible_conditions(condition_keys: Iterable[str]) -> dict[str, str]:
-    """Each condition key -> the condition whose group it joins. A condition holds under another that adds
-    parts to it ('3brokers' under '1kb messages | 3brokers'; no condition under any), so it joins that one
-    when there is exactly one most specific condition it holds under; under two different ones ('2010
-    census' and '1990 census') it is ambiguous and stays on its own. Equal keys always share a group."""
-    keys = sorted(set(condition_keys))
-    parts = {k: condition_parts(k) for k in keys}
-    maximal = [k for k in keys if not any(parts[k] < parts[o] for o in keys)]
-    out = {}
-    for k in keys:
-        above = [m for m in maximal if parts[k] < parts[m]]
-        out[k] = above[0] if len(above) == 1 else k
-    return out
-
-
-def build_group(observations: list[ObservedValue], tolerance: float,
-                condition_key: str | None = None) -> ConflictGroup | None:
-    """One key's observations (of compatible conditions; `condition_key` is the group's, by default the
-    first observation's) -> its conflict group, or None when they do not disagree: fewer than two distinct
-    values, or the values differ only within one source (a document disagreeing with itself is usually
-    stating two quantities, not two claims)."""
+def build_group(observations: list[ObservedValue], tolerance: float) -> ConflictGroup | None:
+    """One key's observations (entity, metric, unit, condition) -> its conflict group, or None when they do
+    not disagree: fewer than two distinct values, or the values differ only within one source (a document
+    disagreeing with itself is usually stating two quantities, not two claims). A quote giving two of the
+    values is left out."""
     first = observations[0]
-    ck = first.condition_key if condition_key is None else condition_key
     tol = 0.0 if first.unit in EXACT_UNITS else tolerance
     clusters = [[observations[i] for i in c] for c in cluster([o.value for o in observations], tol)]
+    # a quote that gives two values for one key tells them apart by something the key lacks (a setting,
+    # a row of a table): those observations are not comparable, with each other or with others
+    seen: dict[str, int] = {}
+    for i, c in enumerate(clusters):
+        for o in c:
+            seen[o.evidence_id] = i if seen.get(o.evidence_id, i) == i else -1
+    clusters = [kept for c in clusters if (kept := [o for o in c if seen[o.evidence_id] != -1])]
     if len(clusters) < 2:
         return None
     src = [{o.source_id for o in c} for c in clusters]
@@ -177,29 +162,25 @@ def build_group(observations: list[ObservedValue], tolerance: float,
         return None
     values = sorted((_value(c) for c in clusters), key=_rank)
     lo, hi = min(v.value for v in values), max(v.value for v in values)
-    conditions = sorted({o.condition for o in observations if o.condition and o.condition_key == ck})
+    conditions = sorted({o.condition for o in observations if o.condition})
     return ConflictGroup(
-        id=group_id(first.entity_id, first.metric, first.unit, ck), entity=first.entity,
-        metric=first.metric, unit=first.unit, condition=conditions[0] if conditions else "",
-        condition_on_all=all(o.condition_key == ck for o in observations), values=values,
+        id=group_id(first.entity_id, first.metric, first.unit, first.condition_key), entity=first.entity,
+        metric=first.metric, unit=first.unit, condition=conditions[0] if conditions else "", values=values,
         relative_difference=round(abs(hi - lo) / (max(abs(hi), abs(lo)) or 1.0), 4),
         credibility=credibility_note(values),
     )
 
 
 def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> list[ConflictGroup]:
-    """Observations of any keys -> the conflict groups among them (one per entity + metric + unit and
-    compatible conditions), ordered by entity, metric, condition."""
-    keyed: dict[tuple[str, str, str], list[ObservedValue]] = {}
+    """Observations of any keys -> the conflict groups among them, ordered by entity, metric, condition.
+
+    Conditions are compatible when equal after normalisation ('3 brokers, 1 KB messages' = '1KB messages;
+    3 Brokers'). A condition is not compatible with a sub- or superset of it, nor a figure without a
+    set-up with one under a stated set-up: the missing parts may be another dataset, version or hardware."""
+    keyed: dict[tuple[str, str, str, str], list[ObservedValue]] = {}
     for ob in observations:
-        keyed.setdefault((ob.entity_id, ob.metric, ob.unit), []).append(ob)
-    groups: list[ConflictGroup | None] = []
-    for _, obs in sorted(keyed.items()):
-        joins = compatible_conditions(o.condition_key for o in obs)
-        by_condition: dict[str, list[ObservedValue]] = {}
-        for o in obs:
-            by_condition.setdefault(joins[o.condition_key], []).append(o)
-        groups.extend(build_group(members, tolerance, ck) for ck, members in sorted(by_condition.items()))
+        keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key), []).append(ob)
+    groups = [build_group(obs, tolerance) for _, obs in sorted(keyed.items())]
     return sorted((g for g in groups if g is not None), key=lambda g: (g.entity, g.metric, g.condition, g.id))
 
 
@@ -221,11 +202,12 @@ def value_label(v: ConflictValue) -> str:
 def credibility_note(values: list[ConflictValue], lang: str = "en", labels: list[str] | None = None) -> str:
     """'1,624 is given by three independent sources, including the newest (2020); 2,500 by one source.'
 
-    Counts are independent origins (domains); a primary source, the newest date (when the values' dates
-    differ) and clearly higher trust are named. `labels` are the values as the sentence writes them."""
+    Counts are independent origins (domains); a primary source, the newest date (when one value alone has
+    it) and clearly higher trust are named. `labels` are the values as the sentence writes them."""
     names = labels or [value_label(v) for v in values]
     newest = [v.newest for v in values if v.newest]
-    newest_at = max(newest) if newest and len(set(newest)) > 1 else None
+    # named when one value alone holds the newest date and every value is dated (an undated one may be newer)
+    newest_at = max(newest) if len(newest) == len(values) and newest.count(max(newest)) == 1 else None
     trusts = [v.trust for v in values]
     parts = []
     for i, (v, name) in enumerate(zip(values, names, strict=True)):
@@ -270,7 +252,5 @@ def value_summary(v: ConflictValue) -> str:
 
 
 def condition_label(g: ConflictGroup) -> str:
-    """The group's condition for a table: '-' for none; marked when some values were given without it."""
-    if not g.condition:
-        return "-"
-    return g.condition if g.condition_on_all else f"{g.condition} (not stated for every value)"
+    """The group's condition for a table ('-' for none)."""
+    return g.condition or "-"

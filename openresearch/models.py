@@ -134,8 +134,7 @@ class ConflictGroup(BaseModel):
     entity: str
     metric: str
     unit: str
-    condition: str = ""  # the most specific condition of the group, as written
-    condition_on_all: bool = True  # False: some values were given under fewer of its parts (or none)
+    condition: str = ""  # as written (the group's observations share its normalised form)
     values: list[ConflictValue] = Field(min_length=2)
     relative_difference: float
     credibility: str = ""  # a plain-language note on which value is better supported

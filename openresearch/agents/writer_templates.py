@@ -161,14 +161,13 @@ def conflict_value_text(v: ConflictValue) -> tuple[str, list[str]]:
 def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     """Every value of the group with its citations, then which is better supported: 'Sources disagree on
     Osgood, Indiana population: 1,624 [E-a][E-b] versus 2,500 [E-c]; 1,624 is given by two independent
-    sources; 2,500 by one source.' The condition is named when every value holds under it and its numbers
-    are in the cited quotes."""
+    sources; 2,500 by one source.' The condition is named when its numbers are in the cited quotes."""
     forms = [conflict_value_text(v) for v in g.values]
     values = phrase(lang, "conflict_join").join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
     note = credibility_note(g.values, lang, [form for form, _ in forms])
     cited = [e for _, ids in forms for e in ids]
     quotes = {e: q for v in g.values for e, q in zip(v.evidence_ids, v.quotes, strict=False)}
-    cond = phrase(lang, "cond", c=g.condition) if g.condition and g.condition_on_all else ""
+    cond = phrase(lang, "cond", c=g.condition) if g.condition else ""
     if cond and unmatched_numbers(cond, [quotes.get(e, "") for e in cited]):
         cond = ""
     text = phrase(lang, "conflict", entity=g.entity, metric=metric_label(g.metric), cond=cond, values=values,

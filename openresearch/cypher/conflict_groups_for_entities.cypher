@@ -1,22 +1,22 @@
-// purpose: the observations behind the conflict groups of some entities (optionally for one metric): keys (entity, metric, unit) whose values differ beyond a relative tolerance (any difference for years and dates), reported by two or more sources; one row per key with all its observations (their conditions are compared in Python), evidence and sources
+// purpose: the observations behind the conflict groups of some entities (optionally for one metric): keys (entity, metric, unit) and normalised conditions whose values differ beyond a relative tolerance (any difference for years and dates), reported by two or more sources; one row per key and condition with all its observations, their evidence and sources
 // params: entity_ids, metric, tolerance, limit
 // Start from the entities (index): a key holds one entity, so its observations are all reached from it.
 MATCH (e:Entity) WHERE e.id IN $entity_ids
 WITH e
 MATCH (e)<-[:OF]-(o:Observation)
 WHERE $metric IS NULL OR o.metric = $metric
-WITH e, o.key AS key, o.unit AS unit, min(o.value) AS lo, max(o.value) AS hi,
+WITH e, o.key AS key, o.condition_key AS ck, o.unit AS unit, min(o.value) AS lo, max(o.value) AS hi,
      collect(o) AS obs
 WHERE hi - lo > CASE WHEN unit IN ['year', 'date'] THEN 0.0
                      ELSE $tolerance * CASE WHEN abs(hi) > abs(lo) THEN abs(hi) ELSE abs(lo) END END
 UNWIND obs AS o
 MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
-WITH key, count(DISTINCT s.id) AS n,
+WITH key, ck, count(DISTINCT s.id) AS n,
      collect({entity_id: e.id, entity: e.name, metric: o.metric, unit: o.unit, condition: o.condition,
               condition_key: o.condition_key, value: o.value, raw_value: o.raw_value, raw_unit: o.raw_unit,
               evidence_id: ev.id, quote: ev.quote, source_id: s.id, url: s.url, domain: s.domain,
               title: s.title, published_at: s.published_at, trust: s.trust}) AS rows
 WHERE n >= 2
-RETURN key, rows
-ORDER BY key
+RETURN key, ck, rows
+ORDER BY key, ck
 LIMIT $limit
