@@ -291,14 +291,18 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
         (k for k in ("throughput", "latency") if k in plan.aspects or k in req.lower()), None)
     best: list[tuple[str, Found]] = []
     if metric:
-        for entity in plan.entities:
-            vals = [f for vs in collect(items, metric, entity).values() for f in vs]
-            if vals:
-                pick = (min if any(k in metric for k in _LOWER_IS_BETTER) else max)(
-                    vals, key=lambda f: f.quantity.value)
-                best.append((entity, pick))
-    units = {f.obs.unit for _, f in best}
-    if len(best) >= 2 and len(units) == 1:
+        per_entity = {e: [f for vs in collect(items, metric, e).values() for f in vs] for e in plan.entities}
+        units = [f.obs.unit for vals in per_entity.values() for f in vals[:1]]
+        # compare in the unit most options are measured in; per option its best-supported value, not its peak
+        unit = max(set(units), key=lambda u: (sum(1 for vals in per_entity.values()
+                                                  if any(f.obs.unit == u for f in vals)), units.count(u)),
+                   default=None)
+        for entity, vals in per_entity.items():
+            same = sorted((f for f in vals if f.obs.unit == unit),
+                          key=lambda f: (-len({e.source.id for e in f.evidence}), -len(f.evidence)))
+            if same:
+                best.append((entity, same[0]))
+    if len(best) >= 2 and len({f.obs.unit for _, f in best}) == 1:
         lower = any(k in (metric or "") for k in _LOWER_IS_BETTER)
         best.sort(key=lambda ef: ef[1].quantity.value, reverse=not lower)
         top, rest = best[0], best[1:]

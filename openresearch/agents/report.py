@@ -58,7 +58,8 @@ def comparison_rows(result: RunResult) -> tuple[list[str], list[tuple[str, list[
     if plan.kind == "lookup" or not plan.metrics or len(plan.entities) < 2:
         return [], []
     table = metric_table(plan, list(result.evidence.values()))
-    labels = dict(zip(plan.metrics, plan.attributes, strict=False))
+    # a selection's attribute is its requirement ("high-throughput event streaming"), not the metric's name
+    labels = {} if plan.kind == "selection" else dict(zip(plan.metrics, plan.attributes, strict=False))
     rows = []
     for metric, row in table.items():
         cells = []
