@@ -26,16 +26,18 @@ def import_(
 ) -> None:
     """Import evidence from JSONL (idempotent: importing twice changes nothing).
 
-    Malformed lines are reported with their line numbers and skipped; the rest is imported.
+    Malformed lines are reported with their line numbers and skipped; the rest is imported. With --strict
+    every line is checked first (values after unit conversion included) and nothing is written if one is bad.
+    UTF-8 (with or without a BOM) and UTF-16 files are read.
 
     Example: openresearch evidence import examples/evidence.jsonl
     """
-    from openresearch.ingest.evidence_io import import_file, import_lines
+    from openresearch.ingest.evidence_io import decoded_lines, import_file, import_lines
 
     with store(graph) as st:
         st.init_schema()
         if str(file) == "-":
-            report = import_lines(st, sys.stdin, strict=strict)
+            report = import_lines(st, decoded_lines(sys.stdin.buffer), strict=strict)
         else:
             with Progress(console=err_console, transient=True, disable=json_out) as bar:
                 task = bar.add_task("importing", total=None)
