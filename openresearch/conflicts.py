@@ -27,6 +27,8 @@ _GENERIC = frozenset({
     "database", "server", "cloud", "open", "source", "www", "docs", "com", "org", "net", "io", "github",
 })
 _COMPARISON = re.compile(r"\b(vs\.?|versus|compared?|comparison|against)\b|对比|比较|相比", re.IGNORECASE)
+# a version in a title or URL path: 'v1.23', '/docs/3.7/', 'Kafka 3.7 documentation' (not a date or an IP)
+_VERSION = re.compile(r"(?:^|[\s/_(-])[vV]?(\d{1,3}(?:\.\d{1,4}){1,2})(?=$|[\s/_),-])")
 _QUALIFIER = re.compile(r"\s*(\([^)]*\)|,.*)$")  # "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)"
 _WORDS = {"en": ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve"],
@@ -96,6 +98,13 @@ def is_primary(entity: str, url: str, domain: str, title: str | None) -> bool:
     return any(len(w) >= 4 and w not in _GENERIC and w in labels for w in words)
 
 
+def version_of(title: str | None, url: str) -> tuple[int, ...] | None:
+    """The highest version a source's title or URL path names, as numbers; None when it names none."""
+    found = [tuple(int(p) for p in m.group(1).split(".")) for text in (title or "", urlsplit(url).path)
+             for m in _VERSION.finditer(text)]
+    return max(found) if found else None
+
+
 def origin(ob: ObservedValue) -> str:
     """What makes two sources independent: their web domain; a local document (no domain) is its own."""
     return ob.domain or ob.source_id
@@ -115,6 +124,7 @@ def _value(group: list[ObservedValue]) -> ConflictValue:
     for ob in sources.values():
         by_origin[origin(ob)] = max(by_origin.get(origin(ob), 0.0), ob.trust)
     dates = [ob.published for ob in sources.values() if ob.published is not None]
+    versions = [v for ob in sources.values() if (v := version_of(ob.title, ob.url)) is not None]
     primary = any(is_primary(ob.entity, ob.url, ob.domain, ob.title) for ob in sources.values())
     # one evidence item of each source first, newest source first: a sentence citing the first few cites
     # as many sources as it can, and the newest date it names is a cited source's
@@ -129,15 +139,18 @@ def _value(group: list[ObservedValue]) -> ConflictValue:
         source_ids=list(sources), source_urls=[ob.url for ob in sources.values()],
         source_titles=[ob.title or "" for ob in sources.values()],
         conditions=list(dict.fromkeys(ob.condition for ob in group if ob.condition)),
-        newest=max(dates) if dates else None, sources=len(sources), domains=len(by_origin), primary=primary,
+        newest=max(dates) if dates else None, version=".".join(map(str, max(versions))) if versions else None,
+        sources=len(sources), domains=len(by_origin), primary=primary,
         trust=round(sum(ob.trust for ob in sources.values()) / len(sources), 3),
         # each origin counts once, weighed by its most trusted source; its own docs count a little more
         support=round(sum(by_origin.values()) + (0.5 if primary else 0.0), 3),
     )
 
 
-def _rank(v: ConflictValue) -> tuple[float, int, int, int, float]:
-    return (-v.support, -v.domains, -v.sources, -(v.newest.toordinal() if v.newest else 0), v.value)
+def _rank(v: ConflictValue) -> tuple[float, int, int, int, tuple[int, ...], float]:
+    """Best supported first; ties go to the newer date, then the newer version."""
+    version = (0, *(-p for p in _version_key(v.version))) if v.version else (1,)
+    return (-v.support, -v.domains, -v.sources, -(v.newest.toordinal() if v.newest else 0), version, v.value)
 
 
 def build_group(observations: list[ObservedValue], tolerance: float) -> ConflictGroup | None:
@@ -202,24 +215,33 @@ def value_label(v: ConflictValue) -> str:
 def credibility_note(values: list[ConflictValue], lang: str = "en", labels: list[str] | None = None) -> str:
     """'1,624 is given by three independent sources, including the newest (2020); 2,500 by one source.'
 
-    Counts are independent origins (domains); a primary source, the newest date (when one value alone has
-    it) and clearly higher trust are named. `labels` are the values as the sentence writes them."""
+    Counts are independent origins (domains); a primary source, the newest date and the newest version
+    (when one value alone has it; named without its number, which the quotes may not hold) and clearly
+    higher trust are named. `labels` are the values as the sentence writes them."""
     names = labels or [value_label(v) for v in values]
     newest = [v.newest for v in values if v.newest]
     # named when one value alone holds the newest date and every value is dated (an undated one may be newer)
     newest_at = max(newest) if len(newest) == len(values) and newest.count(max(newest)) == 1 else None
     trusts = [v.trust for v in values]
+    versions = [_version_key(v.version) for v in values if v.version]
+    newest_version = max(versions) if len(versions) == len(values) and versions.count(max(versions)) == 1 else None
     parts = []
     for i, (v, name) in enumerate(zip(values, names, strict=True)):
         flags = []
         if newest_at is not None and v.newest == newest_at:
             flags.append(("最新的来源（{y}）" if lang == "zh" else "the newest ({y})").format(y=newest_at.year))
+        if newest_version is not None and v.version and _version_key(v.version) == newest_version:
+            flags.append("最新版本的文档" if lang == "zh" else "the newest version")
         if v.primary:
             flags.append("一手来源" if lang == "zh" else "a primary source")
         if len(values) > 1 and v.trust >= max(t for j, t in enumerate(trusts) if j != i) + 0.2:
             flags.append("可信度更高的来源" if lang == "zh" else "more trusted sources")
         parts.append(_support_phrase(lang, i == 0, name, v, flags))
     return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("."))
 
 
 def _support_phrase(lang: str, first: bool, name: str, v: ConflictValue, flags: list[str]) -> str:
@@ -246,6 +268,8 @@ def value_summary(v: ConflictValue) -> str:
         facts.append(f"{v.domains} origin{'s' if v.domains != 1 else ''}")
     if v.newest:
         facts.append(f"newest {v.newest.isoformat()}")
+    if v.version:
+        facts.append(f"version {v.version}")
     if v.primary:
         facts.append("primary")
     return f"{value_label(v)} ({', '.join(facts)})"

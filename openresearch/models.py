@@ -119,6 +119,7 @@ class ConflictValue(BaseModel):
     source_titles: list[str] = Field(default_factory=list)
     conditions: list[str] = Field(default_factory=list, description="the conditions as written, distinct")
     newest: date | None = None  # the newest publication date among its sources
+    version: str | None = None  # the newest version its sources' titles or URLs name ('1.23'), if any
     sources: int = 0  # distinct sources
     domains: int = 0  # distinct origins (web domains; a local document is its own origin)
     primary: bool = False  # a source that is the entity's own (its domain or title names the entity)

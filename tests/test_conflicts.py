@@ -17,6 +17,7 @@ from openresearch.conflicts import (
     group_id,
     is_primary,
     value_summary,
+    version_of,
 )
 
 
@@ -143,3 +144,17 @@ def test_conditions_are_compatible_only_when_equal() -> None:
     assert conflict_groups(obs, 0.05) == []
     (g,) = conflict_groups([*obs, ob(1100, "d", condition_key="2010 census", raw="1,100")], 0.05)
     assert g.condition == "2010 census" and [v.value for v in g.values] == [1100.0, 1624.0]
+
+
+def test_versions_from_titles_and_urls() -> None:
+    assert version_of("Weaviate v1.23 benchmarks", "https://docs.example/x") == (1, 23)
+    assert version_of(None, "https://docs.example/docs/3.7/ops") == (3, 7)
+    assert version_of("Kafka 3.7 documentation", "https://docs.example/v3.6/") == (3, 7)
+    assert version_of("Benchmark 2024-05-01", "https://blog.example/2024/05/post") is None
+    old = ob(10940, "a", title="Weaviate 1.19 benchmarks", entity="Weaviate")
+    new = ob(8905, "b", title="Weaviate 1.23 benchmarks", entity="Weaviate")
+    g = build_group([old, new], 0.05)
+    assert g is not None and {v.value: v.version for v in g.values} == {10940.0: "1.19", 8905.0: "1.23"}
+    assert g.values[0].value == 8905  # equal support: the newer version first
+    assert g.credibility.startswith("8905 is given by one source, the newest version and a primary source; ")
+    assert "version 1.23" in value_summary(next(v for v in g.values if v.value == 8905))
