@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -100,6 +101,7 @@ def forbidden_reason(address: str) -> str | None:
 
 
 MAX_URL_CHARS = 8_192
+_NUMERIC_LABEL = re.compile(r"0[xX][0-9a-fA-F]*|[0-9]+")
 
 
 def parse_url(url: str | httpx.URL, max_chars: int = MAX_URL_CHARS) -> httpx.URL:
@@ -110,9 +112,15 @@ def parse_url(url: str | httpx.URL, max_chars: int = MAX_URL_CHARS) -> httpx.URL
                            f"(OPENRESEARCH_MAX_URL_CHARS): {text[:80]}...")
     try:
         parsed = httpx.URL(url)
-        _ = parsed.port, parsed.host, parsed.netloc  # IDNA and port errors surface here, not later
+        port, host = parsed.port, parsed.host  # IDNA and port errors surface here, not later
     except (httpx.InvalidURL, TypeError, ValueError) as exc:  # UnicodeError is a ValueError
         raise FetchRefused(f"invalid URL {text[:200]!r}: {exc}") from None
+    if port is not None and not 0 < port < 65536:
+        raise FetchRefused(f"invalid URL {text[:200]!r}: port {port} is out of range")
+    labels = host.split(".")
+    if host and all(_NUMERIC_LABEL.fullmatch(x) for x in labels) and _literal_ip(host) is None:
+        # 0177.0.0.1, 0x7f.1, 2130706433: resolvers read these as 127.0.0.1; no real page is named so
+        raise FetchRefused(f"refused {text[:200]}: {host!r} is a non-canonical spelling of a numeric address")
     return parsed
 
 
