@@ -58,6 +58,8 @@ def test_offline_report_is_fully_traceable(store: GraphStore, corpus: Path, embe
     assert len({(c["entity"], c["metric"], c["condition"]) for c in data["conflicts"]}) == len(data["conflicts"])
     assert all(len(c["values"]) >= 2 for c in data["conflicts"])  # one group per disagreement, every value
     assert any(e in body for c in data["conflicts"] for v in c["values"] for e in v["evidence_ids"])
+    table = md.split("## Conflicts between sources")[1].split("## Evidence")[0]
+    assert table.count("\n| ") == len(data["conflicts"]) + 1  # a header, then one row per group
     assert "report.html" and "ev-card" in html and "<svg" in html
     # read back from the graph
     runs = store.list_runs()
