@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -15,6 +16,7 @@ from pydantic import BaseModel, Field
 from openresearch.agents.judge import EmbeddingJudge, Judge
 from openresearch.agents.verifier import BatchJudge
 from openresearch.commands.common import JsonOpt, err_console, print_json, settings
+from openresearch.errors import InputError
 
 
 class ClaimsReport(BaseModel):
@@ -45,10 +47,20 @@ def parse_lines(lines: Iterable[str]) -> tuple[list[tuple[int, dict[str, Any], s
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        bad = getattr(line, "error", None)  # a line evidence_io.decoded_lines could not decode
+        if bad is not None:
+            errors.append(str(bad))
+            continue
         try:
-            row = json.loads(line)
+            row = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             errors.append(f"line {n}: not JSON: {exc.msg}")
+            continue
+        except RecursionError:
+            errors.append(f"line {n}: not JSON: nested too deeply")
+            continue
+        except ValueError as exc:  # NaN/Infinity, or an integer of more than 4,300 digits
+            errors.append(f"line {n}: not JSON: {str(exc).split(';')[0]}")
             continue
         if not isinstance(row, dict):
             errors.append(f"line {n}: expected a JSON object")
@@ -64,10 +76,20 @@ def parse_lines(lines: Iterable[str]) -> tuple[list[tuple[int, dict[str, Any], s
     return rows, errors, n
 
 
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _score(value: float) -> float | None:
+    """A judge's score, or None when it is not a number (JSON has no NaN)."""
+    return float(value) if isinstance(value, int | float) and math.isfinite(value) else None
+
+
 def judge_rows(judge: Judge, rows: list[tuple[int, dict[str, Any], str, str]]) -> list[dict[str, Any]]:
     pairs = [(claim, evidence) for _, _, claim, evidence in rows]
     results = judge.judge_many(pairs) if isinstance(judge, BatchJudge) else [judge.judge(c, e) for c, e in pairs]
-    return [{**row, "label": r.label, "score": r.score} for (_, row, _, _), r in zip(rows, results, strict=True)]
+    return [{**row, "label": r.label, "score": _score(r.score)}
+            for (_, row, _, _), r in zip(rows, results, strict=True)]
 
 
 def make_judge(offline: bool) -> tuple[Judge, str]:
@@ -87,7 +109,7 @@ def make_judge(offline: bool) -> tuple[Judge, str]:
 
 def _write(out_fh: IO[str], results: list[dict[str, Any]]) -> None:
     for r in results:
-        out_fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        out_fh.write(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n")
 
 
 def verify_claims(
@@ -105,11 +127,17 @@ def verify_claims(
 
     Example: openresearch verify-claims claims.jsonl
     """
+    from openresearch.ingest.evidence_io import decoded_lines
+
     if str(file) == "-":
-        rows, errors, n = parse_lines(sys.stdin)
+        rows, errors, n = parse_lines(decoded_lines(sys.stdin.buffer))
     else:
-        with file.open(encoding="utf-8") as fh:
-            rows, errors, n = parse_lines(fh)
+        try:
+            raw = file.open("rb")
+        except OSError as exc:
+            raise InputError(f"cannot read {file}: {exc.strerror}") from None
+        with raw:
+            rows, errors, n = parse_lines(decoded_lines(raw))  # UTF-8 (BOM or not) or UTF-16, per-line errors
     judge, kind = make_judge(offline)
     results = judge_rows(judge, rows) if rows else []
     report = ClaimsReport(lines=n, judged=len(results), malformed=len(errors), errors=errors,

@@ -17,6 +17,7 @@ from openresearch.graph.backend import Params, Row
 from openresearch.graph_schema import SchemaSpec
 
 _ALREADY = ("already indexed", "already exists", "already created")
+_EMPTY_KEY = "empty key"  # FalkorDB's answer to a read of a graph key that does not exist
 
 
 class FalkorBackend:
@@ -43,8 +44,13 @@ class FalkorBackend:
         return self._send(params_header(params) + query, read_only)
 
     def _send(self, text: str, read_only: bool) -> list[Row]:
-        with self._errors():
-            res = (self._graph.ro_query if read_only else self._graph.query)(text)
+        try:
+            with self._errors():
+                res = (self._graph.ro_query if read_only else self._graph.query)(text)
+        except QueryError as e:
+            if read_only and _EMPTY_KEY in str(e):
+                return []  # a graph nothing was written to yet (no `graph init`): it reads as empty, as in Neo4j
+            raise
         return _rows(res)
 
     @contextlib.contextmanager
