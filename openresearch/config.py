@@ -68,9 +68,9 @@ class Settings(BaseSettings):
     # limits on hostile or unlucky inputs: each one ends in a clear message naming the file, never a hang
     follow_symlinks: bool = Field(default=False, description="Local ingest follows symbolic links that point "
                                   "outside the folder it was given (loops are detected either way).")
-    max_document_chars: int = Field(default=2_000_000, description="Text kept per document; the rest is cut "
+    max_document_chars: int = Field(default=1_000_000, description="Text kept per document; the rest is cut "
                                     "with a warning.")
-    max_chunks_per_document: int = Field(default=3_000, description="Chunks stored per document.")
+    max_chunks_per_document: int = Field(default=2_000, description="Chunks stored per document.")
     max_pdf_inflated_bytes: int = Field(default=200_000_000, description="Decompressed stream bytes per PDF "
                                         "(a decompression bomb stops here).")
     max_pdf_page_inflated_bytes: int = Field(default=50_000_000, description="Decompressed bytes per PDF page.")
