@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, ConflictValue
+from openresearch.numbers import calendar_value
 
 # years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
 EXACT_UNITS = frozenset({"year", "date"})
@@ -29,6 +30,10 @@ _GENERIC = frozenset({
 _COMPARISON = re.compile(r"\b(vs\.?|versus|compared?|comparison|against)\b|对比|比较|相比", re.IGNORECASE)
 # a version in a title or URL path: 'v1.23', '/docs/3.7/', 'Kafka 3.7 documentation' (not a date or an IP)
 _VERSION = re.compile(r"(?:^|[\s/_(-])[vV]?(\d{1,3}(?:\.\d{1,4}){1,2})(?=$|[\s/_),-])")
+_YEAR_TEXT = re.compile(r"(?<![\d.,])\d{3,4}(?![\d.,]\d)")
+_DATE_TEXT = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{3,4}"
+                        r"|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{3,4}"
+                        r"|\d{4}-\d{2}-\d{2}|\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日")
 _QUALIFIER = re.compile(r"\s*(\([^)]*\)|,.*)$")  # "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)"
 _WORDS = {"en": ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve"],
@@ -133,8 +138,10 @@ def _value(group: list[ObservedValue]) -> ConflictValue:
     written = [first, *(ob for ob in newest_first if ob is not first)]
     return ConflictValue(
         value=rep, unit=group[0].unit,
-        raw_values=list(dict.fromkeys(f"{ob.raw_value} {ob.raw_unit}".strip() for ob in written)),
-        raw_unit=first.raw_unit,
+        # a year or a date is written without its unit ('1912', 'May 4, 1912'), as its quote writes it
+        raw_values=list(dict.fromkeys(ob.raw_value.strip() if ob.unit in EXACT_UNITS
+                                      else f"{ob.raw_value} {ob.raw_unit}".strip() for ob in written)),
+        raw_unit="" if first.unit in EXACT_UNITS else first.raw_unit,
         evidence_ids=list(evidence), quotes=[ob.quote for ob in evidence.values()],
         source_ids=list(sources), source_urls=[ob.url for ob in sources.values()],
         source_titles=[ob.title or "" for ob in sources.values()],
@@ -205,6 +212,15 @@ def count_word(n: int, lang: str = "en") -> str:
     if n < len(words):
         return words[n]
     return "十多" if lang == "zh" else "more than twelve"
+
+
+def calendar_surface(quote: str, value: float, unit: str) -> str | None:
+    """The quote's own text for a year (1912) or a date (YYYYMMDD 19120504: 'May 4, 1912', '4 May 1912',
+    '1912-05-04', '1912年5月4日'), or None if the quote lacks it."""
+    if unit == "year":
+        return next((m.group(0) for m in _YEAR_TEXT.finditer(quote) if int(m.group(0)) == value), None)
+    return next((m.group(0) for m in _DATE_TEXT.finditer(quote) if calendar_value(m.group(0), "date") == value),
+                None)
 
 
 def value_label(v: ConflictValue) -> str:

@@ -9,6 +9,7 @@ import pytest
 from openresearch.conflicts import (
     ObservedValue,
     build_group,
+    calendar_surface,
     cluster,
     conflict_groups,
     core_name,
@@ -158,3 +159,14 @@ def test_versions_from_titles_and_urls() -> None:
     assert g.values[0].value == 8905  # equal support: the newer version first
     assert g.credibility.startswith("8905 is given by one source, the newest version and a primary source; ")
     assert "version 1.23" in value_summary(next(v for v in g.values if v.value == 8905))
+
+
+def test_years_and_dates_as_their_quotes_write_them() -> None:
+    assert calendar_surface("The courthouse was built in 1912.", 1912, "year") == "1912"
+    assert calendar_surface("It cost 1,912 dollars in 1895.", 1912, "year") is None
+    assert calendar_surface("Born on May 4, 1912 in Omaha.", 19120504, "date") == "May 4, 1912"
+    assert calendar_surface("Smith (born 4 May 1912) was a painter.", 19120504, "date") == "4 May 1912"
+    assert calendar_surface("生于1912年5月4日。", 19120504, "date") == "1912年5月4日"
+    assert calendar_surface("Born on May 5, 1912.", 19120504, "date") is None
+    g = build_group([ob(1912, "a", unit="year", raw="1912"), ob(1895, "b", unit="year", raw="1895")], 0.05)
+    assert g is not None and [v.raw_values for v in g.values] == [["1895"], ["1912"]]  # no unit word

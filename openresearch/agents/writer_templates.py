@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from openresearch.agents.claim_text import quantities, unmatched_numbers
-from openresearch.conflicts import credibility_note, value_label
+from openresearch.conflicts import EXACT_UNITS, calendar_surface, credibility_note, value_label
 from openresearch.models import ConflictGroup, ConflictValue, EvidenceView, ObservationView, Sentence
 from openresearch.numbers import Quantity
 
@@ -152,7 +152,7 @@ def conflict_value_text(v: ConflictValue) -> tuple[str, list[str]]:
     """A value as its quotes write it ('1.2万条/秒' for 12000 msg/s), and the evidence to cite for it: the
     quote the form was taken from first. Else the value as extracted, in its own unit (5242880 bytes)."""
     for eid, quote in zip(v.evidence_ids, v.quotes, strict=False):
-        form = surface(quote, v.value, v.unit)
+        form = calendar_surface(quote, v.value, v.unit) if v.unit in EXACT_UNITS else surface(quote, v.value, v.unit)
         if form is not None:
             return form, [eid, *[e for e in v.evidence_ids if e != eid][: CONFLICT_CITES - 1]]
     return value_label(v), v.evidence_ids[:CONFLICT_CITES]
