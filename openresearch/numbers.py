@@ -212,7 +212,8 @@ def normalise_condition(condition: str | None) -> str:
     if not condition:
         return ""
     text = condition.lower().replace("；", ";").replace("，", ",")
-    text = re.sub(r"(\d)\s+(?=[a-z%])", r"\1", text)
+    text = re.sub(r"(\d)\s+(?=[a-z%\u4e00-\u9fff])", r"\1", text)
+    text = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=\d)", "", text)
     parts = [re.sub(r"\s+", " ", p).strip(" .") for p in re.split(r"[,;]|\band\b", text)]
     return " | ".join(sorted(p for p in parts if p))
 
@@ -231,7 +232,8 @@ _DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((d, re.compile(p, r
     ("scope", r"\b(?:indexed|stored|per (?:table|database|series|row|request|node|core|hour|month|day))\b|"
               r"单核|单节点|每"),
     ("plan", r"\b(?:free|usage-based|paid|enterprise|oss|serverless|dedicated|cloud)\b|企业版|社区版"),
-    ("statistic", r"\b(?:max(?:imum)?|peak|average|mean|median|minimum|min|p\d{2,3})\b|最大|平均|峰值"),
+    ("statistic", r"\b(?:max(?:imum)?|peak|average|mean|median|minimum|min|p\d{2,3}|at least|no less than|"
+                  r"as (?:high|much) as)\b|最大|平均|峰值|低于|至少|不少于|可达|高达"),
 ))
 
 

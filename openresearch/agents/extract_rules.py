@@ -156,7 +156,7 @@ def _add_patterns(nlp: Any, names: Sequence[tuple[str, str]]) -> None:
     ruler.add_patterns(patterns)
 
 
-_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<https?://[^>\s]*>|https?://\S+")
+_LINK_TARGET = re.compile(r"!?\[(?=[^\]]{0,200}\]\()|\]\([^)\s]*\)|<https?://[^>\s]*>|https?://\S+")
 # product-shaped names no list knows: QuestDB, InfluxDB, ClickHouse, VictoriaMetrics, TDengine, PostgreSQL
 _PRODUCT = re.compile(r"(?<![\w/.@#-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A-Z])"
                       r"(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z]+(?:DB|SQL|QL|MQ|ML|AI|IO)|[A-Z]{2}[a-z]{3,}\w*)"
@@ -165,8 +165,7 @@ _PRODUCT = re.compile(r"(?<![\w/.@#-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A-Z
 
 def mask_links(text: str) -> str:
     """Link targets blanked with spaces (offsets kept): a URL's words are no entity and its digits no value."""
-    return _LINK_TARGET.sub(lambda m: m.group(0)[:1] + " " * (len(m.group(0)) - 1) if m.group(0)[0] == "]"
-                            else " " * len(m.group(0)), text)
+    return _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)  # "[label](url)" -> " label      "
 
 
 class EntityLinker:

@@ -37,6 +37,7 @@ from openresearch.agents.extract_rules import (
 )
 from openresearch.agents.llm import LLMClient
 from openresearch.agents.llm_config import Role
+from openresearch.agents.metric_names import metric_mentions
 from openresearch.agents.observations import (
     condition_spans,
     has_statistic,
@@ -48,19 +49,79 @@ from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import tokens
-from openresearch.models import EvidenceItem, EvidenceType, ExtractionResult, Plan, SourceDoc, SubQuestion
+from openresearch.models import (
+    EvidenceItem,
+    EvidenceType,
+    ExtractionResult,
+    ObservationIn,
+    Plan,
+    SourceDoc,
+    SubQuestion,
+)
+from openresearch.numbers import canonical_unit
 
 _NUMERIC_ASK = re.compile(r"how (?:many|much|fast)|throughput|latency|cost|price|performance|limit|size|多少|吞吐|"
                           r"延迟|价格|成本|性能|上限", re.I)
 
 
+_RECORD_RATES = frozenset({"rows/s", "samples/s", "writes/s", "field writes/s"})
+_CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 _SUBJECT_CHARS = 30000  # enough of a source to tell what it is about
+_MIDCAP = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{3,}(?![\w-])")
+_NOT_NAMES = frozenset(["january", "february", "march", "april", "june", "july", "august", "september", "october",
+                        "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                        "sunday", "english", "however", "note", "table", "figure", "example", "section", "chapter"])
 
 
 class DocSubject(NamedTuple):
     lead: str | None  # the qualified name a passage opens with
     dominant: str | None  # the entity named at least 3 times and twice as often as any other
     named: frozenset[str]  # entity keys of everything the source names
+    throughput: str  # what a bare "rows/sec" measures here: ingest_throughput in a write benchmark
+
+
+# a heading that sets a plan, edition or version: the values under it hold for that one ("### Free Plan")
+_SECTION = re.compile(r"^(?:[\w.+-]+ ){0,4}?(?:(?:free|usage-based|pay-as-you-go|enterprise|oss|open source|"
+                      r"community|pro|standard|premium|serverless|dedicated|cloud|self-hosted|managed)\b.{0,30}|"
+                      r".{0,30}\b(?:plan|tier|edition)s?|(?:version|v)\s?\d+(?:\.\d+)*\b.{0,20}|.{0,30}版|.{0,20}版本)$",
+                      re.I)
+
+
+def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | None:
+    """The sentence that introduces the list a fragment belongs to ("If you need any of the following, a single
+    node may not do:" over "more than 10,000,000 series"): list items are their own paragraphs."""
+    para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
+    if not text[para_start:start + 1].strip()[:1].islower():
+        return None
+    pos = para_start - 2
+    while pos > max(0, start - reach):
+        cut = text.rfind("\n\n", 0, pos)
+        para = text[cut + 2 if cut >= 0 else 0:pos].strip()
+        if re.search(r"[:：]$", para):
+            return (pos - len(text[cut + 2 if cut >= 0 else 0:pos].lstrip()), pos)
+        if not para[:1].islower():
+            return None
+        pos = cut
+    return None
+
+
+def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
+    """The nearest heading above `start` (a short paragraph of its own without end punctuation) when it names a
+    plan, edition or version; None when the nearest heading names something else."""
+    pos = start
+    low = max(0, start - reach)
+    while pos > low:
+        cut = text.rfind("\n\n", low, pos - 1)
+        para = text[cut + 2 if cut >= 0 else low:pos].strip()
+        pos = cut if cut >= 0 else low
+        if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \
+                not re.search(r"[.!?。！？;；,，)）]$", para) and not re.match(r"\d", para):
+            if _SECTION.match(para):
+                return para
+            words = para.split()
+            if sum(w[:1].isupper() for w in words) * 2 > len(words) or _CJK_TEXT.search(para):
+                return None  # a Title Case heading about something else: the section has no plan
+    return None
 
 
 @runtime_checkable
@@ -100,6 +161,7 @@ class DeterministicExtractor:
         units = sentence_units(source.text, self.max_sentence_chars)
         if not units:
             return ExtractionResult()
+        self.doc_subject(source)  # registers a name the source keeps using before sentences are linked
         mentions = self.mentions(source.text, units, question, plan)
         scores = self.score(source.text, units, mentions, question, plan)
         order = sorted(range(len(units)), key=lambda i: (-scores[i], units[i].start))
@@ -166,22 +228,38 @@ class DeterministicExtractor:
         Indiana Osgood is a town ..."), and the entity it names far more often than any other."""
         key = (source.id, source.content_hash)
         if key not in self._subjects:
+            head = source.text[:_SUBJECT_CHARS]
             lead = lead_subject(source.text)
-            counts = Counter(m.canonical for m in self.linker.link([source.text[:_SUBJECT_CHARS]])[0])
+            counts = Counter(m.canonical for m in self.linker.link([head])[0])
+            # a name no list knows that the text keeps using mid-sentence ("... how Prometheus stores ...")
+            words = Counter(m.group(0) for m in _MIDCAP.finditer(head) if m.group(0).lower() not in _NOT_NAMES)
+            (word, n), *rest = words.most_common(2) or [("", 0)]
+            if n >= 5 and (not rest or n >= 2 * rest[0][1]) and n > max(counts.values(), default=0):
+                self.linker.add([word])
+                counts = Counter(m.canonical for m in self.linker.link([head])[0])
             top = counts.most_common(2)
             dominant = top[0][0] if top and top[0][1] >= 3 and (len(top) == 1 or top[0][1] >= 2 * top[1][1]) \
                 else None
-            self._subjects[key] = DocSubject(lead, dominant, frozenset(entity_key(n) for n in counts))
+            kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
+                            if m.key in ("ingest_throughput", "query_throughput"))
+            throughput = "throughput"
+            (first, n_first), *other = kinds.most_common(2) or [("throughput", 0)]
+            if n_first >= 2 and (not other or n_first >= 3 * other[0][1]):
+                throughput = first  # the document is about writes (or queries) throughout
+            self._subjects[key] = DocSubject(lead, dominant, frozenset(entity_key(n) for n in counts), throughput)
         return self._subjects[key]
 
-    def context_entity(self, source: SourceDoc, want: set[str]) -> str | None:
+    def context_entity(self, source: SourceDoc, want: set[str], before: Sequence[Mention] = ()) -> str | None:
         """The subject of a sentence that names none: the passage's opening entity, the title's single entity,
-        the single plan entity when the source mentions it (a look-up question), or the document's dominant one."""
+        the one entity the sentence before it (same paragraph) names, the single plan entity when the source
+        mentions it (a look-up question), or the document's dominant one. Never a guess between two."""
         subject = self.doc_subject(source)
         if subject.lead:
             return subject.lead
         if titled := self.title_entity(source, want):
             return titled
+        if len(named := {m.canonical for m in self.qualify(before, source)}) == 1:
+            return named.pop()
         if len(want) == 1:
             (focus,) = want
             if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]):
@@ -198,6 +276,27 @@ class DeterministicExtractor:
         return [m._replace(canonical=lead) if entity_key(m.canonical) == base or entity_key(m.surface) == base
                 else m for m in found]
 
+    def _in_context(self, source: SourceDoc, start: int, obs: list[ObservationIn]) -> list[ObservationIn]:
+        """What the document around a sentence says about its values: a bare throughput in a write benchmark
+        is an ingest throughput; a plan, edition or version heading above it is a condition."""
+        if not obs:
+            return obs
+        default = self.doc_subject(source).throughput
+        section = section_heading(source.text, start)
+        inherited = [section] if section else []
+        if intro := list_intro(source.text, start):  # "... a single node (InfluxDB OSS) may not support:"
+            inherited += [c for _, _, c in condition_spans(source.text[intro[0]:intro[1]], (), False)]
+        out = []
+        for o in obs:
+            update: dict[str, str] = {}
+            if o.metric == "throughput" and default != "throughput" and canonical_unit(o.unit)[0] in _RECORD_RATES:
+                update["metric"] = default  # records into a database; a broker's msg/s or MB/s stays as it is
+            extra = [c for c in inherited if c.lower() not in (o.condition or "").lower()]
+            if extra:
+                update["condition"] = ", ".join(filter(None, [o.condition, *extra]))
+            out.append(o.model_copy(update=update) if update else o)
+        return out
+
     def build_item(self, source: SourceDoc, question: SubQuestion, plan: Plan, start: int, end: int, score: float,
                    found: Sequence[Mention], context: tuple[tuple[int, int] | Unit, Sequence[Mention]] | None = None,
                    *, kind: EvidenceType | None = None, extra_entities: Iterable[str] = ()) -> EvidenceItem:
@@ -211,11 +310,12 @@ class DeterministicExtractor:
         # no entity borrowed from the sentence before: "两者在性能上都够用" would credit the business load to
         # whichever broker that sentence named last; only what the whole source is about stands in
         found = self.qualify(found, source)
-        ctx_entity = self.context_entity(source, want)
+        ctx_entity = self.context_entity(source, want, context[1] if context is not None else ())
         if header := table_header(source.text, start):
             obs = table_row_observations(header, quote, found, want, ctx_entity)
         else:
             obs = observations(quote, found, want, ctx_entity, ctx_conditions)
+        obs = self._in_context(source, start, obs)
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
         return EvidenceItem(id=evidence_id(source.id, start, end, quote), source_id=source.id, source_url=source.url,

@@ -51,9 +51,14 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"\brows? (?:are |of )?(?:around |about |~)?\d+(?:\.\d+)?\s?(?:KB|Kb|kB|bytes?|B)\b(?: in size)?",
     r"\b(?:the )?\d{4} census\b|\bcensus (?:\[\s?\d+\s?\] )?of \d{4}\b|\bas of (?:the )?(?:\d{4}|"
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4})\b",
-    r"\b(?:free|usage-based|pay-as-you-go|enterprise|OSS|open source) (?:plan|tier|edition)\b",
-    r"单核|单节点|单机|每个(?:插入)?请求带?\s?\d+\s?条以上记录|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
+    r"\b(?:free|usage-based|pay-as-you-go|enterprise|OSS|open source) (?:plan|tier|edition)\b|\bOSS\b|"
+    r"\b(?:Enterprise|Community) edition\b|\bsingle[- ]node(?: version| instance)?\b",
+    r"\d+(?:\.\d+)?\s?万?\s?台(?:智能)?(?:电表|设备|服务器|机器|主机)|"
+    r"单核|单节点|单机|(?:每个|一个)?(?:插入)?请求(?:带|包含)\s?\d+\s?条(?:以上)?(?:记录)?|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
+    # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
+    r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
+    r"不会?低于|至少|不少于|可达到?|最高可?达|高达",
 )]
 _AT_RATE = re.compile(r"\bat\s+\d[\d,.]*\s?[kKM]?\s?(?:MB/s|msg/s|msgs/s|messages/s)")
 _CLAUSE = re.compile(r"[;，；。:：]|,(?!\d{3})")  # "3,559" is one number, not two clauses
@@ -293,6 +298,7 @@ def _owners(sentence: str, conds: Sequence[tuple[int, int, str]], mentions: Sequ
     return out
 
 
+_WE = re.compile(r"\b(?:we|our|us)\b|我们", re.I)
 _UP = r"more|higher|faster|quicker|better|larger|bigger|greater"
 _DOWN = r"less|fewer|lower|slower|smaller|cheaper|worse"
 _REL_EN = re.compile(
@@ -370,6 +376,11 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
     if not pool:
         return fallback
     clause = _clauses(sentence)
+    if fallback:  # "we hit 904k rows/sec, with ClickHouse closest at 548k": "we" is who the document is about
+        own = sentence[:v.start]
+        we = [w for w in _WE.finditer(own) if clause(w.start()) == clause(v.start) or not own[w.end():].strip(", ")]
+        if we and not any(we[-1].end() <= m.start < v.start for m in pool):
+            return fallback
 
     def rank(m: Mention) -> tuple[int, int, int]:
         before = m.end <= v.start
@@ -404,11 +415,13 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     owners = _owners(text, conds, mentions)
     inside = [any(s <= v.start and v.end <= e for s, e, _ in conds) for v, _, _, _ in measured]
     # setup numbers are conditions when the sentence measures something; alone they are the finding
-    perf = any((_is_perf(metric) or rel is not None) and not ins
-               for (_, metric, _, rel), ins in zip(measured, inside, strict=True))
+    perf = any(not ins and (_is_perf(metric) or rel is not None or v.unit not in _SETUP_NOUNS)
+               for (v, metric, _, rel), ins in zip(measured, inside, strict=True))
     skip = _baselines(text, mentions)
     # "16,000 dimensions stored and 2,000 indexed": a qualifier written right after a value is that value's own
-    attached = [next((v.start for v, _, _, _ in measured if 0 <= s - v.end <= 2), None) for s, _, _ in conds]
+    # ("at least 5x": a bound written right before a value is that value's own, too)
+    attached = [next((v.start for (v, _, _, _), ins in zip(measured, inside, strict=True) if not ins and (
+        0 <= s - v.end <= 2 or (0 <= v.start - e <= 2 and not text[e:v.start].strip()))), None) for s, e, _ in conds]
     out: list[ObservationIn] = []
     seen: set[tuple[str, str, str, str]] = set()
     for (v, metric, unit, rel), ins in zip(measured, inside, strict=True):

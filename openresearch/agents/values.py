@@ -19,7 +19,7 @@ _RATE = (r"MB/s|GB/s|KB/s|kB/s|MiB/s|GiB/s|Gbps|Mbps|Gbit/s|msgs?/s(?:ec)?|messa
          r"queries per second|queries/s|行/秒|条记录/秒")
 _TIME = r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|秒|分钟|小时|天|s|h"
 _SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes|"
-         r"字节|T(?=[\s。，,;；)）、]|$)|P(?=[\s。，,;；)）、]|$)")
+         r"字节|T(?=[\s。，,;；)）、\u4e00-\u9fff]|$)|P(?=[\s。，,;；)）、\u4e00-\u9fff]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
           r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|"
           r"条记录|条时间线|条|messages?|msgs|threads?|个线程|线程|workers?|columns?|列|tables?|张表|个表|"
@@ -31,9 +31,9 @@ _UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{
 _PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
            r"million|request|message)\b|/小时|/月|/天|每小时|每月")
 _VALUE = re.compile(
-    r"(?<![A-Za-z0-9_./=#:])(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![A-Za-z0-9_./#:])(?<![A-Za-z_]=)(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s?(?P<mag>万亿|百万|万|亿|千|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z0-9])))?"
-    rf"(?:\s?(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")
+    rf"(?:\s{{0,2}}(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")  # two spaces: a masked "[" of a link
 _MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|" \
           r"September|October|November|December"
 _DATE_AFTER = re.compile(rf"\s(?:{_MONTHS})\b")
