@@ -220,6 +220,14 @@ def _literal(v: Any) -> str:
     if t is dict:
         return "{" + ",".join([f"{_key(k)}:{_literal(x)}" for k, x in v.items()]) + "}"
     if t is list or t is tuple:
+        if v and type(v[0]) is float:  # an embedding: 384 floats a chunk, formatted in C, not one call each
+            try:
+                text = ",".join(map(float.__repr__, v))
+            except TypeError:  # not all floats after all
+                pass
+            else:
+                if "n" not in text:  # repr of a finite float has no "n"; "nan" and "inf" do
+                    return "[" + text + "]"
         return "[" + ",".join([_literal(x) for x in v]) + "]"
     if t is bool:
         return "true" if v else "false"
