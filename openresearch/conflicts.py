@@ -21,6 +21,12 @@ from openresearch.numbers import calendar_value
 
 # years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
 EXACT_UNITS = frozenset({"year", "date"})
+# metric names that say only what kind of number it is ("size" from "10 MB", "percentage" from "90%"): two
+# values of one do not measure a known same quantity, so they are never a conflict
+GENERIC_METRICS = frozenset({
+    "percentage", "percent", "size", "count", "port", "storage", "number", "value", "duration", "amount",
+    "quantity", "ratio", "total", "大小", "数量", "百分比", "比例",
+})
 # words that name a kind of place or project rather than the entity itself ("Douglas County Courthouse")
 _GENERIC = frozenset({
     "apache", "the", "project", "inc", "corp", "company", "city", "county", "township", "town", "village",
@@ -196,9 +202,12 @@ def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> 
 
     Conditions are compatible when equal after normalisation ('3 brokers, 1 KB messages' = '1KB messages;
     3 Brokers'). A condition is not compatible with a sub- or superset of it, nor a figure without a
-    set-up with one under a stated set-up: the missing parts may be another dataset, version or hardware."""
+    set-up with one under a stated set-up: the missing parts may be another dataset, version or hardware.
+    A generic metric name ('size', 'percentage') is not a quantity two sources can disagree on."""
     keyed: dict[tuple[str, str, str, str], list[ObservedValue]] = {}
     for ob in observations:
+        if ob.metric in GENERIC_METRICS:
+            continue
         keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key), []).append(ob)
     groups = [build_group(obs, tolerance) for _, obs in sorted(keyed.items())]
     return sorted((g for g in groups if g is not None), key=lambda g: (g.entity, g.metric, g.condition, g.id))

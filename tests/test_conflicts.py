@@ -170,3 +170,10 @@ def test_years_and_dates_as_their_quotes_write_them() -> None:
     assert calendar_surface("Born on May 5, 1912.", 19120504, "date") is None
     g = build_group([ob(1912, "a", unit="year", raw="1912"), ob(1895, "b", unit="year", raw="1895")], 0.05)
     assert g is not None and [v.raw_values for v in g.values] == [["1895"], ["1912"]]  # no unit word
+
+
+def test_a_metric_named_only_by_its_kind_of_number_is_never_a_conflict() -> None:
+    # "10 MB" and "2 TB" called "size": a message limit and a storage volume, not one quantity
+    assert conflict_groups([ob(10, "a", metric="size", unit="MB"), ob(2e6, "b", metric="size", unit="MB")], 0.05) == []
+    assert conflict_groups([ob(10, "a", metric="max_message_size", unit="MB"),
+                            ob(5, "b", metric="max_message_size", unit="MB")], 0.05)
