@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 EvidenceType = Literal["statistic", "comparison", "background", "risk", "claim"]
 SourceKind = Literal["web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"]
@@ -23,6 +23,17 @@ class SourceRef(_Strict):
     published_at: date | None = None
     kind: SourceKind = "web"
     trust: float | None = Field(default=None, ge=0.0, le=1.0)
+    # the id of the stored source this evidence was read from, when the run knows it (a local file's id comes
+    # from its path while its url is the page it names); private, so no imported line can set it
+    _stored_id: str | None = PrivateAttr(default=None)
+
+    def from_stored(self, source_id: str) -> SourceRef:
+        self._stored_id = source_id
+        return self
+
+    @property
+    def stored_id(self) -> str | None:
+        return self._stored_id
 
 
 class ObservationIn(_Strict):

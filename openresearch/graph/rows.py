@@ -77,6 +77,7 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
     """One record -> a PreparedRow. Raises ValueError (from number parsing) on a bad observation."""
     src = rec.source
     sid, url, domain = _source_ids(src.url)
+    sid = src.stored_id or sid
     eid = evidence_id(sid, rec.start, rec.end, rec.quote)
     entities: dict[tuple[str, str], dict[str, str]] = {}
     mentioned: set[str] = set()
