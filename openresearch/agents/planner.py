@@ -120,7 +120,9 @@ class LLMPlanner:
     def _diverge(self, a: QuestionAnalysis) -> list[Candidate]:
         prompt = render("planner_diverge", question=a.question, language=LANGUAGE_NAMES[a.language], kind=a.kind,
                         entities=", ".join(a.entities) or "(none found)",
-                        aspects=", ".join(plan_aspects(a)) or "(none named)", count=self.candidates)
+                        aspects=", ".join(plan_aspects(a)) or "(none named)",
+                        attributes=", ".join(a.attributes) or "(none named)",
+                        count=2 if a.kind == "lookup" else self.candidates)
         answer = self.client.complete_json(LLMRole.PLANNER, self._messages(prompt), LLMDiverge)
         resolver = self.fallback.analyzer.resolver
         out: dict[str, Candidate] = {}
