@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from openresearch.errors import ParseError
 from openresearch.identity import content_hash, source_id
@@ -160,7 +161,11 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             log.warning("%s: %d invalid UTF-8 sequence(s) replaced", label, decoded.replaced)
         raw = decoded.text
         fields, body = split_header(raw)
-        url = fields.get("url") or url
+        named = fields.get("url")
+        if named and _usable_url(named):
+            url = named
+        elif named:
+            warnings.append(f"{label}: header url {named[:100]!r} is not a usable URL; ignored")
         title = fields.get("title")
         published = parse_date(fields.get("published") or fields.get("date"))
         doc_kind = _kind(fields.get("kind"), default_kind)
@@ -207,9 +212,20 @@ def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = No
     if doc.url == url:
         # an HTML page's canonical link, or a PDF's metadata, names the page it was saved from
         named = _canonical_link(data) if kind == "html" else _pdf_url(data) if kind == "pdf" else None
-        if named:
+        if named and _usable_url(named):
             doc = doc.model_copy(update={"url": named})
     return doc.model_copy(update={"id": source_id(url)}) if doc.id != source_id(url) else doc
+
+
+def _usable_url(url: str) -> bool:
+    """An absolute URL that the id and domain code can take (no broken IPv6 literal, no control characters)."""
+    try:
+        parts = urlsplit(url)
+        source_id(url)
+        _ = parts.port
+    except ValueError:
+        return False
+    return bool(parts.scheme and (parts.hostname or parts.scheme == "file")) and url.isprintable() and len(url) < 8192
 
 
 def _pdf_url(data: bytes) -> str | None:

@@ -53,13 +53,19 @@ def parse_line(line: str, lineno: int) -> EvidenceRecord:
         rec = EvidenceRecord.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "line"
+        where = _printable(".".join(str(p) for p in first["loc"])) or "line"
         more = f" (+{e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        raise InputError(f"line {lineno}: {where}: {first['msg']}{more}") from None
+        raise InputError(f"line {lineno}: {where}: {_printable(first['msg'], 200)}{more}") from None
     except RecursionError:
         raise InputError(f"line {lineno}: nested too deeply") from None
     _check_offsets(rec, lineno)
     return rec
+
+
+def _printable(text: str, limit: int = 80) -> str:
+    """A key or message from the input, safe on one line: control characters escaped, length capped."""
+    clean = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit])
+    return clean + ("..." if len(text) > limit else "")
 
 
 def _check_raw(data: dict[str, object], lineno: int) -> None:
