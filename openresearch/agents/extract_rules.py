@@ -22,7 +22,8 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LEAD = re.compile(r"(?:#{1,6}\s+|[-*+•]\s+|>\s*|\d{1,2}[.)]\s+|\|\s*)+")
 _BLOCK_START = re.compile(r"\s*(?:[-*+•>#|]|\d{1,2}[.)]\s)")
 _LINE_END = re.compile(r"[.!?:;。！？：；)）|]\s*$")
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|Dr|Mr|Ms|No|Fig|Inc|Ltd|St)\.)$")
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|Dr|Mr|Ms|Mrs|No|Fig|Inc|Ltd|St|Jr|Sr|Gen|Col|Lt|"
+                     r"Capt|Rev|Sen|Gov|Prof|[A-Z])\.)$")  # "John H. Bloomer": an initial ends no sentence
 _TABLE_RULE = re.compile(r"^[\s|:\-+]+$")
 
 
@@ -236,6 +237,11 @@ _CONNECTIVES = frozenset({"of", "the", "de", "du", "da", "del", "la", "le", "von
                           "&", "on", "upon", "in", "for", "at", "st.", "mc"})
 
 
+_HONORIFICS = frozenset({"the", "a", "an", "sir", "dame", "lord", "lady", "admiral", "general", "colonel", "captain",
+                         "major", "dr.", "saint", "st.", "king", "queen", "prince", "princess", "president", "senator",
+                         "judge", "justice", "bishop", "cardinal", "pope", "mount", "fort"})
+
+
 def _capitalised(token: str) -> bool:
     return bool(token) and (token[0].isupper() or token[0].isdigit() or token[0] in "\"'“") and not token.isdigit()
 
@@ -255,7 +261,7 @@ def lead_subject(text: str) -> str | None:
         name = head[:tokens[i - 1][1]].strip()
         ends_qualifier = prev.startswith("(") or qualified
         nxt = tokens[i + 1][2] if i + 1 < len(tokens) else ""
-        restated = tok == first or (nxt == first and _capitalised(tok) and i >= 2)  # "X The X is", "X Admiral X"
+        restated = tok == first or (nxt == first and tok.lower() in _HONORIFICS and i >= 2)  # "X The X", "X Sir X"
         if restated and prev != "," and (ends_qualifier or len(name.split()) <= 6):
             return name if len(name) >= 3 else None  # "Broken Bow Broken Bow is ...": restated
         if prev.startswith("(") and _capitalised(tok) and tok != ",":

@@ -32,6 +32,7 @@ from openresearch.agents.extract_rules import (
     Unit,
     classify,
     lead_subject,
+    mask_links,
     sentence_units,
     table_header,
 )
@@ -232,14 +233,17 @@ class DeterministicExtractor:
             lead = lead_subject(source.text)
             counts = Counter(m.canonical for m in self.linker.link([head])[0])
             # a name no list knows that the text keeps using mid-sentence ("... how Prometheus stores ...")
-            words = Counter(m.group(0) for m in _MIDCAP.finditer(head) if m.group(0).lower() not in _NOT_NAMES)
+            # a name is never written lower-case in prose (URLs and paths do not count)
+            common = _NOT_NAMES | set(re.findall(r"(?<![\w./-])[a-z]{4,}(?![\w/-]|\.\w)", mask_links(head)))
+            words = Counter(m.group(0) for m in _MIDCAP.finditer(head) if m.group(0).lower() not in common)
             (word, n), *rest = words.most_common(2) or [("", 0)]
-            if n >= 5 and (not rest or n >= 2 * rest[0][1]) and n > max(counts.values(), default=0):
-                self.linker.add([word])
-                counts = Counter(m.canonical for m in self.linker.link([head])[0])
             top = counts.most_common(2)
             dominant = top[0][0] if top and top[0][1] >= 3 and (len(top) == 1 or top[0][1] >= 2 * top[1][1]) \
                 else None
+            # only a document (not a passage) names its subject often enough to tell; never linked elsewhere
+            if len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
+                    n > 2 * max(counts.values(), default=0):
+                dominant = self.aliases.canonical(word)
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
                             if m.key in ("ingest_throughput", "query_throughput"))
             throughput = "throughput"
@@ -272,9 +276,13 @@ class DeterministicExtractor:
         lead = self.doc_subject(source).lead
         if not lead:
             return list(found)
-        base = entity_key(re.split(r"\s*[(,]", lead, maxsplit=1)[0])
-        return [m._replace(canonical=lead) if entity_key(m.canonical) == base or entity_key(m.surface) == base
-                else m for m in found]
+        lead_words = set(re.findall(r"\w+", re.split(r"\s*[(,]", lead, maxsplit=1)[0].casefold()))
+
+        def same(name: str) -> bool:  # "Princess Xenia" in a passage opening "Princess Xenia Georgievna of Russia"
+            words = set(re.findall(r"\w+", name.casefold()))
+            return bool(words) and words <= lead_words
+
+        return [m._replace(canonical=lead) if same(m.canonical) or same(m.surface) else m for m in found]
 
     def _in_context(self, source: SourceDoc, start: int, obs: list[ObservationIn]) -> list[ObservationIn]:
         """What the document around a sentence says about its values: a bare throughput in a write benchmark

@@ -36,7 +36,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("born", r"\bborn\b|\bdate of birth\b|\bbirth ?date\b|\bbirthday\b|\bbirth\b|出生|生于|诞生"),
     ("died", r"\bdied\b|\bdate of death\b|\bdeath\b|逝世|去世|卒于"),
     ("founded", r"\bfounded\b|\bfounding\b|\bestablished\b|\bestablishment\b|\bformed\b|\bincorporated\b|"
-                r"\bset up\b|成立|创立|创建|创办"),
+                r"\bset up\b|\blaunched\b|\bchartered\b|成立|创立|创建|创办"),
     ("released", r"\breleased?\b|\brelease date\b|\bpremiered?\b|\bdebuted?\b|发布|发行|上映"),
     ("published", r"\bpublished\b|\bpublication date\b|出版"),
     ("age", r"\bage\b|\baged\b|年龄|岁"),
@@ -66,7 +66,8 @@ _RULES: tuple[tuple[str, str], ...] = (
     # --- limits and capacity --------------------------------------------------------------------------
     ("max_dimensions", r"\b(?:max(?:imum)? )?(?:vector )?dimensions?\b|\bdimensionality\b|\bdims\b|最大维度|维度|维数"),
     ("max_series", r"\bseries cardinality\b|\bcardinality\b|\b(?:max(?:imum)? )?(?:number of )?(?:active )?"
-                   r"(?:time )?series(?: per database)?\b|\bmax-series\b|序列基数|时间线(?:数量?|上限)?|序列数"),
+                   r"time series(?: per database)?\b|\b(?:max(?:imum)?|active|unique) series\b|\bnumber of series\b|"
+                   r"\bseries per (?:database|tenant|node)\b|\bmax-series\b|序列基数|时间线(?:数量?|上限)?|序列数"),
     ("max_columns", r"\b(?:max(?:imum)? )?(?:number of )?columns?(?: per table)?\b|最大列数|列数(?:上限)?|列上限"),
     ("max_tables", r"\b(?:max(?:imum)? )?(?:number of )?tables? per database\b|最大表数|表数量?上限"),
     ("max_row_size", r"\b(?:max(?:imum)? )?row (?:size|length)\b|最大行长度?|行长度?"),
@@ -141,6 +142,12 @@ def metric_family(key: str) -> str:
     return key
 
 
+# an institution "opened" when it was established: close enough to answer a question, never merged in a key
+_ANSWERS_FOR = {"opened": "founded"}
+
+
 def same_family(a: str, b: str) -> bool:
-    """Whether two keys are the same quantity up to statistic or scope (a question's "latency" vs p99_latency)."""
-    return metric_family(a) == metric_family(b)
+    """Whether an observation's key answers a question's key: the same quantity up to statistic or scope (a
+    question's "latency" vs p99_latency), or an event that dates the same thing ("established" vs "opened")."""
+    fa, fb = metric_family(a), metric_family(b)
+    return fa == fb or _ANSWERS_FOR.get(fa, fa) == _ANSWERS_FOR.get(fb, fb)

@@ -232,6 +232,19 @@ def _census(condition: str) -> str:
     return condition
 
 
+def _event_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, str] | None:
+    """"founded in the western town of Mayagüez, on April 25, 1942": an event word may sit a clause or two before its
+    date, as long as no other value stands between them."""
+    if v.kind not in ("date", "year"):
+        return None
+    lo = max([0, v.start - 80, *(w.end for w in values if w.end <= v.start)])
+    before = text[lo:v.start]
+    if re.search(r"[.;。；]", before):
+        return None
+    event = _nearest(metric_mentions(before), lambda k: k in _EVENTS, last=True)
+    return (event, v.kind) if event and not _CENSUS.search(before) else None
+
+
 def _bare_metric(before: str) -> tuple[str, str] | None:
     """A number without a unit is a value only right after words naming a count ("The population was 1,624",
     "Population: 838", "最大列数 4096"): nothing but connectors may sit between them."""
@@ -407,7 +420,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, rel.metric, v.unit, rel))
         elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):
             continue  # "2x faster than it used to be": a comparison without a named baseline is no value
-        elif got := metric_for(v, *cue_window(text, v)):
+        elif got := metric_for(v, *cue_window(text, v)) or _event_further(text, v, values):
             measured.append((v, *got, None))
     measured = [(v, _widen(text, v, metric), unit, rel) for v, metric, unit, rel in measured]
     latency = any(m.endswith(("latency", "_time")) for _, m, _, _ in measured)
