@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, ConflictValue
-from openresearch.numbers import calendar_value
+from openresearch.numbers import Quantity, calendar_value, find_quantities
 
 # years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
 EXACT_UNITS = frozenset({"year", "date"})
@@ -27,6 +27,23 @@ GENERIC_METRICS = frozenset({
     "percentage", "percent", "size", "count", "port", "storage", "number", "value", "duration", "amount",
     "quantity", "ratio", "total", "大小", "数量", "百分比", "比例",
 })
+# the statistic or scope a quote states for its number, when the metric name does not ("the average message
+# size ... 2 KB" vs "the maximum message size is 5 MB"): values with different ones are different quantities
+_QUALIFIERS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple((dim, tag, re.compile(p, re.I)) for dim, tag, p in (
+    # not "peak": a benchmark's "peak throughput" is its throughput, as "topped out at" is
+    ("statistic", "max", r"\b(?:max(?:imum)?|up to|at most|limit(?:ed)? (?:of|to))\b|最大|最多|上限"),
+    ("statistic", "avg", r"\b(?:average|avg|mean|typical(?:ly)?)\b|平均"),
+    ("statistic", "median", r"\b(?:median|p50)\b|中位"),
+    ("statistic", "min", r"\b(?:minimum|at least)\b|最小|最少"),
+    ("statistic", "p99", r"\b(?:p99|99th)\b"),
+    ("statistic", "p95", r"\b(?:p95|95th)\b"),
+    ("scope", "indexed", r"\bindex(?:ed|es|ing)?\b|索引"),
+    ("scope", "stored", r"\bstor(?:ed|es|e|ing)\b"),
+))
+_METRIC_SETS = {"statistic": re.compile(r"(?:^|_)(?:max|maximum|min|minimum|avg|average|mean|median|peak|p\d{2,3})"
+                                        r"(?:_|$)|最大|平均|峰值", re.I),
+                "scope": re.compile(r"(?:^|_)(?:indexed|stored|index|storage)(?:_|$)|索引|存储", re.I)}
+_WINDOW = 60  # characters before a number that its qualifier is read from
 # words that name a kind of place or project rather than the entity itself ("Douglas County Courthouse")
 _GENERIC = frozenset({
     "apache", "the", "project", "inc", "corp", "company", "city", "county", "township", "town", "village",
@@ -69,8 +86,8 @@ class ObservedValue:
     trust: float = 0.5
 
 
-def group_id(entity_id: str, metric: str, unit: str, condition_key: str) -> str:
-    key = "\x1f".join((entity_id, metric, unit, condition_key))
+def group_id(entity_id: str, metric: str, unit: str, condition_key: str, qualifiers: tuple[str, ...] = ()) -> str:
+    key = "\x1f".join((entity_id, metric, unit, condition_key, *qualifiers))
     return "C-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
 
@@ -166,7 +183,8 @@ def _rank(v: ConflictValue) -> tuple[float, int, int, int, tuple[int, ...], floa
     return (-v.support, -v.domains, -v.sources, -(v.newest.toordinal() if v.newest else 0), version, v.value)
 
 
-def build_group(observations: list[ObservedValue], tolerance: float) -> ConflictGroup | None:
+def build_group(observations: list[ObservedValue], tolerance: float,
+                qualifiers: tuple[str, ...] = ()) -> ConflictGroup | None:
     """One key's observations (entity, metric, unit, condition) -> its conflict group, or None when they do
     not disagree: fewer than two distinct values, or the values differ only within one source (a document
     disagreeing with itself is usually stating two quantities, not two claims). A quote giving two of the
@@ -190,11 +208,35 @@ def build_group(observations: list[ObservedValue], tolerance: float) -> Conflict
     lo, hi = min(v.value for v in values), max(v.value for v in values)
     conditions = sorted({o.condition for o in observations if o.condition})
     return ConflictGroup(
-        id=group_id(first.entity_id, first.metric, first.unit, first.condition_key), entity=first.entity,
+        id=group_id(first.entity_id, first.metric, first.unit, first.condition_key, qualifiers), entity=first.entity,
         metric=first.metric, unit=first.unit, condition=conditions[0] if conditions else "", values=values,
         relative_difference=round(abs(hi - lo) / (max(abs(hi), abs(lo)) or 1.0), 4),
         credibility=credibility_note(values),
     )
+
+
+def quote_qualifiers(ob: ObservedValue) -> tuple[str, ...]:
+    """The statistic and scope words nearest before the observation's number in its quote ('average',
+    'maximum', 'up to', 'indexed'), one per dimension the metric name does not already fix."""
+    if ob.unit in EXACT_UNITS:
+        return ()
+    target = Quantity(ob.value, ob.unit)
+    found = find_quantities(ob.quote)
+    # the quote's number in the same unit, else the same number with a unit the text reader does not know
+    at = next((start for start, _, q in found if q.close_to(target)), None)
+    if at is None:
+        at = next((start for start, _, q in found if abs(q.value - ob.value) <= 0.01 * abs(ob.value)), None)
+    if at is None:
+        return ()
+    window = ob.quote[max(0, at - _WINDOW):at]
+    tags: list[str] = []
+    for dim, fixed in _METRIC_SETS.items():
+        if fixed.search(ob.metric):
+            continue
+        words = [(m.end(), tag) for d, tag, rx in _QUALIFIERS if d == dim for m in rx.finditer(window)]
+        if words:
+            tags.append(max(words)[1])  # the nearest one
+    return tuple(tags)
 
 
 def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> list[ConflictGroup]:
@@ -203,13 +245,14 @@ def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> 
     Conditions are compatible when equal after normalisation ('3 brokers, 1 KB messages' = '1KB messages;
     3 Brokers'). A condition is not compatible with a sub- or superset of it, nor a figure without a
     set-up with one under a stated set-up: the missing parts may be another dataset, version or hardware.
-    A generic metric name ('size', 'percentage') is not a quantity two sources can disagree on."""
-    keyed: dict[tuple[str, str, str, str], list[ObservedValue]] = {}
+    A generic metric name ('size', 'percentage') is not a quantity two sources can disagree on, and a
+    statistic or scope a quote states for its number ('average', 'maximum', 'indexed') is part of the key."""
+    keyed: dict[tuple[str, str, str, str, tuple[str, ...]], list[ObservedValue]] = {}
     for ob in observations:
         if ob.metric in GENERIC_METRICS:
             continue
-        keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key), []).append(ob)
-    groups = [build_group(obs, tolerance) for _, obs in sorted(keyed.items())]
+        keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key, quote_qualifiers(ob)), []).append(ob)
+    groups = [build_group(obs, tolerance, qualifiers) for (*_, qualifiers), obs in sorted(keyed.items())]
     return sorted((g for g in groups if g is not None), key=lambda g: (g.entity, g.metric, g.condition, g.id))
 
 

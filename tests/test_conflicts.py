@@ -17,6 +17,7 @@ from openresearch.conflicts import (
     credibility_note,
     group_id,
     is_primary,
+    quote_qualifiers,
     value_summary,
     version_of,
 )
@@ -177,3 +178,27 @@ def test_a_metric_named_only_by_its_kind_of_number_is_never_a_conflict() -> None
     assert conflict_groups([ob(10, "a", metric="size", unit="MB"), ob(2e6, "b", metric="size", unit="MB")], 0.05) == []
     assert conflict_groups([ob(10, "a", metric="max_message_size", unit="MB"),
                             ob(5, "b", metric="max_message_size", unit="MB")], 0.05)
+
+
+def quoted(value: float, unit: str, quote: str, source: str, metric: str = "message_size") -> ObservedValue:
+    return ObservedValue(entity_id="N-p", entity="Apache Pulsar", metric=metric, unit=unit, condition="",
+                         condition_key="", value=value, raw_value=f"{value:g}", raw_unit=unit,
+                         evidence_id=f"E-{source}", quote=quote, source_id=f"S-{source}",
+                         url=f"https://{source}.example/x", domain=f"{source}.example")
+
+
+def test_the_statistic_a_quote_states_is_part_of_the_key() -> None:
+    avg = quoted(0.002, "MB", "The average message size in our test was 2 KB.", "a")
+    top = quoted(5, "MB", "The maximum message size is 5 MB by default.", "b")
+    mib = quoted(128, "MB", "The default maximum message size is reduced from 128 MiB to 16 MiB.", "c")
+    assert quote_qualifiers(avg) == ("avg",) and quote_qualifiers(top) == ("max",)
+    assert quote_qualifiers(mib) == ("max",)  # "MiB" is not a unit the text reader knows: matched by value
+    assert conflict_groups([avg, top], 0.05) == []  # average vs maximum: not one quantity
+    (g,) = conflict_groups([top, mib], 0.05)  # both maxima
+    assert [v.value for v in g.values] == [5.0, 128.0]
+    # a metric that names its statistic already is not split by the quotes' wording
+    named = [quoted(5, "MB", "Messages of up to 5 MB.", "b", "max_message_size"),
+             quoted(128, "MB", "Limit: 128 MB per message.", "c", "max_message_size")]
+    assert [quote_qualifiers(o) for o in named] == [(), ()] and len(conflict_groups(named, 0.05)) == 1
+    assert quote_qualifiers(quoted(2000, "", "pgvector indexes vectors of up to 2,000 dimensions.", "d",
+                                   "dimensions")) == ("max", "indexed")
