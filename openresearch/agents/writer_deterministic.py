@@ -9,6 +9,7 @@ source, with titles and dates, agreements and disagreements).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from openresearch.agents.answer import ANSWER_ID, answer_section, mentions, restate
@@ -112,6 +113,7 @@ def _review_claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
     return out
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]{2}")
 _QUESTION_WORDS = words("what which who whom how why when where does do did is are was were the a an of on in "
                         "for and or to with under its their there conditions compare main sources give figures "
                         "products settings")
@@ -129,6 +131,9 @@ def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
         return True
     quote = ev.quote.lower()
     if any(w in quote for w in words):
+        return True
+    # Chinese keywords are phrases ("写入吞吐"); a quote sharing a two-character word of one is on topic
+    if any(w[i:i + 2] in quote for w in words if _CJK.search(w) for i in range(len(w) - 1) if _CJK.match(w[i:i + 2])):
         return True
     wanted = {m for k in q.keywords if (m := canonical_metric(k))}
     return any(same_family(o.metric, m) for o in ev.observations for m in wanted)

@@ -303,3 +303,14 @@ def test_deterministic_drafts_pass_the_real_offline_judge(lang: str, tmp_path_fa
         d = en_draft(style) if lang == "en" else zh_draft(style)
         result = verify(d, ALL, [EN_CONFLICT, ZH_CONFLICT], judge)
         assert result.fully_verified, [(v.text, v.reasons) for v in result.verdicts if v.verdict != "PASS"]
+
+
+def test_relevance_reads_chinese_keyword_phrases_by_their_words() -> None:
+    from openresearch.agents.writer_deterministic import relevant
+
+    q = SubQuestion(id="Z-w", text="TDengine 的写入吞吐是多少？", role="core", entities=["TDengine"],
+                    keywords=["TDengine", "写入吞吐"])
+    on_topic = ev("E-zw1", "TDengine 的写入速度可达每秒百万条记录。", entities=["TDengine"])
+    off_topic = ev("E-zw2", "TDengine 使用 AGPL 许可证发布。", entities=["TDengine"])
+    other = ev("E-zw3", "InfluxDB 的写入吞吐为每秒十万点。", entities=["InfluxDB"])
+    assert relevant(q, on_topic) and not relevant(q, off_topic) and not relevant(q, other)
