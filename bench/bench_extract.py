@@ -282,11 +282,11 @@ def ramdocs(path: Path) -> None:
             misinfo_q += 1
             misinfo_joined += any(_key(w) == _key(c) for ws in wrong for w in ws for _, cs, _ in correct for c in cs)
     for kind in ("correct", "misinfo"):
-        got, named = hits[kind], hits[kind + " naming"]
+        got, naming = hits[kind], hits[kind + " naming"]
         print(f"ramdocs {kind} passages whose answer value is an observation with the question's metric: "
               f"{sum(got)}/{len(got)} ({sum(got) / max(1, len(got)):.0%}); of those naming the entity (opening "
               f"name or the question's entity; the others give no observation by design): "
-              f"{sum(named)}/{len(named)} ({sum(named) / max(1, len(named)):.0%})")
+              f"{sum(naming)}/{len(naming)} ({sum(naming) / max(1, len(naming)):.0%})")
     print(f"ramdocs same-name pairs (different answers, >1 disambiguated entity) on the same entity key: "
           f"{same_key}/{same_name} ({same_key / max(1, same_name):.0%}; target low); where both passages say which "
           f"one (an opening qualified name): {told_same}/{told} ({told_same / max(1, told):.0%})")
