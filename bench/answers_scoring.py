@@ -199,6 +199,18 @@ class Unit:
     citations: tuple[str, ...]
     section: int  # 0 = the answer part (first section, or anything before the first section heading)
     kind: str = "claim"  # claim | conflict | gap | table | prose
+    cells: tuple[tuple[str, str], ...] = ()  # a body table row: (column header, cell) pairs
+
+    def clauses(self) -> list[tuple[str, tuple[str, ...], str]]:
+        """(text, citations, context) of each ';'-separated part (of each cell, for a table row, whose column
+        header is its context); a part without citations of its own takes the unit's."""
+        pieces = self.cells or (("", self.text),)
+        out = []
+        for context, text in pieces:
+            for part in re.split(r"[;；]", text):
+                if part.strip():
+                    out.append((part, tuple(CITE.findall(part)) or self.citations, context))
+        return out
 
 
 @dataclass(frozen=True)
@@ -359,6 +371,7 @@ def parse_report(report: dict[str, Any], md: str) -> ParsedReport:
                 if norm_phrase(body) not in known:
                     units.append(Unit(body, cites, section, "prose"))
 
+        table_header: list[str] | None = None
         for line in lines:
             if section == 0 and line.strip() and not line.startswith(">"):
                 answer_lines.append(line)
@@ -369,8 +382,14 @@ def parse_report(report: dict[str, Any], md: str) -> ParsedReport:
                 if not re.match(r"^\|[\s|:-]+\|?$", line):
                     if not first_paragraph:
                         first_paragraph = line.strip()
-                    units.append(Unit(" ".join(_table_cells(line)), tuple(CITE.findall(line)), section, "table"))
-            elif not line.strip():
+                    cells = _table_cells(line)
+                    if table_header is None:
+                        table_header = cells
+                    units.append(Unit(" | ".join(cells), tuple(CITE.findall(line)), section, "table",
+                                      tuple(zip(table_header, cells, strict=False))))
+                continue
+            table_header = None
+            if not line.strip():
                 flush()
             else:
                 paragraph.append(line.strip())
@@ -490,14 +509,21 @@ def score_fact(fact: dict[str, Any], parsed: ParsedReport) -> FactScore:
     found = from_doc = supports = False
     where = ""
     for u in parsed.cited:
-        got = numbers(u.text)
-        if not all(has_number(got, n) for n in nums) or not _entity_in(entity, u.text, u.citations, parsed):
+        if not all(has_number(numbers(u.text), n) for n in nums):
+            continue
+        # the entity must be named where a number of the fact is: in that clause (or its column header), or by
+        # the evidence that clause cites; "10k [E-1]; no figure found for X" does not give X's 10
+        about = [(text, cites) for text, cites, context in u.clauses()
+                 if any(has_number(numbers(text), n) for n in nums)
+                 and _entity_in(entity, f"{context} {text}", cites, parsed)]
+        if not about:
             continue
         found = True
         where = where or u.text[:200]
-        if _from_doc(doc, u.citations, parsed):
+        cites = tuple(c for _, cs in about for c in cs)
+        if _from_doc(doc, cites, parsed):
             from_doc = True
-        quote_nums = [x for c in u.citations if c in parsed.evidence for x in numbers(parsed.evidence[c].quote)]
+        quote_nums = [x for c in cites if c in parsed.evidence for x in numbers(parsed.evidence[c].quote)]
         supports = supports or all(has_number(quote_nums, n) for n in nums)
     return FactScore(str(fact.get("name") or ""), found, from_doc, supports, where)
 

@@ -214,6 +214,25 @@ def test_fact_found_with_entity_in_the_sentence_or_its_evidence() -> None:
     assert not S.score_fact(FACT, S.parse_report(js, md)).found  # no citation
 
 
+def test_fact_entity_must_be_named_where_its_number_is() -> None:
+    fact = {"name": "x", "entity": "bardb", "numbers": ["10"], "doc": "d.md"}
+    ev = [evidence(E1, "FooDB free plan: 10k series"), evidence(E2, "BarDB keeps 10 days")]
+    js, md = report([("A", [sent(f"Limits: FooDB 1M [{E1}]; 10k series [{E1}]; no figure found for BarDB.")])], ev=ev)
+    assert not S.score_fact(fact, S.parse_report(js, md)).found
+    js, md = report([("A", [sent(f"Limits: FooDB 1M [{E1}]; 10 days [{E2}]; nothing else.")])], ev=ev)
+    assert S.score_fact(fact, S.parse_report(js, md)).found  # named by the clause's cited quote
+
+
+def test_fact_in_a_body_table_cell_takes_its_column_header() -> None:
+    fact = {"name": "x", "entity": "bardb", "numbers": ["145"], "doc": "d.md"}
+    js, md = report([("Comparison", [])], ev=[evidence(E1, "it reached 145k rows/s")])
+    md = md.replace("## Comparison\n\n", f"## Comparison\n\n| metric | FooDB | BarDB |\n|---|---|---|\n"
+                    f"| ingestion | 90k [{E1}] | 145k (4 threads) [{E1}] |\n")
+    assert S.score_fact(fact, S.parse_report(js, md)).found
+    fact["numbers"] = ["90"]
+    assert not S.score_fact(fact, S.parse_report(js, md)).found
+
+
 def test_fact_needs_every_number() -> None:
     fact = {"name": "x", "entity": "foodb", "numbers": ["4", "1.7", "6.4"], "doc": "d.md"}
     js, md = report([("A", [sent(f"On 4 threads FooDB is 1.7x faster [{E1}].")])])
