@@ -234,6 +234,9 @@ class OnnxEncoder:
         options = ort.SessionOptions()
         options.intra_op_num_threads = _threads()
         options.inter_op_num_threads = 1
+        # Idle threads sleep rather than spin: on 2 shared cores spinning cost ~40% of the throughput
+        # (3.5 vs 6.0 chunks/s under load); with the cores to itself it makes no measurable difference.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         self.session = ort.InferenceSession(str(entry / "model.onnx"), options, providers=["CPUExecutionProvider"])
 
