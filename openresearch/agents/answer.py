@@ -298,10 +298,13 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
                                                   if any(f.obs.unit == u for f in vals)), units.count(u)),
                    default=None)
         for entity, vals in per_entity.items():
-            same = sorted((f for f in vals if f.obs.unit == unit),
-                          key=lambda f: (-len({e.source.id for e in f.evidence}), -len(f.evidence)))
-            if same:
-                best.append((entity, same[0]))
+            same = [f for f in vals if f.obs.unit == unit]
+            if not same:
+                continue
+            support = max(len({e.source.id for e in f.evidence}) for f in same)
+            top = sorted((f for f in same if len({e.source.id for e in f.evidence}) == support),
+                         key=lambda f: f.quantity.value)
+            best.append((entity, top[(len(top) - 1) // 2]))  # equally supported values: the median, not the peak
     if len(best) >= 2 and len({f.obs.unit for _, f in best}) == 1:
         lower = any(k in (metric or "") for k in _LOWER_IS_BETTER)
         best.sort(key=lambda ef: ef[1].quantity.value, reverse=not lower)
