@@ -302,9 +302,9 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
             if not same:
                 continue
             support = max(len({e.source.id for e in f.evidence}) for f in same)
-            top = sorted((f for f in same if len({e.source.id for e in f.evidence}) == support),
-                         key=lambda f: f.quantity.value)
-            best.append((entity, top[(len(top) - 1) // 2]))  # equally supported values: the median, not the peak
+            tied = sorted((f for f in same if len({e.source.id for e in f.evidence}) == support),
+                          key=lambda f: f.quantity.value)
+            best.append((entity, tied[(len(tied) - 1) // 2]))  # equally supported values: the median, not the peak
     if len(best) >= 2 and len({f.obs.unit for _, f in best}) == 1:
         lower = any(k in (metric or "") for k in _LOWER_IS_BETTER)
         best.sort(key=lambda ef: ef[1].quantity.value, reverse=not lower)
