@@ -74,12 +74,12 @@ _EXPLANATION = re.compile(
     re.IGNORECASE)
 _QUALIFIERS = {
     "average": "average", "avg": "average", "mean": "average", "median": "median", "typical": "typical",
-    "typically": "typical", "maximum": "maximum", "max": "maximum", "up to": "maximum", "peak": "peak",
+    "typically": "typical", "maximum": "maximum", "max": "maximum", "up to": "maximum",
     "minimum": "minimum", "at least": "minimum", "p50": "p50", "p90": "p90", "p95": "p95",
     "p99": "p99", "p999": "p99.9", "p99.9": "p99.9", "stored": "stored", "indexed": "indexed",
     "per hour": "per hour", "per day": "per day", "per month": "per month", "per year": "per year",
     "hourly": "per hour", "monthly": "per month", "平均": "average", "最大": "maximum", "最高": "maximum",
-    "峰值": "peak", "最小": "minimum", "至少": "minimum", "上限": "maximum",
+    "最小": "minimum", "至少": "minimum", "上限": "maximum",
 }
 _QUALIFIER = re.compile(r"(?<![a-z0-9])(" + "|".join(sorted((re.escape(k) for k in _QUALIFIERS), key=len,
                                                           reverse=True)) + r")(?![a-z0-9])", re.IGNORECASE)
@@ -220,8 +220,9 @@ class ConflictView:
     values: tuple[str, ...]  # every side's value as written (and its normalised number)
     quotes: tuple[str, ...]
     evidence_ids: tuple[str, ...]
-    conditions: tuple[str, ...] = ()
+    conditions: tuple[str, ...] = ()  # each side's condition ("" when it states none)
     row: str = ""  # a one-line rendering for people
+    side_quotes: tuple[tuple[str, ...], ...] = ()  # each side's quotes
 
     @property
     def text(self) -> str:
@@ -304,29 +305,39 @@ def _conflict_sides(node: Any, top: bool = True) -> Iterator[dict[str, Any]]:
             yield from _conflict_sides(v, top=False)
 
 
+def _strings(side: dict[str, Any], one: str, many: str) -> list[str]:
+    """A side's field given as one string (``quote``) or as a list (``quotes``)."""
+    got: list[str] = [str(side[one])] if side.get(one) else []
+    more = side.get(many)
+    if isinstance(more, list):
+        got += [str(x) for x in more if x]
+    return got
+
+
 def _conflict_view(c: dict[str, Any]) -> ConflictView:
-    values, quotes, ids, conds = [], [], [], []
+    values, side_quotes, ids, conds = [], [], [], []
     for side in _conflict_sides(c):
-        raw = str(side.get("raw_value") or "").strip()
+        raw = " / ".join(_strings(side, "raw_value", "raw_values")).strip()
         val = side.get("value")
         unit = str(side.get("raw_unit") or side.get("unit") or c.get("unit") or "")
         shown = raw or (f"{val:g}" if isinstance(val, int | float) else str(val or ""))
         if isinstance(val, int | float) and raw and not has_number(numbers(raw), float(val)):
-            shown += f" ({val:g} {c.get('unit') or ''})".rstrip()
+            shown += f" ({val:g} {side.get('unit') or c.get('unit') or ''})".rstrip()
         values.append(f"{shown} {unit}".strip() if unit and unit not in shown else shown)
-        if side.get("quote"):
-            quotes.append(str(side["quote"]))
+        side_quotes.append(tuple(_strings(side, "quote", "quotes")))
         for key in ("evidence_id", "evidence_ids", "evidence"):
             got = side.get(key)
             if isinstance(got, str):
                 ids.append(got)
             elif isinstance(got, list):
                 ids += [x if isinstance(x, str) else str(x.get("id", "")) for x in got]
-        if side.get("condition"):
-            conds.append(str(side["condition"]))
+        conds.append("; ".join(sorted(set(_strings(side, "condition", "conditions")))))
     entity, metric = str(c.get("entity") or ""), str(c.get("metric") or "")
-    row = f"{entity} | {metric} | " + " vs ".join(values)
-    return ConflictView(entity, metric, tuple(values), tuple(quotes), tuple(x for x in ids if x), tuple(conds), row)
+    group_condition = str(c.get("condition") or "")
+    row = f"{entity} | {metric} | {group_condition or '-'} | " + " vs ".join(
+        f"{v} ({cond})" if cond else v for v, cond in zip(values, conds, strict=True))
+    return ConflictView(entity, metric, tuple(values), tuple(q for qs in side_quotes for q in qs),
+                        tuple(x for x in ids if x), tuple(conds), row, tuple(side_quotes))
 
 
 def parse_report(report: dict[str, Any], md: str) -> ParsedReport:
@@ -588,7 +599,7 @@ def score_near_miss(near_miss: dict[str, Any], parsed: ParsedReport) -> NearMiss
         if len(hit) < 2:
             continue
         view = views.get(text) if kind == "conflict" else None
-        explained = bool(_EXPLANATION.search(text)) or bool(view and len(set(view.conditions)) > 1)
+        explained = bool(_EXPLANATION.search(text)) or bool(view and len({x for x in view.conditions if x}) > 1)
         if not explained:
             flagged.append(f"{kind}: {(view.row if view else text)[:200]}")
     return NearMissScore(str(near_miss.get("name") or ""), flagged)
@@ -597,12 +608,14 @@ def score_near_miss(near_miss: dict[str, Any], parsed: ParsedReport) -> NearMiss
 # --- the example corpus -------------------------------------------------------------------------------------
 
 def qualifiers(text: str) -> set[str]:
+    """Statistic and scope words of a quote. "peak" is not one: a benchmark's peak is its throughput."""
     return {_QUALIFIERS[m.lower()] for m in _QUALIFIER.findall(text)}
 
 
 def spurious_by_qualifier(c: ConflictView) -> bool:
     """A conflict whose values' quotes use different qualifier words (average vs maximum, stored vs indexed)."""
-    sets = [qualifiers(q) for q in c.quotes]
+    sets = ([set().union(*(qualifiers(q) for q in qs)) for qs in c.side_quotes if qs] if c.side_quotes
+            else [qualifiers(q) for q in c.quotes])
     return any(a != b for a, b in itertools.combinations(sets, 2))
 
 

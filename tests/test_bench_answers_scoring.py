@@ -125,6 +125,18 @@ def test_conflicts_from_pairs_groups_or_the_markdown_table() -> None:
         (view,) = S.parse_report(js, md).conflicts
         assert S.has_number(S.numbers(view.text), 3559) and S.has_number(S.numbers(view.text), 10000)
         assert E1 in view.evidence_ids and E2 in view.evidence_ids
+    grouped = {"id": "C-1", "entity": "Quux", "metric": "size", "unit": "MB", "condition": "", "values": [
+        {"value": 128.0, "unit": "MB", "raw_values": ["128 MiB"], "evidence_ids": [E1], "conditions": [],
+         "quotes": ["The default maximum message size is 128 MiB."]},
+        {"value": 0.001, "unit": "MB", "raw_values": ["1 KB"], "evidence_ids": [E2, E3], "conditions": ["x"],
+         "quotes": ["Tests with 1 KB messages.", "1 KB payloads"]}]}
+    js, md = report([("A", [])], conflicts=[grouped])
+    (view,) = S.parse_report(js, md).conflicts
+    assert view.values[0].startswith("128 MiB") and view.values[1].startswith("1 KB")  # as written, not 0.001
+    assert view.side_quotes == (("The default maximum message size is 128 MiB.",),
+                                ("Tests with 1 KB messages.", "1 KB payloads"))
+    assert view.conditions == ("", "x") and set(view.evidence_ids) == {E1, E2, E3}
+    assert S.spurious_by_qualifier(view)
     js, md = report([("A", [])])
     del js["conflicts"]
     md = md.replace("## Evidence", "## Conflicts between sources\n\n| entity | metric | value A | evidence A | value B "
