@@ -305,6 +305,11 @@ def _conflict_sides(node: Any, top: bool = True) -> Iterator[dict[str, Any]]:
             yield from _conflict_sides(v, top=False)
 
 
+def _plain(x: float) -> str:
+    """A number without an exponent (1.2e+06 would read as 1.2 and 6)."""
+    return f"{x:.6f}".rstrip("0").rstrip(".") if abs(x) < 1e15 else f"{x:.0f}"
+
+
 def _strings(side: dict[str, Any], one: str, many: str) -> list[str]:
     """A side's field given as one string (``quote``) or as a list (``quotes``)."""
     got: list[str] = [str(side[one])] if side.get(one) else []
@@ -320,9 +325,9 @@ def _conflict_view(c: dict[str, Any]) -> ConflictView:
         raw = " / ".join(_strings(side, "raw_value", "raw_values")).strip()
         val = side.get("value")
         unit = str(side.get("raw_unit") or side.get("unit") or c.get("unit") or "")
-        shown = raw or (f"{val:g}" if isinstance(val, int | float) else str(val or ""))
+        shown = raw or (_plain(val) if isinstance(val, int | float) else str(val or ""))
         if isinstance(val, int | float) and raw and not has_number(numbers(raw), float(val)):
-            shown += f" ({val:g} {side.get('unit') or c.get('unit') or ''})".rstrip()
+            shown += f" ({_plain(val)} {side.get('unit') or c.get('unit') or ''})".rstrip()
         values.append(f"{shown} {unit}".strip() if unit and unit not in shown else shown)
         side_quotes.append(tuple(_strings(side, "quote", "quotes")))
         for key in ("evidence_id", "evidence_ids", "evidence"):

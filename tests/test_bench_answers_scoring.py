@@ -136,6 +136,7 @@ def test_conflicts_from_pairs_groups_or_the_markdown_table() -> None:
     assert view.side_quotes == (("The default maximum message size is 128 MiB.",),
                                 ("Tests with 1 KB messages.", "1 KB payloads"))
     assert view.conditions == ("", "x") and set(view.evidence_ids) == {E1, E2, E3}
+    assert S.numbers(view.text) == [128, 1, 0.001]
     assert S.spurious_by_qualifier(view)
     js, md = report([("A", [])])
     del js["conflicts"]
