@@ -86,7 +86,56 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
             merged[-1] = Unit(prev.start, end, prev.para)
         else:
             merged.append(Unit(start, end, (prev.para if same_line else prev.para + 1) if prev else 0))
-    return [u for u in merged if worth_quoting(text[u.start:u.end]) and not _heading(text, u)]
+    code = code_spans(text)
+    return [u for u in merged if worth_quoting(text[u.start:u.end]) and not _heading(text, u)
+            and not any(cs < u.end and u.start < ce for cs, ce in code) and not furniture(text[u.start:u.end])]
+
+
+# --- page furniture: never evidence ------------------------------------------------------------------
+
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+_LINK_MARKUP = re.compile(r"!?\[[^\]]{0,300}\]\([^)]*\)|<https?://[^>\s]*>|https?://\S+|\{\{[^}]*\}\}|<[^>]{1,200}>")
+_INSTRUCTION = re.compile(
+    r"^(?:please\s+)?(?:connect|install|run|click|download|clone|navigate|open|log ?in(?:to)?|sign (?:in|up)|see|"
+    r"refer to|visit|check out|follow|execute|type|enter|select|copy|paste|import|go to|read|replace|save|start|"
+    r"restart|launch|build|deploy|create a|add the|edit|modify|change to)\b|"
+    r"^(?:请|点击|单击|安装|运行|执行|下载|参考|参见|详见|打开|登录|复制|粘贴|进入|切换到|输入|启动)", re.I)
+_IMAGE = re.compile(r"!\[[^\]]{0,300}\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]\[]{0,300})\]\([^)]*\)")
+_COMMAND = re.compile(r"^\s*(?:\$\s|sudo\s|(?:cd|pip3?|npm|npx|yarn|docker|docker-compose|kubectl|helm|curl|wget|git|"
+                      r"brew|apt(?:-get)?|make|python3?|java|go|cargo)\s+[\w.-]+)")
+_CODEY = re.compile(r"[{}();=<>$\\`]|::|->|=>|&&|\|\|")
+_WORD_RX = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """Fenced code blocks (``` or ~~~ ... ```), as character spans; an unclosed fence runs to the end."""
+    marks = [m.start() for m in _FENCE_LINE.finditer(text)]
+    return [(marks[i], marks[i + 1] if i + 1 < len(marks) else len(text)) for i in range(0, len(marks), 2)]
+
+
+def furniture(piece: str) -> bool:
+    """Badges, bare link lists, navigation bars, tables of contents, code lines and how-to instructions: text a
+    page carries around its content, which states nothing about the subject."""
+    no_images = _IMAGE.sub(" ", piece)
+    labels = [m.group(1) for m in _LINK.finditer(no_images)]
+    prose = _LINK_MARKUP.sub(" ", _LINK.sub(lambda m: m.group(1), no_images))
+    words = _WORD_RX.findall(prose)
+    cjk = len(_CJK.findall(prose))
+    if len(words) < 4 and cjk < 6:
+        return True  # a badge row, "[Docs](…) · [API](…)", a link-only list item
+    label_words = sum(len(_WORD_RX.findall(label)) for label in labels)
+    if len(labels) >= 2 and label_words * 10 >= len(words) * 7 and cjk < 6:
+        return True  # "[Quick start](#start) | [Install](#install) | [API](#api)": a list of links
+    if _INSTRUCTION.match(piece.lstrip("*_ ")) and not re.search(r"\d", prose):
+        return True  # "Connect to the Milvus instance via Milvus GO SDK and get the results"
+    if cjk < 6 and (len(_CODEY.findall(prose)) * 12 > len(prose) or _COMMAND.match(piece)):
+        return True  # a line of code or a command
+    if cjk < 6 and len(words) >= 6 and not re.search(r"[.!?:;,]", prose):
+        caps = sum(w[:1].isupper() for w in words)
+        if caps * 10 >= len(words) * 7 or (len(words) >= 12 and caps * 2 >= len(words)):
+            return True  # "Home About Officers Resources News Contact Us Open Menu": navigation, a table of contents
+    return False
 
 
 def _heading(text: str, u: Unit) -> bool:

@@ -131,6 +131,14 @@ def _walk(el: lxml_html.HtmlElement, buf: _Buffer, in_link: bool, out: list[RawB
         buf.add("\n", False)
         return
     in_link = in_link or tag == "a"
+    if tag == "tr":  # a table row is one block, "cell | cell", so its header row can name what each cell holds
+        _flush(buf, out)
+        cells = [collapse(c.text_content()) for c in el if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        if any(cells):
+            links = sum(len(collapse(a.text_content())) for a in el.iter("a"))
+            text = " | ".join(cells)
+            out.append(RawBlock(kind="table", text=text, link_chars=min(len(text), links), hint=_hint(el)))
+        return
     if tag in _BLOCK_KINDS or tag in _CONTAINERS:
         _flush(buf, out)
         level = int(tag[1]) if _BLOCK_KINDS.get(tag) == "heading" else 0
@@ -175,6 +183,8 @@ def score_block(block: RawBlock) -> float:
     link_density = block.link_chars / max(1, n)
     if block.kind == "heading":
         return 0.6 + block.hint - link_density * 0.5
+    if block.kind == "table" and " | " in text:
+        return round(0.6 + block.hint - link_density * 0.5, 4)  # a data row is content unless the page chrome holds it
     length = min(1.0, n / 150)
     if cjk_ratio(text) > 0.3:
         prose = min(1.0, len(_CJK_PUNCT.findall(text)) / max(1.0, n / 40))
