@@ -232,6 +232,7 @@ _DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((d, re.compile(p, r
     ("scope", r"\b(?:indexed|stored|per (?:table|database|series|row|request|node|core|hour|month|day))\b|"
               r"单核|单节点|每"),
     ("plan", r"\b(?:free|usage-based|paid|enterprise|oss|serverless|dedicated|cloud)\b|企业版|社区版"),
+    ("limit kind", r"^(?:default|configurable|(?:safe|soft|hard|recommended) limit)$"),
     ("statistic", r"\b(?:max(?:imum)?|peak|average|mean|median|minimum|min|p\d{2,3}|at least|no less than|"
                   r"as (?:high|much) as)\b|最大|平均|峰值|低于|至少|不少于|可达|高达"),
 ))

@@ -102,7 +102,8 @@ _INSTRUCTION = re.compile(
     r"^(?:请|点击|单击|安装|运行|执行|下载|参考|参见|详见|打开|登录|复制|粘贴|进入|切换到|输入|启动)", re.I)
 _IMAGE = re.compile(r"!\[[^\]]{0,300}\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]\[]{0,300})\]\([^)]*\)")
-_COMMAND = re.compile(r"^\s*(?:\$\s|sudo\s|(?:cd|pip3?|npm|npx|yarn|docker|docker-compose|kubectl|helm|curl|wget|git|"
+_COMMAND = re.compile(r"^\s*(?:(?:bash|sh|shell|console|terminal|zsh|powershell|cmd)\s+)?(?:\$\s|sudo\s|"
+                      r"(?:cd|pip3?|npm|npx|yarn|docker|docker-compose|kubectl|helm|curl|wget|git|"
                       r"brew|apt(?:-get)?|make|python3?|java|go|cargo)\s+[\w.-]+)")
 _CODEY = re.compile(r"[{}();=<>$\\`]|::|->|=>|&&|\|\|")
 _WORD_RX = re.compile(r"[A-Za-z][A-Za-z'’-]*")
@@ -146,6 +147,8 @@ def _heading(text: str, u: Unit) -> bool:
     alone = not text[line_start:u.start].strip(" \t#*->|") and not text[u.end:len(text) if line_end < 0 else line_end
                                                                        ].strip()
     piece = text[u.start:u.end]
+    if re.search(r"[:：]\s*\S", piece) and re.search(r"\d", piece):
+        return False  # "Cardinality: 10k series": a key and its value, not a heading
     return alone and len(piece) < 60 and not re.search(r"[.!?。！？;；]\W*$", piece)
 
 

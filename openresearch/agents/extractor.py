@@ -88,6 +88,19 @@ _SECTION = re.compile(r"^(?:[\w.+-]+ ){0,4}?(?:(?:free|usage-based|pay-as-you-go
                       re.I)
 
 
+_EDITION = re.compile(r"\b(?:cloud[ -](?:serverless|dedicated)|serverless|dedicated|clustered|enterprise|oss|"
+                      r"community edition|open source edition|self-hosted)\b", re.I)
+
+
+def source_edition(source: SourceDoc) -> str | None:
+    """The product edition a page documents, from its title or else its address ("InfluxDB Cloud Serverless
+    limits", ".../influxdb3/cloud-dedicated/admin/..."): limits of two editions are not a conflict."""
+    for text in (source.title or "", source.url.rsplit("://", 1)[-1].replace("_", "/")):
+        if m := _EDITION.search(text):
+            return m.group(0).replace("-", " ").lower()
+    return None
+
+
 def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | None:
     """The sentence that introduces the list a fragment belongs to ("If you need any of the following, a single
     node may not do:" over "more than 10,000,000 series"): list items are their own paragraphs."""
@@ -289,9 +302,11 @@ class DeterministicExtractor:
         is an ingest throughput; a plan, edition or version heading above it is a condition."""
         if not obs:
             return obs
-        default = self.doc_subject(source).throughput
+        subject = self.doc_subject(source)
+        default = subject.throughput
         section = section_heading(source.text, start)
         inherited = [section] if section else []
+        edition = source_edition(source)
         if intro := list_intro(source.text, start):  # "... a single node (InfluxDB OSS) may not support:"
             inherited += [c for _, _, c in condition_spans(source.text[intro[0]:intro[1]], (), False)]
         out = []
@@ -299,7 +314,9 @@ class DeterministicExtractor:
             update: dict[str, str] = {}
             if o.metric == "throughput" and default != "throughput" and canonical_unit(o.unit)[0] in _RECORD_RATES:
                 update["metric"] = default  # records into a database; a broker's msg/s or MB/s stays as it is
-            extra = [c for c in inherited if c.lower() not in (o.condition or "").lower()]
+            own = edition if edition and entity_key(o.entity) in {entity_key(n) for n in (subject.dominant,
+                                                                                          subject.lead) if n} else None
+            extra = [c for c in (*inherited, own) if c and c.lower() not in (o.condition or "").lower()]
             if extra:
                 update["condition"] = ", ".join(filter(None, [o.condition, *extra]))
             out.append(o.model_copy(update=update) if update else o)

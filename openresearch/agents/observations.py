@@ -56,6 +56,9 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"\d+(?:\.\d+)?\s?万?\s?台(?:智能)?(?:电表|设备|服务器|机器|主机)|"
     r"单核|单节点|单机|(?:每个|一个)?(?:插入)?请求(?:带|包含)\s?\d+\s?条(?:以上)?(?:记录)?|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
+    # what kind of limit: a default, the configurable ceiling, a recommended (safe) value, a hard limit
+    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|\bby default\b|\bconfigur(?:able|e|ed)\b|"
+    r"\b(?:safe|soft|hard|recommended) limit\b|默认|可配置|最大可配",
     # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
     r"不会?低于|至少|不少于|可达到?|最高可?达|高达",
@@ -207,7 +210,7 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
         return ("speedup" if _cue(r"faster|speed|快", window) else "ratio"), v.unit
     if v.kind == "port":
         return "port", ""
-    return _count_metric(v, window)
+    return _count_metric(v, before, after)
 
 
 def _widen(text: str, v: Value, metric: str) -> str:
@@ -257,7 +260,8 @@ def _bare_metric(before: str) -> tuple[str, str] | None:
     return last.key, _UNIT_OF.get(last.key, "")
 
 
-def _count_metric(v: Value, window: str) -> tuple[str, str] | None:
+def _count_metric(v: Value, before: str, after: str) -> tuple[str, str] | None:
+    window = f"{before} {after}"
     if v.unit in _NOUN_METRIC:
         return _NOUN_METRIC[v.unit], v.unit
     if v.unit in ("messages", "rows", "records", "samples"):  # a count of records is a rate only with its period
@@ -269,7 +273,11 @@ def _count_metric(v: Value, window: str) -> tuple[str, str] | None:
             return f"monthly_{v.unit}", f"{'msg' if v.unit == 'messages' else v.unit}/month"
         return (f"max_{v.unit}", v.unit) if v.unit == "rows" and _LIMIT.search(window) else None
     if v.unit in _LIMITED_NOUNS:
-        limit = _LIMIT.search(window) or _cue(r"cardinality|基数|safe|quota|配额", window)
+        # the limit word comes before the count, or names it right after ("250 columns as the safe limit");
+        # "a table with 250 columns can have ... up to 249" limits the 249, not the 250
+        limit = _LIMIT.search(before) or re.match(r"\s*\S+(?:\s\S+)?\s(?:max(?:imum)?\b|limits?\b|at most\b|上限)",
+                                                  after) or _cue(r"cardinality|基数|safe|quota|配额|as (?:the|a) "
+                                                                 r"(?:\w+ )?limit", window)
         if v.unit == "partitions":
             return ("max_partitions" if limit else "partitions"), v.unit
         return (f"max_{v.unit}" if limit else v.unit), v.unit
@@ -311,6 +319,8 @@ def _owners(sentence: str, conds: Sequence[tuple[int, int, str]], mentions: Sequ
     return out
 
 
+_LIMIT_KINDS = {"configure": "configurable", "configured": "configurable", "可配置": "configurable",
+                "最大可配": "configurable", "by default": "default", "默认": "default"}
 _WE = re.compile(r"\b(?:we|our|us)\b|我们", re.I)
 _UP = r"more|higher|faster|quicker|better|larger|bigger|greater"
 _DOWN = r"less|fewer|lower|slower|smaller|cheaper|worse"
@@ -456,8 +466,9 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         if (paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", text[v.end:])) and not re.match(
                 r"\s*(?:see|e\.g|i\.e|cf|source|ref|\d+\s*$)", paren.group(1), re.I):
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only
+        parts = [_LIMIT_KINDS.get(p.lower(), p) for p in parts if p]
         out.append(ObservationIn(entity=entity, metric=metric, value=sentence[v.start:v.start + len(v.raw)],
-                                 unit=unit or None, condition=", ".join(dict.fromkeys(p for p in parts if p)) or None))
+                                 unit=unit or None, condition=", ".join(dict.fromkeys(parts)) or None))
     return out
 
 

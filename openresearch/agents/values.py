@@ -45,7 +45,7 @@ _CALENDAR = re.compile(
     rf"(?P<date>\b\d{{1,2}}(?:st|nd|rd|th)?\s(?:{_MONTHS})\.?,?\s\d{{3,4}}\b|"
     rf"\b(?:{_MONTHS})\.?\s\d{{1,2}}(?:st|nd|rd|th)?,?\s\d{{3,4}}\b|"
     r"\b\d{4}-\d{2}-\d{2}\b|\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日)|"
-    rf"(?P<year>\b(?:{_MONTHS})\.?\s{_Y}\b|(?<![\d.,\-/])\b{_Y}(?:\s?(?:–|-|—|to)\s?(?:{_Y}|\d\d)\b)?(?![\d%]|[.,]\d)"
+    rf"(?P<year>\b(?:{_MONTHS})\.?\s{_Y}\b|(?<![\d.,\-/A-Za-z_]){_Y}(?:\s?(?:–|-|—|to)\s?(?:{_Y}|\d\d)\b)?(?![\d%]|[.,]\d)"
     r"(?:\s?年(?!\s?\d{1,2}\s?月))?)")
 _BARE = re.compile(r"(?<![A-Za-z0-9_.\-/=#:$€¥￥])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
                    r"(?:\s?(?:万亿|百万|万|亿|千|thousand|million|billion|[kKM](?![A-Za-z0-9])))?(?![\d.,]?\d|[A-Za-z%])")

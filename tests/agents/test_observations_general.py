@@ -1,0 +1,293 @@
+"""Observations beyond one domain: counts, dates and years, limits, relative claims, tables, lists and key: value
+lines, in English and Chinese; entity attribution (a passage's subject, same-name entities); evidence hygiene.
+
+Every text here is written for these tests in the style of real pages (encyclopedia extracts, vendor docs,
+benchmark posts); none is copied from a data set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from openresearch.agents.extract_rules import EntityLinker, Mention, furniture, lead_subject, sentence_units
+from openresearch.agents.extractor import DeterministicExtractor
+from openresearch.agents.observations import observations, table_row_observations
+from openresearch.agents.values import find_values
+from openresearch.identity import AliasResolver, entity_key, question_id, source_id
+from openresearch.ingest.documents import normalise_plain
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.html import parse_html
+from openresearch.models import ObservationIn, Plan, SourceDoc, SubQuestion
+from openresearch.numbers import conditions_compatible, parse_quantity
+
+
+def _mentions(text: str, *names: str) -> list[Mention]:
+    out = []
+    for n in names:
+        at = text.find(n)
+        while at >= 0:
+            out.append(Mention(at, at + len(n), n, n))
+            at = text.find(n, at + 1)
+    return sorted(out)
+
+
+def _one(obs: list[ObservationIn], metric: str) -> ObservationIn:
+    hits = [o for o in obs if o.metric == metric]
+    assert len(hits) == 1, obs
+    return hits[0]
+
+
+def _verbatim(text: str, obs: list[ObservationIn]) -> None:
+    assert all(isinstance(o.value, str) and o.value in text for o in obs), obs
+
+
+# --- values ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "raw", "unit", "value"), [
+    ("Marta Lindqvist (born 14 March 1962) is a Swedish architect.", "14 March 1962", "date", 19620314),
+    ("The chapel was founded on September 3, 1871 by local settlers.", "September 3, 1871", "date", 18710903),
+    ("该桥于1937年5月27日正式通车。", "1937年5月27日", "date", 19370527),
+    ("The depot was built in 1903-1905 of red brick.", "1903-1905", "year", 1903),
+    ("Completed in 1888, the mill closed a century later.", "1888", "year", 1888),
+])
+def test_dates_and_years_are_their_own_units(text: str, raw: str, unit: str, value: int) -> None:
+    (v,) = [v for v in find_values(text) if v.kind in ("date", "year")]
+    assert (v.raw, v.kind) == (raw, unit) and text[v.start:v.end] == raw
+    assert parse_quantity(v.raw, unit).value == value and parse_quantity(v.raw, unit).unit == unit
+
+
+def test_counts_rates_and_sizes_keep_their_raw_form() -> None:
+    text = ("The sink reached 612k rows/sec; each sample takes 1-3 bytes per sample and a table may hold up to "
+            "1,600 columns, or 2,048 columns in the wire protocol.")
+    got = {v.raw: v for v in find_values(text)}
+    assert parse_quantity(got["612k"].raw, got["612k"].unit).value == 612_000
+    assert got["1-3"].unit == "bytes per sample"
+    assert got["1,600"].unit == "columns" and got["2,048"].unit == "columns"
+
+
+# --- observations from prose ------------------------------------------------------------------------
+
+def test_population_households_and_the_census_as_condition() -> None:
+    text = "As of the census of 2010, there were 2,417 people, 1,002 households, and 655 families in the village."
+    obs = observations(text, [], set(), "Maple Grove, Ohio")
+    _verbatim(text, obs)
+    pop = _one(obs, "population")
+    assert (pop.entity, pop.value, pop.unit, pop.condition) == ("Maple Grove, Ohio", "2,417", "people", "2010 census")
+    assert _one(obs, "households").value == "1,002" and _one(obs, "families").value == "655"
+    assert not any(o.metric in ("built", "founded") or o.value == "2010" for o in obs)
+    later = observations("The population was 2,580 at the 2020 census.", [], set(), "Maple Grove, Ohio")
+    assert _one(later, "population").condition == "2020 census"
+    assert not conditions_compatible(pop.condition, _one(later, "population").condition)
+
+
+def test_a_bare_number_counts_only_after_its_metric_word() -> None:
+    assert _one(observations("Population: 913 (all rural)", [], set(), "Ash Creek"), "population").value == "913"
+    assert observations("Route 913 runs north of the creek.", [], set(), "Ash Creek") == []
+
+
+def test_birth_death_and_events() -> None:
+    text = "Marta Lindqvist (14 March 1962 – 2 June 2019) was a Swedish architect who founded the studio in 1994."
+    obs = observations(text, _mentions(text, "Marta Lindqvist"), set())
+    assert _one(obs, "born").value == "14 March 1962" and _one(obs, "born").unit == "date"
+    assert _one(obs, "died").value == "2 June 2019"
+    assert _one(obs, "founded").value == "1994" and _one(obs, "founded").unit == "year"
+    zh = "该公司成立于2008年，总部位于杭州。"
+    assert _one(observations(zh, [], set(), "杭州某科技"), "founded").value == "2008年"
+
+
+def test_limits_with_their_qualifier() -> None:
+    text = "Vectra supports up to 12,000 dimensions stored and 3,000 dimensions indexed."
+    obs = observations(text, _mentions(text, "Vectra"), {"Vectra"})
+    by_value = {o.value: o for o in obs}
+    assert by_value["12,000"].metric == by_value["3,000"].metric == "max_dimensions"
+    assert by_value["12,000"].condition == "stored" and by_value["3,000"].condition == "indexed"
+    assert not conditions_compatible("stored", "indexed")
+
+
+def test_throughput_with_its_setup_and_statistics() -> None:
+    text = "On a c6i.4xlarge host with 8 threads, Borealis ingested 812k rows/sec, while Kestrel reached 455k rows/sec."
+    obs = observations(text, _mentions(text, "Borealis", "Kestrel"), {"Borealis", "Kestrel"})
+    b, k = (next(o for o in obs if o.entity == e) for e in ("Borealis", "Kestrel"))
+    assert b.metric == k.metric == "ingest_throughput" and b.value == "812k" and k.value == "455k"
+    assert b.condition and "8 threads" in b.condition and "c6i.4xlarge" in b.condition
+    assert not any(o.value == "8" for o in obs), "setup numbers are conditions"
+    p99 = observations("Kestrel keeps a p99 latency of 14 ms.", _mentions("Kestrel keeps", "Kestrel"), set())
+    assert _one(p99, "p99_latency").value == "14"
+
+
+@pytest.mark.parametrize(("text", "subject", "metric", "value", "baseline"), [
+    ("Borealis is 2.3x faster than Kestrel on the same host.", "Borealis", "speedup", "2.3", "Kestrel"),
+    ("Borealis needs 5x less storage than Kestrel for a year of metrics.", "Borealis", "storage_reduction", "5",
+     "Kestrel"),
+    ("Kestrel delivers 16x higher throughput than Borealis.", "Kestrel", "throughput_ratio", "16", "Borealis"),
+    ("Borealis is 40% cheaper than Kestrel at this scale.", "Borealis", "cost_reduction", "40", "Kestrel"),
+    ("Borealis 的查询性能比 Kestrel 快 3 倍。", "Borealis", "speedup", "3", "Kestrel"),
+])
+def test_relative_claims_are_comparisons_never_absolute_values(text: str, subject: str, metric: str, value: str,
+                                                               baseline: str) -> None:
+    obs = observations(text, _mentions(text, "Borealis", "Kestrel"), set())
+    (o,) = obs
+    assert (o.entity, o.metric, o.value) == (subject, metric, value)
+    assert o.condition and o.condition.startswith(f"vs {baseline}")
+    assert not any(x.entity == baseline for x in obs), "the baseline gets no absolute value"
+
+
+def test_a_comparison_without_a_named_baseline_is_no_value() -> None:
+    text = "Borealis is now 2x faster than it used to be."
+    assert observations(text, _mentions(text, "Borealis"), set()) == []
+
+
+def test_chinese_prose_limits_and_throughput() -> None:
+    text = "在单节点部署下，Kestrel 每秒可写入 50 万条记录，单表最多支持 4096 列。"
+    obs = observations(text, _mentions(text, "Kestrel"), {"Kestrel"})
+    _verbatim(text, obs)
+    assert _one(obs, "ingest_throughput").value == "50 万"
+    cols = _one(obs, "max_columns")
+    assert cols.value == "4096" and cols.unit == "columns"
+
+
+def test_key_value_lines_take_their_key_as_metric() -> None:
+    obs = observations("Series cardinality: 50k series (per organization)", [], set(), "Kestrel Cloud")
+    o = _one(obs, "max_series")
+    assert (o.entity, o.value) == ("Kestrel Cloud", "50k")
+
+
+# --- tables --------------------------------------------------------------------------------------------
+
+def test_markdown_table_rows_read_with_their_header() -> None:
+    header = ["System", "Ingest (rows/s)", "p99 query latency (ms)"]
+    row = "Borealis | 812,000 | 38"
+    obs = table_row_observations(header, row, _mentions(row, "Borealis"), {"Borealis"})
+    _verbatim(row, obs)
+    assert {(o.entity, o.metric, o.value, o.unit) for o in obs} == {
+        ("Borealis", "ingest_throughput", "812,000", "rows/s"), ("Borealis", "p99_latency", "38", "ms")}
+
+
+def test_two_column_limit_tables_and_configuration_rows() -> None:
+    limits = table_row_observations(["Limit", "Value", "Notes"], "Max columns per table | 1,024 | default", [],
+                                    set(), "Kestrel")
+    assert [(o.metric, o.value, o.condition) for o in limits] == [("max_columns", "1,024", "default")]
+    setup = table_row_observations(["Threads", "Ingest rows/sec"], "16 threads | 1,250,000 rows/sec", [], set(),
+                                   "Borealis")
+    assert [(o.entity, o.value, o.condition) for o in setup] == [("Borealis", "1,250,000", "16 threads")]
+
+
+def test_html_tables_become_rows_with_a_header() -> None:
+    page = (b"<html><head><title>Limits</title></head><body><article><h1>Kestrel limits</h1><p>These are the "
+            b"limits that apply to every Kestrel cluster, whatever its plan or region.</p><table>"
+            b"<tr><th>Limit</th><th>Value</th></tr><tr><td>Max tables per database</td><td>20,000</td></tr>"
+            b"</table></article></body></html>")
+    doc = parse_html(page, url="https://docs.example.org/kestrel/limits")
+    assert "Limit | Value\n\nMax tables per database | 20,000" in doc.text
+
+
+# --- entities ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Maple Grove, Ohio Maple Grove is a village in Lorain County.", "Maple Grove, Ohio"),
+    ("Harbor Street Bridge (Portland) The present Harbor Street Bridge opened in 1926.",
+     "Harbor Street Bridge (Portland)"),
+    ("Eva Marsh (sculptor) Eva Louise Marsh (born 3 May 1948) is a sculptor.", "Eva Marsh (sculptor)"),
+    ("Lake Tolva Lake Tolva is a reservoir.", "Lake Tolva"),
+    ("the second reservoir was filled in 1931. Lake Tolva", None),
+    ("Release Notes (summary)\n\nKestrel 2.0 adds tiered storage.", None),
+])
+def test_lead_subject(text: str, subject: str | None) -> None:
+    assert lead_subject(text) == subject
+
+
+def _source(text: str, url: str, title: str | None = None) -> SourceDoc:
+    return SourceDoc(id=source_id(url), url=url, title=title, text=text, content_hash=str(hash(text)))
+
+
+def _observe(ex: DeterministicExtractor, src: SourceDoc, question: str, entities: list[str]) -> list[ObservationIn]:
+    sq = SubQuestion(id=question_id(question), text=question, entities=entities)
+    plan = Plan(question=question, sub_questions=[sq], entities=entities)
+    units = sentence_units(src.text)
+    ex.doc_subject(src)
+    mentions = ex.mentions(src.text, units, sq, plan)
+    out = []
+    for u, found in zip(units, mentions, strict=True):
+        item = ex.build_item(src, sq, plan, u.start, u.end, 0.0, found)
+        out += item.observations
+    return out
+
+
+def test_same_name_entities_stay_apart_and_an_unqualified_passage_keeps_the_plain_name() -> None:
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver())
+    q = "What is the population of Maple Grove?"
+    ohio = _source("Maple Grove, Ohio Maple Grove is a village in Lorain County. The population was 2,417 at the 2010 "
+                   "census.", "local://p/1.txt")
+    iowa = _source("Maple Grove, Iowa Maple Grove is a city in Dallas County. The population was 388 at the 2010 "
+                   "census.", "local://p/2.txt")
+    plain = _source("Maple Grove has a small library. The population was 2,900 at the 2010 census.", "local://p/3.txt")
+    nameless = _source("There were 5,100 people and 2,000 households in the town.", "local://p/4.txt")
+    got = {s.url: [o for o in _observe(ex, s, q, ["Maple Grove"]) if o.metric == "population"]
+           for s in (ohio, iowa, plain, nameless)}
+    assert [o.entity for o in got[ohio.url]] == ["Maple Grove, Ohio"]
+    assert [o.entity for o in got[iowa.url]] == ["Maple Grove, Iowa"]
+    assert entity_key(got[ohio.url][0].entity) != entity_key(got[iowa.url][0].entity)
+    assert [o.entity for o in got[plain.url]] == ["Maple Grove"]
+    assert got[nameless.url] == [], "a passage that names no entity gives no observation"
+
+
+def test_the_document_subject_stands_in_for_sentences_that_name_none() -> None:
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver())
+    text = ("Kestrel Cloud limits\n\nThese quotas apply to every Kestrel Cloud account.\n\nFree Plan\n\n"
+            "Cardinality: 10k series per organization\n\nUsage-Based Plan\n\nCardinality: 2M series per organization")
+    src = _source(text, "local://docs/limits.md", title="Kestrel Cloud limits")
+    obs = [o for o in _observe(ex, src, "What series limits does Kestrel Cloud set?", ["Kestrel Cloud"])
+           if o.metric == "max_series"]
+    assert {o.entity for o in obs} == {"Kestrel Cloud"}
+    free, paid = sorted(obs, key=lambda o: parse_quantity(o.value, o.unit).value)
+    assert free.condition and "Free Plan" in free.condition and paid.condition and "Usage-Based Plan" in paid.condition
+    assert not conditions_compatible(free.condition, paid.condition), "two plans are not a conflict"
+
+
+def test_link_targets_name_no_entity() -> None:
+    linker = EntityLinker(AliasResolver(), {"Kestrel": [], "Borealis": []}, discover=True)
+    text = "See the [benchmark](https://blog.example.org/kestrel-vs-borealis) for details on VictoriaLake."
+    assert [m.canonical for m in linker.link([text])[0]] == ["VictoriaLake"]
+
+
+# --- hygiene -------------------------------------------------------------------------------------------
+
+MARKDOWN = """# Kestrel
+
+[![Build](https://ci.example.org/badge.svg)](https://ci.example.org) [![Docs](https://img.example.org/docs.svg)](https://docs.example.org)
+
+- [Quick start](#quick-start)
+- [Installation](#installation)
+- [Benchmarks](#benchmarks)
+
+Kestrel is a columnar time-series store that ingests 400k rows/sec on a single node.
+
+```bash
+docker run -p 9000:9000 kestrel/kestrel:latest
+kestrel-cli import --rows 1000000 data.csv
+```
+
+Connect to the Kestrel instance via Kestrel Go SDK and get the corresponding test results.
+
+Home Products Pricing Docs Blog Community Contact Us Sign In
+
+Kestrel 在单节点上每秒可写入 40 万行数据。
+"""
+
+
+def test_badges_links_code_navigation_and_instructions_never_become_units() -> None:
+    text = normalise_plain(MARKDOWN)
+    quotes = [text[u.start:u.end] for u in sentence_units(text)]
+    assert quotes == ["Kestrel is a columnar time-series store that ingests 400k rows/sec on a single node.",
+                      "Kestrel 在单节点上每秒可写入 40 万行数据。"], quotes
+
+
+@pytest.mark.parametrize(("piece", "expected"), [
+    ("Talk Read Edit View history Tools What links here Related changes Upload file Special pages", True),
+    ("请参考以下链接完成安装配置", True),
+    ("curl -s http://localhost:9000/exec?query=select", True),
+    ("[70x more points](https://x.example) fit into the same disk than with Borealis.", False),
+    ("The Harbor Street Bridge opened in 1926 and carries four lanes.", False),
+])
+def test_furniture(piece: str, expected: bool) -> None:
+    assert furniture(piece) is expected
