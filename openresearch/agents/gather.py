@@ -160,9 +160,10 @@ class Gatherer:
         return doc
 
     def _store(self, doc: SourceDoc, headers: dict[str, str], out: Gathered) -> None:
-        self.store.upsert_sources([doc], headers={doc.id: headers})
         chunks = chunk_text(doc.text, doc.id)
         vecs = self.embedder.embed([c.text for c in chunks]) if chunks else []
-        self.store.upsert_chunks([{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
-                                   "embedding": v} for c, v in zip(chunks, vecs, strict=True)])
+        rows = [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end, "embedding": v}
+                for c, v in zip(chunks, vecs, strict=True)]
+        # source, chunks, then its content hash as the completion marker: a kill in between is redone next time
+        self.store.store_documents([(doc, rows)], headers={doc.id: headers})
         out.chunks.extend((doc.id, c.start, c.end) for c in chunks)
