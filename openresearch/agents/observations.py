@@ -142,8 +142,8 @@ def _event_metric(before: str, after: str) -> str | None:
     if _CENSUS.search(before) or re.match(r"\s?(?:census|普查)", after, re.I):
         return None  # "the 2010 census", "as of 2010": when a count was true, a condition
     got = _nearest(metric_mentions(before), lambda k: k in _EVENTS, last=True)
-    if got is None and _LIFESPAN.search(before):
-        return "born"  # "Jane Doe (2 July 1829 – 3 November 1913)"
+    if got is None and _LIFESPAN.search(before) and re.match(r"\s?[–—-]", after):
+        return "born"  # "Jane Doe (2 July 1829 – 3 November 1913)"; "Pulsar 2.1 (2018)" dates a release, no birth
     if got is None and re.search(r"^\s?[–-]\s?$|[(（][^()（）]{4,40}[–-]\s?$", before):
         return "died"
     return got or _nearest(metric_mentions(after[:20]), lambda k: k in _EVENTS, last=False)
@@ -166,6 +166,9 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
     """(metric, unit) from the value's unit and the cue words around it in its clause; None = not a metric."""
     window = f"{before} {after}"
     if v.kind in ("date", "year"):
+        if v.kind == "year" and re.search(r"\d\s?[–—-]\s?\d", v.raw) and _LIFESPAN.search(before) and \
+                not metric_mentions(before):
+            return "born", v.kind  # "Bartholomew Green (1530–1556)": a life in years, dated by its first
         event = _event_metric(before, after)
         if event:
             return event, v.kind
@@ -327,6 +330,7 @@ _DOWN = r"less|fewer|lower|slower|smaller|cheaper|worse"
 _REL_EN = re.compile(
     rf"\s*(?:(?P<adj>{_UP}|{_DOWN})\b(?P<mid>[^.;!?]{{0,240}}?)\s?\b|(?P<mid2>[^.;!?]{{0,30}}?)\b(?P<adj2>{_UP}|{_DOWN})"
     r"\b\s?)(?P<than>than|compared (?:to|with)|vs\.?|versus|relative to)\s+(?P<base>[^.;!?()\[\]]{1,60})", re.I)
+_REL_OF = re.compile(r"\s+(?:of\s+|that of\s+)?(?P<base>[A-Z][\w.-]*(?: [A-Z][\w.-]*)?)['’]s\s+(?P<what>[\w -]{0,30})")
 _REL_ZH_BEFORE = re.compile(r"比\s?(?P<base>[^，。；,比]{1,20}?)\s?(?:的\S{0,4})?(?P<adj>快|慢|高|低|少|多|小|大|省|强)"
                             r"\s?(?:了|出)?\s?$")
 _BASELINE_CUE = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bvs\.?|\bversus|\brelative to|比)\s*$", re.I)
@@ -349,6 +353,8 @@ def _relative(sentence: str, v: Value, mentions: Sequence[Mention]) -> Relative 
     if m := _REL_EN.match(sentence, v.end):
         adj, mid = (m.group("adj") or m.group("adj2") or "").lower(), m.group("mid") or m.group("mid2") or ""
         base_start, base_text = m.start("base"), m.group("base")
+    elif v.kind == "ratio" and (m3 := _REL_OF.match(sentence, v.end)):  # "2.5 times Kafka's figure"
+        adj, mid, base_start, base_text = "more", m3.group("what"), m3.start("base"), m3.group("base")
     elif (m2 := _REL_ZH_BEFORE.search(sentence[max(0, v.start - 30):v.start])) and v.kind == "ratio":
         adj, base_text = m2.group("adj"), m2.group("base")
         base_start = max(0, v.start - 30) + m2.start("base")
@@ -405,6 +411,11 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
         if we and not any(we[-1].end() <= m.start < v.start for m in pool):
             return fallback
 
+    if v.kind in ("date", "year"):  # a date is dated by what comes before it, or by its own clause
+        pool = [m for m in pool if m.end <= v.start or clause(m.start) == clause(v.start)] or pool[:0]
+        if not pool:
+            return fallback
+
     def rank(m: Mention) -> tuple[int, int, int]:
         before = m.end <= v.start
         same = clause(m.start) == clause(v.start)
@@ -450,7 +461,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     for (v, metric, unit, rel), ins in zip(measured, inside, strict=True):
         if ins and (perf or v.kind in ("year", "date")):
             continue
-        entity = _entity(text, v, mentions, preferred, context_entity, skip)
+        own_skip = skip | {i for i, m in enumerate(mentions) if rel and m.canonical == rel.baseline}
+        entity = _entity(text, v, mentions, preferred, context_entity, own_skip)
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
             continue
         seen.add((entity, metric, v.raw, unit))
