@@ -71,8 +71,10 @@ def main() -> None:
             report = index_documents(store, docs, embedder)
             print(f"ingested {report.added} paragraphs, {report.chunks} chunks in {time.perf_counter() - t0:.1f} s")
             from openresearch.identity import source_id
+            from openresearch.ingest.documents import local_url
 
-            titles = {source_id(f"https://hotpot.example/wiki/{quote(t)}"): t for t in corpus}
+            # a local file's source id comes from its path (its URL header only names the page)
+            titles = {source_id(local_url(docs / f"{i:04d}.txt")): t for i, t in enumerate(corpus)}
             qvecs = embedder.embed([q["question"] for q in questions])
             pairs = list(zip(questions, qvecs, strict=True))
             if "--sweep" in sys.argv:  # how the default fusion weights were chosen
