@@ -85,7 +85,8 @@ _QUALIFIER = re.compile(r"(?<![a-z0-9])(" + "|".join(sorted((re.escape(k) for k 
                                                           reverse=True)) + r")(?![a-z0-9])", re.IGNORECASE)
 _RECOMMEND = re.compile(
     r"\b(recommend\w*|choose|chosen|pick|go with|best (?:choice|fit|option|suited)|should (?:use|choose|pick|"
-    r"adopt)|is the (?:best|right|strongest)|suits?|suited|prefer\w*)\b|推荐|建议|选择|首选",
+    r"adopt)|is the (?:best|right|strongest)|suits?|suited|prefer\w*|favou?rs?|favou?red|points? to)\b"
+    r"|推荐|建议|选择|首选|倾向",
     re.IGNORECASE)
 
 

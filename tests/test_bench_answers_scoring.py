@@ -309,6 +309,8 @@ def test_answer_first() -> None:
                                          sent(f"RabbitMQ suits queues [{E2}].")])])
     a = S.score_answer_first(S.parse_report(js, md), options)
     assert a.answers and a.sentence.startswith("We recommend Kafka")
+    js, md = report([("Answer", [sent(f"For streaming, the evidence favours Apache Kafka: 590 MB/s [{E1}].")])])
+    assert S.score_answer_first(S.parse_report(js, md), options).answers
     js, md = report([("Background", [sent(f"According to X: “Kafka is a log” [{E1}].")])])
     a = S.score_answer_first(S.parse_report(js, md), options)
     assert not a.answers and a.names_option and a.cited
