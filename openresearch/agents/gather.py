@@ -44,11 +44,13 @@ class Gatherer:
     """One per run: owns the polite HTTP client (politeness is global across sub-questions)."""
 
     def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, sources: list[str],
-                 *, per_query: int = 6, offline: bool = False) -> None:
+                 *, per_query: int = 6, local_per_query: int | None = None, offline: bool = False) -> None:
         self.store = store
         self.embedder = embedder
         self.settings = settings
         self.per_query = per_query
+        # local hits cost no request: a small plan (a look-up) reads more of the user's own documents per query
+        self.local_per_query = local_per_query or per_query
         self.local = LocalRetriever(store, embedder)
         self.remote: list[str] = []
         for s in sources:
@@ -87,7 +89,7 @@ class Gatherer:
     async def gather(self, query: str) -> Gathered:
         out = Gathered()
         if self.use_local:
-            hits = await asyncio.to_thread(self.local.search_sync, query, self.per_query)
+            hits = await asyncio.to_thread(self.local.search_sync, query, self.local_per_query)
             out.searches += 1
             ids = [str(c.extra["source_id"]) for c in hits]
             docs = await asyncio.to_thread(self.store.sources, ids)

@@ -15,8 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from openresearch.agents.answer import ANSWER_ID
 from openresearch.agents.components import Components
 from openresearch.agents.gather import Gatherer
+from openresearch.agents.metric_names import same_family
 from openresearch.agents.metrics import RunMetrics
 from openresearch.agents.planner import PlanBudget, schedule
 from openresearch.agents.reflect import Sufficiency, assess, follow_up_queries
@@ -44,6 +46,9 @@ from openresearch.models import (
 
 Progress = Callable[..., None]  # progress(event, **data): the CLI draws it, tests ignore it
 STAGES = ("plan", "gather", "write", "verify", "report", "done")
+# a look-up is one sub-question: it can afford to read three times as many local sources per query, so a
+# passage that disagrees is read beside the ones that agree
+LOCAL_BREADTH = {"lookup": 3}
 
 
 def no_progress(event: str, **data: Any) -> None:
@@ -107,7 +112,8 @@ class ResearchRun:
             with self.metrics.stage("index"):
                 await self._index()
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
-                                per_query=self.opts.sources_per_query, offline=self.opts.offline)
+                                per_query=self.opts.sources_per_query, offline=self.opts.offline,
+                                local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1))
             try:
                 with self.metrics.stage("gather"):
                     await self._investigate_all(plan, gatherer)
@@ -259,6 +265,7 @@ class ResearchRun:
         self.progress("stage", name="write")
         with self.metrics.stage("write"):
             per_q = self._section_evidence(plan)
+            per_q[ANSWER_ID] = self._answer_evidence(plan)
             conflicts = self._report_conflicts(plan, per_q)
             limited = set(self.limited)
             if self.c.budget_tripped() and not self.low_precision:
@@ -283,6 +290,18 @@ class ResearchRun:
             if doc is None or e.start is None:
                 continue
             e.page = next((p for p, start, end in doc.pages if start <= e.start < end), None)
+
+    def _answer_evidence(self, plan: Plan, limit: int = 300) -> list[EvidenceView]:
+        """Every item the run linked to its sub-questions that reports a value of a metric the question asks
+        about (any value when it names none): the answer states values from all of them, not only from the
+        few each section shows, so a passage that disagrees is not cut off by ranking."""
+        out: dict[str, EvidenceView] = {}
+        for sq in plan.sub_questions:
+            for ev in self.store.evidence_for_question(sq.text, limit):
+                if any(not plan.metrics or any(same_family(o.metric, m) for m in plan.metrics)
+                       for o in ev.observations):
+                    out.setdefault(ev.id, ev)
+        return list(out.values())
 
     def _section_evidence(self, plan: Plan) -> dict[str, list[EvidenceView]]:
         """Evidence per section from Cypher, in section order; an item already used by an earlier section is
