@@ -57,7 +57,8 @@ _YEAR_TEXT = re.compile(r"(?<![\d.,])\d{3,4}(?![\d.,]\d)")
 _DATE_TEXT = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{3,4}"
                         r"|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{3,4}"
                         r"|\d{4}-\d{2}-\d{2}|\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日")
-_QUALIFIER = re.compile(r"\s*(\([^)]*\)|,.*)$")  # "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)"
+# "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)", full-width forms too
+_QUALIFIER = re.compile(r"\s*([(（][^)）]*[)）]|[,，].*)$")
 _WORDS = {"en": ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve"],
           "zh": ["零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from openresearch.agents.claim_text import quantities
 from openresearch.agents.metric_names import canonical_metric, same_family
 from openresearch.agents.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
+from openresearch.conflicts import core_name, count_word
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
 from openresearch.numbers import Quantity
@@ -67,23 +68,13 @@ _PHRASES: dict[str, dict[str, str]] = {
 }
 
 
-_COUNT = {"en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-          "zh": ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十")}
-
-
-def count_word(n: int, lang: Lang) -> str:
-    """Counts in words: a digit the quotes do not contain would fail the verifier's number check."""
-    words = _COUNT["zh" if lang == "zh" else "en"]
-    return words[n] if 0 <= n < len(words) else ("many" if lang != "zh" else "多")
-
-
 def _p(lang: Lang, key: str, **values: object) -> str:
     return _PHRASES["zh" if lang == "zh" else "en"][key].format(**values)
 
 
 def base_name(entity: str) -> str:
     """'Osgood, Indiana' -> 'Osgood'; 'Douglas County Courthouse (Nebraska)' -> 'Douglas County Courthouse'."""
-    return re.split(r"\s*[,(（，]", entity, maxsplit=1)[0].strip() or entity
+    return core_name(entity)
 
 
 def same_thing(name: str, focus: str) -> bool:
