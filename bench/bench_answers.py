@@ -122,7 +122,7 @@ class Runner:
     """One embedded FalkorDB in a temp data dir and one embedder, for many runs with distinct graph names."""
 
     def __init__(self, data_dir: Path) -> None:
-        from openresearch.agents.pipeline import default_embedder
+        from openresearch.agents.run.pipeline import default_embedder
         from openresearch.config import Settings
 
         self.data_dir = data_dir
@@ -133,9 +133,9 @@ class Runner:
         self.load_s = time.perf_counter() - t0
 
     def run(self, question: str, folder: Path, graph: str, out: Path) -> tuple[dict[str, Any], str, float]:
-        from openresearch.agents.components import Components
-        from openresearch.agents.pipeline import run_research
-        from openresearch.agents.run_config import RunOptions
+        from openresearch.agents.run.components import Components
+        from openresearch.agents.run.pipeline import run_research
+        from openresearch.agents.run.run_config import RunOptions
         from openresearch.graph.connect import open_store
 
         settings = self.settings.model_copy(update={"graph_name": graph})

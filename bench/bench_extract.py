@@ -21,9 +21,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
-from openresearch.agents.extract_rules import sentence_units
-from openresearch.agents.extractor import DeterministicExtractor
-from openresearch.agents.metric_names import canonical_metric, same_family
+from openresearch.agents.extract.extract_rules import sentence_units
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.extract.metric_names import canonical_metric, same_family
 from openresearch.identity import AliasResolver, entity_key, question_id, source_id
 from openresearch.ingest.documents import parse_bytes
 from openresearch.ingest.embed import HashEmbedder
@@ -51,7 +51,7 @@ class Found(NamedTuple):
 
 def _analysed_entities(question: str) -> list[str]:
     try:
-        from openresearch.agents.analysis import analyse
+        from openresearch.agents.plan.analysis import analyse
 
         return list(analyse(question).entities)
     except Exception as exc:  # analysis is another role's work in progress: the bench still runs

@@ -14,16 +14,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from openresearch.agents.components import Components
-from openresearch.agents.extractor import DeterministicExtractor, LLMExtractor
-from openresearch.agents.judge import EmbeddingJudge, LLMJudge
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig
-from openresearch.agents.pipeline import default_embedder, run_research
-from openresearch.agents.planner import PlanBudget
-from openresearch.agents.rewrite import rewrite
-from openresearch.agents.run_config import RunOptions
-from openresearch.agents.writer import DeterministicWriter, LLMWriter
+from openresearch.agents.extract.extractor import DeterministicExtractor, LLMExtractor
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig
+from openresearch.agents.plan.planner import PlanBudget
+from openresearch.agents.plan.rewrite import rewrite
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.pipeline import default_embedder, run_research
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.verify.judge import EmbeddingJudge, LLMJudge
+from openresearch.agents.write.writer import DeterministicWriter, LLMWriter
 from openresearch.config import Settings
 from openresearch.graph.connect import open_store
 from openresearch.graph.falkor_server import EmbeddedFalkor

@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from openresearch.agents.components import Components
-from openresearch.agents.pipeline import default_embedder, run_research
-from openresearch.agents.run_config import RunOptions
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.pipeline import default_embedder, run_research
+from openresearch.agents.run.run_config import RunOptions
 from openresearch.config import Settings
 from openresearch.graph.connect import open_store
 from openresearch.graph.falkor_server import EmbeddedFalkor

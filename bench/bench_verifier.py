@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from openresearch.agents.judge import CALIBRATED
-from openresearch.agents.judge_cues import Cues, Thresholds, cues, decide
+from openresearch.agents.verify.judge import CALIBRATED
+from openresearch.agents.verify.judge_cues import Cues, Thresholds, cues, decide
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 
 REPO = Path(__file__).resolve().parents[1]

@@ -64,9 +64,9 @@ def research(
 
     Example: openresearch research "Kafka or RabbitMQ for 1 KB events?" --source local:examples/corpus --offline
     """
-    from openresearch.agents.pipeline import run_research
-    from openresearch.agents.report import to_json, verification_summary
-    from openresearch.agents.run_config import Caps, RunOptions
+    from openresearch.agents.run.pipeline import run_research
+    from openresearch.agents.run.run_config import Caps, RunOptions
+    from openresearch.agents.write.report import to_json, verification_summary
 
     caps = Caps(llm_calls=max_llm_calls, llm_tokens=max_tokens, llm_cost_usd=max_cost)
     opts = RunOptions(question=question, sources=source or ["local:examples/corpus"], style=style,  # type: ignore[arg-type]

@@ -13,8 +13,8 @@ from typing import IO, Annotated, Any
 import typer
 from pydantic import BaseModel, Field
 
-from openresearch.agents.judge import EmbeddingJudge, Judge
-from openresearch.agents.verifier import BatchJudge
+from openresearch.agents.verify.judge import EmbeddingJudge, Judge
+from openresearch.agents.verify.verifier import BatchJudge
 from openresearch.commands.common import JsonOpt, err_console, print_json, settings
 from openresearch.errors import InputError
 
@@ -100,8 +100,8 @@ def make_judge(offline: bool) -> tuple[Judge, str]:
     embedding = EmbeddingJudge(SentenceTransformerEmbedder(s.embedding_model, cache_dir=s.cache_dir / "embeddings"))
     if offline:
         return embedding, "embedding"
-    from openresearch.agents.judge import LLMJudge
-    from openresearch.agents.llm import LLMClient
+    from openresearch.agents.llm.client import LLMClient
+    from openresearch.agents.verify.judge import LLMJudge
 
     client = LLMClient.from_settings(s)
     return (embedding, "embedding") if client is None else (LLMJudge(client, embedding), "llm")

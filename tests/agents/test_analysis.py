@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from openresearch.agents.analysis import Analyzer, analyse
+from openresearch.agents.plan.analysis import Analyzer, analyse
 
 
 @pytest.mark.parametrize(("question", "language", "kind", "entities", "aspects"), [

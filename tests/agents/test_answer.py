@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openresearch.agents.answer import answer_section, base_name, same_thing
-from openresearch.agents.judge import EmbeddingJudge
-from openresearch.agents.verifier import verify
+from openresearch.agents.verify.judge import EmbeddingJudge
+from openresearch.agents.verify.verifier import verify
+from openresearch.agents.write.answer import answer_section, base_name, same_thing
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 from openresearch.models import Draft, EvidenceView, ObservationView, Plan, SourceView, SubQuestion
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from openresearch.agents.budget import Budget
+from openresearch.agents.llm.budget import Budget
 from openresearch.errors import BudgetExceeded
 
 

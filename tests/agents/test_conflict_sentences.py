@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from writing_fixtures import conflict, ev
 
-from openresearch.agents.verifier import verify
-from openresearch.agents.writer_templates import conflict_sentence
+from openresearch.agents.verify.verifier import verify
+from openresearch.agents.write.writer_templates import conflict_sentence
 from openresearch.models import ClaimJudgement, Draft, DraftSection, EvidenceView
 
 

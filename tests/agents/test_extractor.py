@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from openresearch.agents.extract_rules import classify, sentence_units
-from openresearch.agents.extractor import DeterministicExtractor, Extractor
-from openresearch.agents.observations import has_statistic, observations
-from openresearch.agents.values import find_values
+from openresearch.agents.extract.extract_rules import classify, sentence_units
+from openresearch.agents.extract.extractor import DeterministicExtractor, Extractor
+from openresearch.agents.extract.observations import has_statistic, observations
+from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, evidence_id, question_id
 from openresearch.ingest.documents import parse_file
 from openresearch.ingest.embed import HashEmbedder

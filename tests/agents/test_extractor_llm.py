@@ -9,11 +9,11 @@ import pytest
 from llm_server import RecordedRequest, Reply, ScriptedLLMServer, answer  # tests/agents is on sys.path
 from test_extractor import ask, assert_verbatim, doc
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.extract_llm import windows
-from openresearch.agents.extractor import DeterministicExtractor, Extractor, LLMExtractor
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig
+from openresearch.agents.extract.extract_llm import windows
+from openresearch.agents.extract.extractor import DeterministicExtractor, Extractor, LLMExtractor
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig
 from openresearch.identity import AliasResolver, content_hash
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.models import ExtractionResult, SourceDoc

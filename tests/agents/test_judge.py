@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from llm_server import Reply, ScriptedLLMServer, answer
 
-from openresearch.agents.judge import CALIBRATED, EmbeddingJudge, LLMJudge, cosine
-from openresearch.agents.judge_cues import Thresholds, cues, decide, negations
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig
+from openresearch.agents.verify.judge import CALIBRATED, EmbeddingJudge, LLMJudge, cosine
+from openresearch.agents.verify.judge_cues import Thresholds, cues, decide, negations
 from openresearch.ingest.embed import HashEmbedder, SentenceTransformerEmbedder
 from openresearch.models import ClaimJudgement
 

@@ -22,9 +22,9 @@ from llm_server import (  # tests/agents is on sys.path: pytest's rootdir-less i
 )
 from pydantic import BaseModel, RootModel
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig, Role
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig, Role
 from openresearch.errors import LLMError
 
 pytestmark = pytest.mark.integration

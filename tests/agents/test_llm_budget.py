@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from llm_server import ScriptedLLMServer, answer  # tests/agents is on sys.path (rootdir-less import mode)
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig, Role
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig, Role
 from openresearch.errors import BudgetExceeded
 
 pytestmark = pytest.mark.integration

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 from pydantic import SecretStr
 
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig, Role, configs_from_settings
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig, Role, configs_from_settings
 from openresearch.config import Settings
 
 SERVER = "http://127.0.0.1:9/v1"

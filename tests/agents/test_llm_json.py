@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from openresearch.agents.llm_json import (
+from openresearch.agents.llm.parse import (
     JSONExtractError,
     extract_json,
     looks_like_refusal,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from openresearch.agents.metric_names import canonical_metric, metric_family, metric_mentions, same_family
+from openresearch.agents.extract.metric_names import canonical_metric, metric_family, metric_mentions, same_family
 
 
 @pytest.mark.parametrize(("phrase", "key"), [

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from openresearch.agents.extract_rules import EntityLinker, Mention, furniture, lead_subject, sentence_units
-from openresearch.agents.extractor import DeterministicExtractor
-from openresearch.agents.observations import observations, table_row_observations
-from openresearch.agents.values import find_values
+from openresearch.agents.extract.extract_rules import EntityLinker, Mention, furniture, lead_subject, sentence_units
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.extract.observations import observations, table_row_observations
+from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key, question_id, source_id
 from openresearch.ingest.documents import normalise_plain
 from openresearch.ingest.embed import HashEmbedder

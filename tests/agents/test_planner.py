@@ -9,11 +9,11 @@ import networkx as nx
 import pytest
 from llm_server import ScriptedLLMServer, answer, malformed
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig
-from openresearch.agents.plan_converge import ROLE_ORDER, break_cycles
-from openresearch.agents.planner import DeterministicPlanner, LLMPlanner, PlanBudget, schedule
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig
+from openresearch.agents.plan.plan_converge import ROLE_ORDER, break_cycles
+from openresearch.agents.plan.planner import DeterministicPlanner, LLMPlanner, PlanBudget, schedule
 from openresearch.identity import question_id
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.models import Plan, SubQuestion

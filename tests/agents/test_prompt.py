@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from openresearch.agents import prompt
-from openresearch.agents.prompt import PromptError
+from openresearch.agents.llm import prompt
+from openresearch.agents.llm.prompt import PromptError
 
 
 @pytest.mark.parametrize("name", prompt.names())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from writing_fixtures import KAFKA_A, KAFKA_B, RABBIT, conflict
 
-from openresearch.agents.reflect import assess, follow_up_queries
+from openresearch.agents.plan.reflect import assess, follow_up_queries
 from openresearch.models import SubQuestion
 
 Q = SubQuestion(id="Q", text="How fast is Kafka?", entities=["Apache Kafka"], keywords=["throughput"])

@@ -9,10 +9,10 @@ import re
 import pytest
 from llm_server import ScriptedLLMServer, answer, refusal
 
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig
-from openresearch.agents.planner import DeterministicPlanner, PlanBudget
-from openresearch.agents.rewrite import rewrite, rewrite_plan, variants
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig
+from openresearch.agents.plan.planner import DeterministicPlanner, PlanBudget
+from openresearch.agents.plan.rewrite import rewrite, rewrite_plan, variants
 from openresearch.identity import question_id
 from openresearch.ingest.embed import Embedder, HashEmbedder, SentenceTransformerEmbedder
 from openresearch.models import Plan, SubQuestion

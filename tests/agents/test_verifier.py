@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from writing_fixtures import EN_CONFLICT, EN_EVIDENCE, KAFKA_A, KAFKA_B, ROCKET, ROCKET_BG, conflict, ev
 
-from openresearch.agents.claim_text import citations_in, quantities, strip_markers
-from openresearch.agents.verifier import discloses, verify
+from openresearch.agents.verify.claim_text import citations_in, quantities, strip_markers
+from openresearch.agents.verify.verifier import discloses, verify
 from openresearch.models import ClaimJudgement, Draft, DraftSection, Label, Sentence
 
 EVIDENCE = {e.id: e for e in [*EN_EVIDENCE, ROCKET, ROCKET_BG]}

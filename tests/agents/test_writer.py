@@ -23,13 +23,13 @@ from writing_fixtures import (
     ev,
 )
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.claim_text import citations_in, unmatched_numbers
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import LLMConfig
-from openresearch.agents.verifier import grounding, verify
-from openresearch.agents.writer import DeterministicWriter, LLMWriter
-from openresearch.agents.writer_deterministic import ordered_questions
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import LLMConfig
+from openresearch.agents.verify.claim_text import citations_in, unmatched_numbers
+from openresearch.agents.verify.verifier import grounding, verify
+from openresearch.agents.write.writer import DeterministicWriter, LLMWriter
+from openresearch.agents.write.writer_deterministic import ordered_questions
 from openresearch.models import ClaimJudgement, ConflictGroup, Draft, EvidenceView, Plan, Style, SubQuestion
 
 STYLES: list[Style] = ["brief", "report", "review"]
@@ -295,7 +295,7 @@ def test_llm_writer_budget_exhausted_falls_back(llm_server: ScriptedLLMServer) -
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_deterministic_drafts_pass_the_real_offline_judge(lang: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     """End to end with real parts: template sentences are supported by their quotes per the calibrated judge."""
-    from openresearch.agents.judge import EmbeddingJudge
+    from openresearch.agents.verify.judge import EmbeddingJudge
     from openresearch.ingest.embed import SentenceTransformerEmbedder
 
     judge = EmbeddingJudge(SentenceTransformerEmbedder(cache_dir=tmp_path_factory.mktemp("emb")))
@@ -306,7 +306,7 @@ def test_deterministic_drafts_pass_the_real_offline_judge(lang: str, tmp_path_fa
 
 
 def test_relevance_reads_chinese_keyword_phrases_by_their_words() -> None:
-    from openresearch.agents.writer_deterministic import relevant
+    from openresearch.agents.write.writer_deterministic import relevant
 
     q = SubQuestion(id="Z-w", text="TDengine 的写入吞吐是多少？", role="core", entities=["TDengine"],
                     keywords=["TDengine", "写入吞吐"])

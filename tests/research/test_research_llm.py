@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from llm_server import RecordedRequest, Reply, ScriptedLLMServer, answer, malformed, rate_limited, think
 
-from openresearch.agents.components import Components
-from openresearch.agents.pipeline import run_research
-from openresearch.agents.run_config import Caps, RunOptions
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.pipeline import run_research
+from openresearch.agents.run.run_config import Caps, RunOptions
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from openresearch.agents.components import Components
-from openresearch.agents.pipeline import run_research
-from openresearch.agents.run_config import RunOptions
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.pipeline import run_research
+from openresearch.agents.run.run_config import RunOptions
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder
@@ -98,7 +98,7 @@ def test_second_identical_run_reuses_evidence(store: GraphStore, corpus: Path, e
 def test_pdf_quotes_are_cited_with_their_page(store: GraphStore) -> None:
     from types import SimpleNamespace
 
-    from openresearch.agents.research import ResearchRun, to_record
+    from openresearch.agents.run.research import ResearchRun, to_record
     from openresearch.identity import content_hash, evidence_id, question_id, source_id
     from openresearch.models import EvidenceItem, SourceDoc, SubQuestion
 

@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from openresearch.agents.components import Components
-from openresearch.agents.pipeline import run_research
-from openresearch.agents.run_config import RunOptions
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.pipeline import run_research
+from openresearch.agents.run.run_config import RunOptions
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder

@@ -15,8 +15,8 @@ from typing import get_args
 
 from pydantic import BaseModel, Field
 
-from openresearch.agents.extract_rules import worth_quoting
-from openresearch.agents.prompt import render
+from openresearch.agents.extract.extract_rules import worth_quoting
+from openresearch.agents.llm.prompt import render
 from openresearch.identity import AliasResolver
 from openresearch.ingest.chunk import sentence_spans
 from openresearch.models import EvidenceType, ObservationIn, Plan, SubQuestion

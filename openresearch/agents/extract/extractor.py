@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from openresearch.agents.extract_llm import (
+from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
     check_observations,
@@ -26,7 +26,7 @@ from openresearch.agents.extract_llm import (
     messages,
     windows,
 )
-from openresearch.agents.extract_rules import (
+from openresearch.agents.extract.extract_rules import (
     EntityLinker,
     Mention,
     Unit,
@@ -36,16 +36,16 @@ from openresearch.agents.extract_rules import (
     sentence_units,
     table_header,
 )
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import Role
-from openresearch.agents.metric_names import metric_mentions
-from openresearch.agents.observations import (
+from openresearch.agents.extract.metric_names import metric_mentions
+from openresearch.agents.extract.observations import (
     condition_spans,
     has_statistic,
     metric_words,
     observations,
     table_row_observations,
 )
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import Role
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.embed import Embedder

@@ -12,9 +12,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from openresearch.agents.extract_rules import Mention, mask_links
-from openresearch.agents.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
-from openresearch.agents.values import Value, find_values
+from openresearch.agents.extract.extract_rules import Mention, mask_links
+from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
+from openresearch.agents.extract.values import Value, find_values
 from openresearch.models import ObservationIn
 
 _N = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|single)"

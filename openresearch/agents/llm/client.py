@@ -21,10 +21,10 @@ from openai import OpenAI
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, RootModel, ValidationError
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.llm_config import JsonMode, LLMConfig, Role, configs_from_settings
-from openresearch.agents.llm_json import JSONExtractError, extract_json, looks_like_refusal, strip_think
-from openresearch.agents.prompt import render
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.config import JsonMode, LLMConfig, Role, configs_from_settings
+from openresearch.agents.llm.parse import JSONExtractError, extract_json, looks_like_refusal, strip_think
+from openresearch.agents.llm.prompt import render
 from openresearch.errors import LLMError
 
 M = TypeVar("M", bound=BaseModel)

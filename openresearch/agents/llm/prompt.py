@@ -45,7 +45,7 @@ class Prompt:
 
 
 def _dir() -> resources.abc.Traversable:
-    return resources.files("openresearch") / "agents" / "prompts"
+    return resources.files("openresearch") / "agents" / "llm" / "prompts"
 
 
 def names() -> list[str]:

@@ -18,8 +18,8 @@ from typing import Any, Literal
 import spacy
 from pydantic import BaseModel, Field
 
-from openresearch.agents.attributes import attribute_list, lookup, metric_key
-from openresearch.agents.lexicon import (
+from openresearch.agents.plan.attributes import attribute_list, lookup, metric_key
+from openresearch.agents.plan.lexicon import (
     ASPECTS,
     EN_FILLER,
     EN_KIND_MARKERS,

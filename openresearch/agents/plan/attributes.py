@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from openresearch.agents.metric_names import canonical_metric
+from openresearch.agents.extract.metric_names import canonical_metric
 
 
 class Lookup(NamedTuple):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from openresearch.agents.plan_diverge import Candidate
+from openresearch.agents.plan.plan_diverge import Candidate
 from openresearch.ingest.embed import Embedder
 from openresearch.models import Role, SourceType, SubQuestion
 

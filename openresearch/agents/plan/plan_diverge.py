@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from openresearch.agents.analysis import QuestionAnalysis
-from openresearch.agents.attributes import metric_key
-from openresearch.agents.lexicon import ASPECT_BY_KEY
-from openresearch.agents.metric_names import canonical_metric
+from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.plan.analysis import QuestionAnalysis
+from openresearch.agents.plan.attributes import metric_key
+from openresearch.agents.plan.lexicon import ASPECT_BY_KEY
 from openresearch.identity import question_id
 from openresearch.models import Role
 

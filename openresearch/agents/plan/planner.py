@@ -12,12 +12,12 @@ from typing import Protocol, cast
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from openresearch.agents.analysis import Analyzer, QuestionAnalysis, default_analyzer
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import Role as LLMRole
-from openresearch.agents.plan_converge import ROLE_ORDER, PlanBudget, converge
-from openresearch.agents.plan_diverge import Candidate, diverge, keywords_for, plan_aspects
-from openresearch.agents.prompt import render
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import Role as LLMRole
+from openresearch.agents.llm.prompt import render
+from openresearch.agents.plan.analysis import Analyzer, QuestionAnalysis, default_analyzer
+from openresearch.agents.plan.plan_converge import ROLE_ORDER, PlanBudget, converge
+from openresearch.agents.plan.plan_diverge import Candidate, diverge, keywords_for, plan_aspects
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import guess_lang

@@ -16,11 +16,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from openresearch.agents.lexicon import ASPECT_BY_KEY, EN_FILLER, ZH_FILLER
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import Role
-from openresearch.agents.planner import LANGUAGE_NAMES
-from openresearch.agents.prompt import render
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import Role
+from openresearch.agents.llm.prompt import render
+from openresearch.agents.plan.lexicon import ASPECT_BY_KEY, EN_FILLER, ZH_FILLER
+from openresearch.agents.plan.planner import LANGUAGE_NAMES
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import STOP_WORDS, guess_lang, words

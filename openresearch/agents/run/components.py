@@ -7,14 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from openresearch.agents.budget import Budget
-from openresearch.agents.extractor import DeterministicExtractor, Extractor
-from openresearch.agents.judge import EmbeddingJudge, Judge
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.planner import DeterministicPlanner, Planner
-from openresearch.agents.rewrite import RewriteResult, rewrite
-from openresearch.agents.run_config import Caps
-from openresearch.agents.writer import DeterministicWriter, Writer
+from openresearch.agents.extract.extractor import DeterministicExtractor, Extractor
+from openresearch.agents.llm.budget import Budget
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.plan.planner import DeterministicPlanner, Planner
+from openresearch.agents.plan.rewrite import RewriteResult, rewrite
+from openresearch.agents.run.run_config import Caps
+from openresearch.agents.verify.judge import EmbeddingJudge, Judge
+from openresearch.agents.write.writer import DeterministicWriter, Writer
 from openresearch.config import Settings
 from openresearch.identity import AliasResolver
 from openresearch.ingest.embed import Embedder
@@ -55,10 +55,10 @@ class Components:
             return cls(planner=planner, rewrite=lambda q, p: rewrite(q, p, embedder=embedder),
                        extractor=extractor, fallback_extractor=extractor, writer=writer, fallback_writer=writer,
                        judge=judge)
-        from openresearch.agents.extractor import LLMExtractor
-        from openresearch.agents.judge import LLMJudge
-        from openresearch.agents.planner import LLMPlanner
-        from openresearch.agents.writer import LLMWriter
+        from openresearch.agents.extract.extractor import LLMExtractor
+        from openresearch.agents.plan.planner import LLMPlanner
+        from openresearch.agents.verify.judge import LLMJudge
+        from openresearch.agents.write.writer import LLMWriter
 
         return cls(
             planner=LLMPlanner(llm, planner),

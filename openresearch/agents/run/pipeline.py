@@ -7,10 +7,10 @@ import json
 import time
 from pathlib import Path
 
-from openresearch.agents.components import Components
-from openresearch.agents.report import to_html, to_json, to_markdown
-from openresearch.agents.research import Progress, ResearchRun, RunResult, no_progress
-from openresearch.agents.run_config import RunOptions
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.research import Progress, ResearchRun, RunResult, no_progress
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.write.report import to_html, to_json, to_markdown
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder, SentenceTransformerEmbedder

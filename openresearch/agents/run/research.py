@@ -15,16 +15,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from openresearch.agents.answer import ANSWER_ID
-from openresearch.agents.components import Components
-from openresearch.agents.gather import Gatherer
-from openresearch.agents.metric_names import same_family
-from openresearch.agents.metrics import RunMetrics
-from openresearch.agents.planner import PlanBudget, schedule
-from openresearch.agents.reflect import Sufficiency, assess, follow_up_queries
-from openresearch.agents.run_config import RunOptions
-from openresearch.agents.verifier import verify
-from openresearch.agents.writer_deterministic import ordered_questions
+from openresearch.agents.extract.metric_names import same_family
+from openresearch.agents.plan.planner import PlanBudget, schedule
+from openresearch.agents.plan.reflect import Sufficiency, assess, follow_up_queries
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.gather import Gatherer
+from openresearch.agents.run.metrics import RunMetrics
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.verify.verifier import verify
+from openresearch.agents.write.answer import ANSWER_ID
+from openresearch.agents.write.writer_deterministic import ordered_questions
 from openresearch.config import Settings
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.graph.store import SOURCE_KINDS, GraphStore

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
-from openresearch.agents.judge_cues import Thresholds, cues, decide
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import Role
-from openresearch.agents.prompt import render
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import Role
+from openresearch.agents.llm.prompt import render
+from openresearch.agents.verify.judge_cues import Thresholds, cues, decide
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.ingest.embed import Embedder
 from openresearch.models import ClaimJudgement

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from openresearch.agents.claim_text import matches, quantities
+from openresearch.agents.verify.claim_text import matches, quantities
 from openresearch.ingest.textnorm import tokens, words
 from openresearch.models import Label
 

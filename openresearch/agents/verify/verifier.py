@@ -19,8 +19,14 @@ from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
-from openresearch.agents.claim_text import citations_in, date_quantities, quantities, strip_markers, unmatched_numbers
-from openresearch.agents.judge import Judge
+from openresearch.agents.verify.claim_text import (
+    citations_in,
+    date_quantities,
+    quantities,
+    strip_markers,
+    unmatched_numbers,
+)
+from openresearch.agents.verify.judge import Judge
 from openresearch.models import (
     ClaimJudgement,
     ConflictGroup,

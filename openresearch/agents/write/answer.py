@@ -18,9 +18,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from openresearch.agents.claim_text import quantities
-from openresearch.agents.metric_names import canonical_metric, same_family
-from openresearch.agents.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
+from openresearch.agents.extract.metric_names import canonical_metric, same_family
+from openresearch.agents.verify.claim_text import quantities
+from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from openresearch.agents.answer import ANSWER_ID, cite_ids, metric_table
+from openresearch.agents.write.answer import ANSWER_ID, cite_ids, metric_table
 from openresearch.conflicts import condition_label
 from openresearch.conflicts import value_summary as conflict_value
 
 if TYPE_CHECKING:
-    from openresearch.agents.research import RunResult
+    from openresearch.agents.run.research import RunResult
 
 _CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]")
 

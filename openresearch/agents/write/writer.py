@@ -14,12 +14,12 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from openresearch.agents.claim_text import citations_in
-from openresearch.agents.llm import LLMClient
-from openresearch.agents.llm_config import Role
-from openresearch.agents.prompt import render
-from openresearch.agents.verifier import discloses
-from openresearch.agents.writer_deterministic import (
+from openresearch.agents.llm.client import LLMClient
+from openresearch.agents.llm.config import Role
+from openresearch.agents.llm.prompt import render
+from openresearch.agents.verify.claim_text import citations_in
+from openresearch.agents.verify.verifier import discloses
+from openresearch.agents.write.writer_deterministic import (
     DeterministicWriter,
     opening,
     ordered_questions,
@@ -29,7 +29,7 @@ from openresearch.agents.writer_deterministic import (
     section_title,
     stated,
 )
-from openresearch.agents.writer_templates import conflict_sentence, conflict_value_text, gap_sentence
+from openresearch.agents.write.writer_templates import conflict_sentence, conflict_value_text, gap_sentence
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from openresearch.agents.answer import ANSWER_ID, answer_section, mentions, restate
-from openresearch.agents.metric_names import canonical_metric, same_family
-from openresearch.agents.writer_templates import (
+from openresearch.agents.extract.metric_names import canonical_metric, same_family
+from openresearch.agents.write.answer import ANSWER_ID, answer_section, mentions, restate
+from openresearch.agents.write.writer_templates import (
     Lang,
     Value,
     compare_sentence,

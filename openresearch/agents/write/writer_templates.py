@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from openresearch.agents.claim_text import quantities, unmatched_numbers
+from openresearch.agents.verify.claim_text import quantities, unmatched_numbers
 from openresearch.conflicts import EXACT_UNITS, calendar_surface, credibility_note, value_label
 from openresearch.models import ConflictGroup, ConflictValue, EvidenceView, ObservationView, Sentence
 from openresearch.numbers import Quantity

@@ -1,0 +1,1 @@
+"""Extraction: evidence items (verbatim spans) and numeric observations from sources."""

@@ -1,0 +1,1 @@
+"""Planning: question analysis, sub-questions within a budget, query rewriting and reflection."""

@@ -1,0 +1,1 @@
+"""The research run: options, role assembly, gathering, the run loop and its metrics."""

@@ -1,0 +1,1 @@
+"""Verification: every sentence checked against the evidence it cites, and the claim judges."""
