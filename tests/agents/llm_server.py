@@ -14,7 +14,11 @@ the last user message) fit the request is used, and removed unless `repeat=True`
 server answers HTTP 400 "no scripted reply" so a test fails loudly instead of hanging.
 
 Knobs: `server.latency_s` (fixed delay added to every call, for parallelism benchmarks),
-`server.supported_formats` (response_format types accepted; others get a 400 like old servers give).
+`server.supported_formats` (response_format types accepted; others get `server.format_error_status`,
+400 like old servers give, or 500 with a bare message like llama-cpp-python), `server.rejected_params`
+(request parameters refused with a 400 naming them, as OpenAI's newer models refuse `max_tokens`).
+`server.disconnects` counts delayed replies whose client closed the connection while it waited (a
+cancelled request: llama.cpp stops generating then), `server.max_concurrent` the most requests held at once.
 Faults are just replies, built by the helpers below: think, fenced, malformed, truncated, refusal, slow,
 rate_limited, server_error (or any `Reply(...)`, e.g. `raw_body=` for a broken HTTP body).
 The role marker is the X-OpenResearch-Role header the client sends.
@@ -24,6 +28,8 @@ from __future__ import annotations
 
 import json
 import re
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -131,6 +137,11 @@ class ScriptedLLMServer:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.latency_s = 0.0
         self.supported_formats: set[str] = {"json_schema", "json_object", "text"}
+        self.format_error_status = 400
+        self.rejected_params: set[str] = set()
+        self.disconnects = 0
+        self.max_concurrent = 0
+        self._active = 0
         self.responder: Callable[[RecordedRequest], Reply] | None = None
         self.requests: list[RecordedRequest] = []
         self._queue: list[Reply] = []
@@ -251,21 +262,53 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             with server._lock:
                 server.requests.append(req)
             if req.response_format and req.response_format not in server.supported_formats:
-                self._send(400, _error(400, f"response_format {req.response_format} is not supported",
-                                       "response_format"))
+                status = server.format_error_status
+                message = (f"response_format {req.response_format} is not supported" if status < 500
+                           else "Internal Server Error")  # llama-cpp-python says no more than that
+                self._send(status, _error(status, message, "response_format" if status < 500 else None))
+                return
+            refused = sorted(p for p in server.rejected_params if p in body)
+            if refused:
+                self._send(400, _error(400, f"Unsupported parameter: '{refused[0]}' is not supported with "
+                                       "this model.", refused[0]))
                 return
             reply = server._pick(req)
             if reply is None:
                 self._send(400, _error(400, f"llm_server: no scripted reply for {req.last_user[:80]!r}"))
                 return
-            if server._closing.wait(server.latency_s + reply.delay_s):
-                return
+            with server._lock:
+                server._active += 1
+                server.max_concurrent = max(server.max_concurrent, server._active)
+            try:
+                if self._wait(server.latency_s + reply.delay_s):
+                    return
+            finally:
+                with server._lock:
+                    server._active -= 1
             if reply.status != 200:
                 self._send(reply.status, _error(reply.status, reply.error_message), reply.headers)
             elif reply.raw_body is not None:
                 self._send(200, reply.raw_body.encode(), reply.headers)
             else:
                 self._send(200, server._body(req, reply), reply.headers)
+
+        def _wait(self, seconds: float) -> bool:
+            """Sleep, watching the socket: True when the server closes or the client hung up (counted)."""
+            deadline = time.monotonic() + seconds
+            while (left := deadline - time.monotonic()) > 0:
+                if server._closing.wait(min(left, 0.02)):
+                    return True
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                if readable:
+                    try:
+                        gone = self.connection.recv(1, socket.MSG_PEEK) == b""
+                    except OSError:
+                        gone = True
+                    if gone:
+                        with server._lock:
+                            server.disconnects += 1
+                        return True
+            return False
 
         def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
             try:

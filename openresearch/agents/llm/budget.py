@@ -21,6 +21,12 @@ class RoleUsage(BaseModel):
     failures: int = 0  # requests that ended in a transport/HTTP error
     retries: int = 0
     reasks: int = 0
+    # outcome of each structured (JSON) call: first answer valid as sent, usable after repair (fences,
+    # prose, loose JSON), usable after the one re-ask, or handed to the deterministic path
+    valid_first: int = 0
+    repaired: int = 0
+    reask_ok: int = 0
+    fallbacks: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
@@ -122,6 +128,14 @@ class Budget:
         with self._lock:
             self._role(role).reasks += 1
 
+    def note_outcome(self, role: str, outcome: str) -> None:
+        """valid | repaired | reask_ok | fallback: one per structured call (see RoleUsage)."""
+        field = {"valid": "valid_first", "repaired": "repaired", "reask_ok": "reask_ok",
+                 "fallback": "fallbacks"}[outcome]
+        with self._lock:
+            usage = self._role(role)
+            setattr(usage, field, getattr(usage, field) + 1)
+
     # -- internals (lock held) ------------------------------------------------------------------
     def _role(self, role: str) -> RoleUsage:
         return self._usage.setdefault(role, RoleUsage())
@@ -149,6 +163,10 @@ def _sum(rows: Iterable[RoleUsage]) -> RoleUsage:
         total.failures += u.failures
         total.retries += u.retries
         total.reasks += u.reasks
+        total.valid_first += u.valid_first
+        total.repaired += u.repaired
+        total.reask_ok += u.reask_ok
+        total.fallbacks += u.fallbacks
         total.prompt_tokens += u.prompt_tokens
         total.completion_tokens += u.completion_tokens
         total.cost_usd += u.cost_usd
