@@ -21,15 +21,34 @@ def _home(home: Path | None) -> Path:
 
 
 def _show(st: object, json_out: bool) -> None:
+    from openresearch.graph import neo4j_browser
+
     data = {k: str(v) if isinstance(v, Path) else v for k, v in vars(st).items()}
+    links = _browser_links(str(data["http_uri"]), str(data["bolt_uri"]))
     if json_out:
-        print_json(data)
+        print_json({**data, "browser": links} if data["running"] else data)
         return
-    if data["running"]:
-        console.print(f"Neo4j running pid={data['pid']}  Bolt {data['bolt_uri']}  Browser {data['http_uri']}/browser/"
-                      f"  home={data['home']}")
-    else:
+    if not data["running"]:
         console.print(f"Neo4j not running (home={data['home']})")
+        return
+    console.print(f"Neo4j running pid={data['pid']}  Bolt {data['bolt_uri']}  home={data['home']}")
+    console.print(f"Explore the evidence in Neo4j Browser: {links['open']}", soft_wrap=True)
+    console.print("  on connect it applies the OpenResearch style and opens the guide of saved queries; by hand:",
+                  soft_wrap=True)
+    console.print(f"  {links['style_command']}", soft_wrap=True, markup=False)
+    console.print(f"  {links['guide_command']}", soft_wrap=True, markup=False)
+    console.print(f"  saved queries (drag into Favorites): {neo4j_browser.ASSETS / 'queries'}", soft_wrap=True)
+
+
+def _browser_links(http_uri: str, bolt_uri: str) -> dict[str, str]:
+    """Where to open Neo4j Browser (connected to this Bolt, no auth form) and its guide and style commands."""
+    from urllib.parse import quote
+
+    from openresearch.graph import neo4j_browser
+
+    u = neo4j_browser.urls(http_uri)
+    return {"open": f"{u.browser}?dbms={quote(bolt_uri, safe=':/')}&preselectAuthMethod=NO_AUTH",
+            "guide": u.guide, "style": u.style, "guide_command": u.guide_command, "style_command": u.style_command}
 
 
 @app.command("start")

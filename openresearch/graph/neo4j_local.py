@@ -284,7 +284,7 @@ def start(home: Path, bolt_port: int = 7687, http_port: int = 7474, timeout_s: f
                 raise GraphUnavailable(f"cannot start the local Neo4j: port 127.0.0.1:{port} is in use")
         if password is not None and len(password) < 8:
             raise GraphUnavailable("the Neo4j password must have at least 8 characters")
-        cp = build().read_text(encoding="utf-8").strip()
+        cp = _with_browser_assets(home, build().read_text(encoding="utf-8").strip(), http_port)
         log = _log_file(home)
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [_java(), *JVM_FLAGS, "-cp", cp, MAIN_CLASS, "--home", str(home),
@@ -368,3 +368,19 @@ def kill(home: Path) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     _wait_gone(pid, 10.0)
+
+
+def _with_browser_assets(home: Path, cp: str, http_port: int) -> str:
+    """The classpath with `<home>/browser-cp` first: the Browser plus OpenResearch's guide, queries, style."""
+    from openresearch.graph import neo4j_browser
+
+    http_uri = f"http://127.0.0.1:{http_port}"
+    try:
+        folder = neo4j_browser.prepare(home, cp, http_uri)
+        neo4j_browser.write_conf(home, http_uri)
+    except (OSError, ValueError) as exc:  # exploration extras never stop the database from starting
+        _log_file(home).parent.mkdir(parents=True, exist_ok=True)
+        with _log_file(home).open("a", encoding="utf-8") as out:
+            out.write(f"neo4j_local: Browser assets not installed: {exc}\n")
+        return cp
+    return cp if folder is None else f"{folder}:{cp}"
