@@ -7,6 +7,7 @@ import sys
 import typer
 
 from openresearch.commands import evidence_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
+from openresearch.commands.serve_cmd import serve
 from openresearch.errors import OpenResearchError
 
 app = typer.Typer(
@@ -25,6 +26,7 @@ app.command("search")(ingest_cmd.search)
 app.command("fetch")(ingest_cmd.fetch)
 app.command("ingest")(ingest_cmd.ingest)
 app.add_typer(ingest_cmd.cache_app, name="cache")
+app.command("serve")(serve)
 
 
 def main() -> None:

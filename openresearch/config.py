@@ -118,6 +118,17 @@ class Settings(BaseSettings):
     llm_price_input_per_mtok_verify: float | None = None
     llm_price_output_per_mtok_verify: float | None = None
 
+    # --- HTTP API (openresearch serve) -----------------------------------------------------------------
+    api_host: str = Field(default="127.0.0.1", description="Address `openresearch serve` listens on.")
+    api_port: int = 8000
+    api_key: SecretStr | None = Field(default=None, description="Bearer token the API requires; mandatory when "
+                                      "the server listens on anything but loopback.")
+    api_cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (off if empty).")
+    api_max_body_bytes: int = Field(default=1_000_000, description="Larger request bodies are refused with 413.")
+    api_page_size: int = Field(default=50, description="Default page size of list routes (at most 500).")
+    api_run_workers: int = Field(default=2, description="Research runs executed at once; more wait in the queue.")
+    api_run_queue: int = Field(default=32, description="Runs that may wait for a worker; beyond it POST /runs is 503.")
+
     @property
     def cache_dir(self) -> Path:
         return self.data_dir / "cache"

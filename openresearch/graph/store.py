@@ -11,6 +11,7 @@ from typing import get_args
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
+from openresearch.graph import judgements
 from openresearch.graph.backend import GraphBackend, Row
 from openresearch.graph.batch_writer import BatchWriter, Start, Wait, gc_paused
 from openresearch.graph.documents import DocumentStore
@@ -240,6 +241,56 @@ class GraphStore(DocumentStore, RunStore):
                     yield _record(view.model_copy(update={"start": None, "end": None}))
             after = rows[-1]["id"]
 
+    # --- browsing and people's judgements (the HTTP API; judgements.py) --------------------------------
+    def entities_page(self, q: str = "", after: str = "", limit: int = 50) -> list[Row]:
+        """Entities whose name, key or an alias contains `q` (case-folded), in id order after `after`."""
+        return self._read("api_entities_page", q=" ".join(q.lower().split()), after=after, limit=limit)
+
+    def entity_detail(self, entity_id: str) -> Row:
+        """One entity: id, name, type, aliases, observations (each with its evidence id), sources (deduplicated)."""
+        rows = self._read("api_entity", id=entity_id)
+        if not rows:
+            raise NotFound(f"no entity with id {entity_id}")
+        row = dict(rows[0])
+        seen: dict[str, Row] = {}
+        for s in row.get("sources") or []:
+            seen.setdefault(s["id"], s)
+        row["sources"] = sorted(seen.values(), key=lambda s: s["id"])
+        row["observations"] = sorted(row.get("observations") or [], key=lambda o: (o["metric"], o["id"]))
+        return row
+
+    def evidence_page(self, after: str = "", limit: int = 50,
+                      entity_ids: list[str] | None = None) -> list[EvidenceView]:
+        """Evidence in id order after `after`: all of it, or what mentions one of `entity_ids`."""
+        if entity_ids is None:
+            return [_view(r) for r in self._read("export_evidence_page", after=after, limit=limit)]
+        if not entity_ids:
+            return []
+        return [_view(r) for r in self._read("api_evidence_for_entities", entity_ids=entity_ids, after=after,
+                                             limit=limit)]
+
+    def conflict_group(self, conflict_id: str) -> ConflictGroup:
+        """One conflict group of the graph by its stable id; NotFound when no group has it (any more)."""
+        for g in self.conflict_groups():
+            if g.id == conflict_id:
+                return g
+        raise NotFound(f"no conflict with id {conflict_id}")
+
+    def record_feedback(self, fb: judgements.FeedbackIn, now: int | None = None) -> judgements.Feedback:
+        """Accept or dispute an evidence item or a source; a dispute lowers the source's trust."""
+        return judgements.record_feedback(self, fb, now)
+
+    def feedback_on(self, ids: list[str]) -> list[judgements.Feedback]:
+        return judgements.feedback_on(self, ids)
+
+    def resolve_conflict(self, conflict_id: str, res: judgements.ResolutionIn,
+                         now: int | None = None) -> judgements.Resolution:
+        """Record a person's resolution of a conflict group (NotFound for an unknown id)."""
+        return judgements.record_resolution(self, self.conflict_group(conflict_id), res, now)
+
+    def conflict_resolutions(self, conflict_ids: list[str] | None = None) -> dict[str, judgements.Resolution]:
+        """The latest resolution per conflict id (for these ids, or all): what /conflicts and reports show."""
+        return judgements.resolutions(self, conflict_ids)
 
 # --- helpers (pure) -------------------------------------------------------------------------------
 

@@ -24,6 +24,11 @@ SAMPLE: dict[str, Any] = {
     "source_ids": ["S-x"], "report_id": "R-x", "title": "t", "created_at": 0, "markdown": "# t", "verified": False,
     "sections": [], "sources": [], "entities": [], "questions": [],
 }
+# the HTTP API's queries (api_*.cypher)
+SAMPLE.update({"q": "kafka", "target_kind": "evidence", "target_id": "E-x", "source_id": "S-x", "verdict": "dispute",
+               "note": "n", "author": "a", "trust": 0.4, "conflict_id": "C-x", "entity": "Kafka", "unit": "MB/s",
+               "condition": "", "decision": "both_hold", "value": None, "evidence_ids": ["E-x"],
+               "conflict_ids": None, "json": None, "progress": None})
 
 
 def test_every_file_loads_with_matching_params() -> None:

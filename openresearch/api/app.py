@@ -1,0 +1,63 @@
+"""The FastAPI app: `create_app(settings, services)` wires the routers, the error handlers and the limits.
+
+`services` is what `open_services(settings)` returns (anything with a `store: GraphStore`); the app never
+opens or closes it, so the CLI, tests and benchmarks choose its lifetime. OpenAPI is at /docs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+from fastapi import Depends, FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from openresearch import __version__
+from openresearch.api import problems
+from openresearch.api.deps import ApiState, require_key
+from openresearch.api.limits import BodyLimit
+from openresearch.api.problems import PROBLEM_RESPONSES
+from openresearch.api.routers import compare, conflicts, entities, evidence, feedback, graph, health
+from openresearch.config import Settings
+from openresearch.graph.store import GraphStore
+
+
+class HasStore(Protocol):
+    @property
+    def store(self) -> GraphStore: ...
+
+
+def create_app(settings: Settings, services: HasStore, runs: Any = None) -> FastAPI:
+    app = FastAPI(
+        title="OpenResearch API", version=__version__,
+        description="Evidence, entity comparisons, conflicts, people's judgements and research runs over the "
+        "OpenResearch knowledge graph. Every list is cursor-paginated; every error is an RFC 9457 problem.",
+    )
+    app.state.api = ApiState(settings=settings, store=services.store, runs=runs)
+    problems.install(app)
+    guarded = [Depends(require_key)]
+    unauthorized: dict[int | str, dict[str, Any]] = {401: PROBLEM_RESPONSES[401], 422: PROBLEM_RESPONSES[422]}
+    app.include_router(health.router)
+    for r in (evidence.router, entities.router, compare.router, conflicts.router, feedback.router, graph.router):
+        app.include_router(r, dependencies=guarded, responses=unauthorized)
+    if runs is not None:
+        from openresearch.api.routers import runs as runs_router
+
+        app.include_router(runs_router.router, dependencies=guarded, responses=unauthorized)
+    _include_web(app)
+    if settings.api_cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.api_cors_origins, allow_methods=["*"],
+                           allow_headers=["Authorization", "Content-Type", "Last-Event-ID"])
+    app.add_middleware(BodyLimit, max_bytes=settings.api_max_body_bytes)
+    return app
+
+
+def _include_web(app: FastAPI) -> None:
+    """The server-rendered page at `/` lives in api/web.py (its own part); included when it is there."""
+    try:
+        web = importlib.import_module("openresearch.api.web")
+    except ModuleNotFoundError as e:
+        if e.name != "openresearch.api.web":
+            raise
+        return
+    app.include_router(web.router)

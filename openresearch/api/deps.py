@@ -1,0 +1,77 @@
+"""What handlers depend on: the shared services held by the app, the page size and the API key check."""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from openresearch.config import Settings
+from openresearch.errors import ConfigError
+from openresearch.graph.store import GraphStore
+
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+@dataclass
+class ApiState:
+    """Everything the routes use, opened once: the settings, the graph, and the run manager (when runs are
+    served). `extra` holds what other parts (the web page, MCP) attach."""
+
+    settings: Settings
+    store: GraphStore
+    runs: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def is_loopback(host: str) -> bool:
+    h = host.strip("[]").lower()
+    if h in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(h).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, settings: Settings) -> None:
+    """Refuse to serve beyond loopback without an API key."""
+    if not is_loopback(host) and not (settings.api_key and settings.api_key.get_secret_value()):
+        raise ConfigError(f"refusing to listen on {host} without an API key: set OPENRESEARCH_API_KEY "
+                          "(clients send it as 'Authorization: Bearer <key>') or listen on 127.0.0.1")
+
+
+def state(request: Request) -> ApiState:
+    st: ApiState = request.app.state.api
+    return st
+
+
+StateDep = Annotated[ApiState, Depends(state)]
+
+
+def store(st: StateDep) -> GraphStore:
+    return st.store
+
+
+StoreDep = Annotated[GraphStore, Depends(store)]
+
+_bearer = HTTPBearer(auto_error=False, description="The API key from OPENRESEARCH_API_KEY, when one is set.")
+
+
+def require_key(st: StateDep,
+                creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
+    """401 unless the request carries the configured key (no key configured: open, loopback only)."""
+    key = st.settings.api_key.get_secret_value() if st.settings.api_key else ""
+    if not key:
+        return
+    given = creds.credentials if creds is not None else ""
+    if not secrets.compare_digest(given.encode(), key.encode()):
+        raise HTTPException(401, "missing or wrong API key", headers={"WWW-Authenticate": "Bearer"})
+
+
+def page_size(st: StateDep, limit: int | None) -> int:
+    return limit if limit is not None else max(1, min(st.settings.api_page_size, 500))
