@@ -1,0 +1,99 @@
+// OpenResearch web page: a run's live progress (Server-Sent Events) and the citation panel.
+// Plain JavaScript, no build step. Every page also works without it.
+"use strict";
+
+const TYPES = ["stage_started", "stage_finished", "sources_indexed", "plan_ready", "question_progress",
+  "evidence_added", "section_written", "verification_finished", "done", "failed"];
+
+function describe(ev) {
+  switch (ev.type) {
+    case "stage_started": return "Stage " + ev.stage + " started";
+    case "stage_finished": return "Stage " + ev.stage + " finished (" + Number(ev.seconds || 0).toFixed(1) + " s)";
+    case "sources_indexed": return "Indexed " + ev.root + ": " + ev.added + " added, " + ev.chunks + " chunks";
+    case "plan_ready": return "Plan (" + ev.kind + "): " + (ev.sub_questions || []).map(q => q.text).join(" · ");
+    case "question_progress": return "“" + ev.text + "”: " + ev.status + (ev.evidence != null ? " (" + ev.evidence + " evidence)" : "");
+    case "evidence_added": return ev.count + " evidence item(s) added";
+    case "section_written": return "Section written: " + ev.title + " (" + ev.sentences + " sentences)";
+    case "verification_finished": return "Verified: " + ev.passed + " passed, " + ev.doubtful + " doubtful, " + ev.failed + " failed";
+    case "done": return "Done: " + ev.title;
+    case "failed": return "Run " + (ev.status || "failed") + ": " + ev.error;
+    default: return ev.type || "event";
+  }
+}
+
+function watchRun(box) {
+  const list = box.querySelector("#events");
+  const note = box.querySelector("#progress-note");
+  const status = document.getElementById("run-status");
+  const seen = new Set();
+  const source = new EventSource(box.dataset.events);
+  const onEvent = (msg) => {
+    if (msg.lastEventId && seen.has(msg.lastEventId)) return;
+    if (msg.lastEventId) seen.add(msg.lastEventId);
+    let data;
+    try { data = JSON.parse(msg.data); } catch (e) { return; }
+    const ev = data && data.event ? data.event : data;
+    if (!ev.type && msg.type !== "message") ev.type = msg.type;
+    const li = document.createElement("li");
+    li.className = "event type-" + ev.type;
+    li.textContent = describe(ev);
+    list.appendChild(li);
+    note.textContent = "Running…";
+    if (ev.stage && status) document.getElementById("run-stage") && (document.getElementById("run-stage").textContent = ev.stage);
+    if (ev.type === "done" || ev.type === "failed") {
+      source.close();
+      if (status) status.textContent = ev.type === "done" ? "done" : (ev.status || "failed");
+      note.textContent = ev.type === "done" ? "Finished: loading the report…" : "The run stopped.";
+      if (ev.type === "done") showReport(box.dataset.run, 0);
+    }
+  };
+  source.onmessage = onEvent;
+  TYPES.forEach(t => source.addEventListener(t, onEvent));
+  source.onerror = () => { if (source.readyState === EventSource.CLOSED) note.textContent = "The event stream closed."; };
+}
+
+// The run's status may be written a moment after its last event: wait for it, then render the page again.
+function showReport(runId, tries) {
+  fetch("/runs/" + encodeURIComponent(runId), {headers: {accept: "application/json"}})
+    .then(r => r.ok ? r.json() : {})
+    .then(run => {
+      if (run.status === "done" || tries > 40) window.location.reload();
+      else setTimeout(() => showReport(runId, tries + 1), 250);
+    })
+    .catch(() => setTimeout(() => showReport(runId, tries + 1), 500));
+}
+
+function showEvidence(id) {
+  const panel = document.getElementById("evidence-panel");
+  const body = panel.querySelector(".body");
+  body.textContent = "Loading " + id + "…";
+  panel.hidden = false;
+  fetch("/evidence/" + encodeURIComponent(id), {headers: {accept: "application/json"}})
+    .then(r => r.json().then(j => ({ok: r.ok, j})))
+    .then(({ok, j}) => {
+      body.textContent = "";
+      if (!ok) { body.textContent = (j && (j.detail || j.title)) || "Not found"; return; }
+      const ev = j.evidence || {};
+      const src = ev.source || {};
+      const h = document.createElement("h3"); h.textContent = ev.id; body.appendChild(h);
+      const q = document.createElement("blockquote"); q.className = "quote"; q.textContent = ev.quote; body.appendChild(q);
+      const p = document.createElement("p"); p.className = "source"; p.append("Source: ");
+      const a = document.createElement("a"); a.href = src.url || "#"; a.textContent = src.title || src.url || "";
+      a.target = "_blank"; a.rel = "noreferrer noopener"; p.appendChild(a);
+      if (src.published_at) p.append(" · published " + src.published_at);
+      body.appendChild(p);
+      const more = document.createElement("a"); more.href = "/ui/evidence/" + encodeURIComponent(ev.id);
+      more.textContent = "Provenance"; body.appendChild(more);
+    })
+    .catch(err => { body.textContent = "Could not load " + id + ": " + err; });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("progress");
+  if (box && box.dataset.events && window.EventSource) watchRun(box);
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest && e.target.closest("a.cite[data-evidence]");
+    if (link) { e.preventDefault(); showEvidence(link.dataset.evidence); return; }
+    if (e.target.closest && e.target.closest("#evidence-panel .close")) document.getElementById("evidence-panel").hidden = true;
+  });
+});

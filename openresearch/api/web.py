@@ -1,0 +1,240 @@
+"""The server-rendered web page at `/`: runs, a form that starts one (with live progress), reports with
+clickable citations, entity comparisons and the conflicts list with resolve buttons.
+
+The page is a client of the JSON API, called in process (`httpx.ASGITransport` on the same app), so it
+shows exactly what the API answers (problem details included) and goes through the same key check: the
+caller's `Authorization` header is passed on. Pages live under `/ui/`; `/` is the runs page. The only
+JavaScript is `static/app.js`: the SSE progress of a run and the citation panel (GET /evidence/{id}); every
+page also works without it (citations link to `/ui/evidence/{id}`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+import httpx
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
+
+__all__ = ["link_citations", "resolution_body", "router"]
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+router = APIRouter(include_in_schema=False)
+
+# one bracket may hold several ids: [E-1a2b], [E-1a2b, E-3c4d]
+_CITE = re.compile(r"\[(E-[A-Za-z0-9_-]+(?:\s*[,;]\s*E-[A-Za-z0-9_-]+)*)\]")
+_EID = re.compile(r"E-[A-Za-z0-9_-]+")
+
+
+def link_citations(text: str) -> Markup:
+    """Sentence text (escaped) whose `[E-…]` markers become links to the evidence they cite."""
+    out: list[str] = []
+    pos = 0
+    for m in _CITE.finditer(text):
+        out.append(str(escape(text[pos:m.start()])))
+        links = [f'<a class="cite" href="/ui/evidence/{e}" data-evidence="{e}">{e}</a>' for e in _EID.findall(m[1])]
+        out.append("[" + ", ".join(links) + "]")
+        pos = m.end()
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))
+
+
+templates.env.filters["cite"] = link_citations
+
+
+class ApiError(Exception):
+    """The API answered with a problem; the page shows it."""
+
+    def __init__(self, status: int, problem: dict[str, Any]) -> None:
+        super().__init__(problem.get("detail") or problem.get("title") or status)
+        self.status = status
+        self.problem = problem
+
+
+async def _api(request: Request, method: str, path: str, *, params: Any = None, json: Any = None,
+               accept: str = "application/json") -> httpx.Response:
+    headers = {"accept": accept}
+    if "authorization" in request.headers:
+        headers["authorization"] = request.headers["authorization"]
+    transport = httpx.ASGITransport(app=request.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://openresearch.local") as client:
+        return await client.request(method, path, params=params, json=json, headers=headers)
+
+
+async def _api_json(request: Request, method: str, path: str, **kw: Any) -> Any:
+    resp = await _api(request, method, path, **kw)
+    try:
+        body = resp.json()
+    except ValueError:
+        body = {"title": resp.reason_phrase, "detail": resp.text[:500]}
+    if resp.status_code >= 400:
+        raise ApiError(resp.status_code, body if isinstance(body, dict) else {"detail": str(body)})
+    return body
+
+
+def _page(request: Request, name: str, http_status: int = 200, **ctx: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, ctx, status_code=http_status)
+
+
+def _problem_page(request: Request, err: ApiError) -> HTMLResponse:
+    return _page(request, "problem.html", http_status=err.status, problem=err.problem)
+
+
+def _items(body: Any) -> list[Any]:
+    if isinstance(body, dict):
+        items = body.get("items", [])
+        return items if isinstance(items, list) else []
+    return body if isinstance(body, list) else []
+
+
+# --- pages ---------------------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+async def index(request: Request, cursor: Annotated[str | None, Query(max_length=2000)] = None) -> HTMLResponse:
+    """The runs (newest first) and the form that starts one."""
+    runs: list[Any] = []
+    next_cursor = None
+    runs_problem: dict[str, Any] | None = None
+    try:
+        body = await _api_json(request, "GET", "/runs", params={"cursor": cursor} if cursor else None)
+        runs, next_cursor = _items(body), body.get("next_cursor") if isinstance(body, dict) else None
+    except ApiError as e:
+        runs_problem = e.problem
+    return _page(request, "index.html", runs=runs, next_cursor=next_cursor, runs_problem=runs_problem)
+
+
+@router.post("/ui/runs")
+async def start_run(request: Request, question: Annotated[str, Form(min_length=1, max_length=2000)]) -> Response:
+    """The form's target: POST /runs, then the run's page (303, so a reload does not start it again)."""
+    try:
+        resp = await _api(request, "POST", "/runs", json={"question": question})
+        body = resp.json() if resp.content else {}
+        if resp.status_code >= 400:
+            raise ApiError(resp.status_code, body if isinstance(body, dict) else {})
+    except ValueError:
+        raise HTTPException(502, "the API answered POST /runs with something that is not JSON") from None
+    except ApiError as e:
+        return _problem_page(request, e)
+    run_id = _run_id(body, resp.headers.get("location", ""))
+    if not run_id:
+        raise HTTPException(502, "the API started a run but named no run id")
+    return RedirectResponse(f"/ui/runs/{run_id}", status_code=303)
+
+
+def _run_id(body: Any, location: str) -> str:
+    if isinstance(body, dict):
+        for key in ("id", "run_id"):
+            if isinstance(body.get(key), str) and body[key]:
+                return str(body[key])
+    return location.rstrip("/").rsplit("/", 1)[-1] if "/runs/" in location else ""
+
+
+@router.get("/ui/runs/{run_id}", response_class=HTMLResponse)
+async def run_page(request: Request, run_id: str) -> HTMLResponse:
+    """A run: its live progress (SSE, by app.js) while it runs, its report once it is done."""
+    try:
+        run = await _api_json(request, "GET", f"/runs/{run_id}")
+    except ApiError as e:
+        return _problem_page(request, e)
+    report = None
+    report_problem = None
+    if str(run.get("status", "")) in ("done", "finished", "completed", "succeeded"):
+        try:
+            report = await _api_json(request, "GET", f"/runs/{run_id}/report")
+        except ApiError as e:
+            report_problem = e.problem
+    return _page(request, "run.html", run=run, run_id=run_id, report=report, report_problem=report_problem,
+                 evidence={e.get("id"): e for e in (report or {}).get("evidence", []) if isinstance(e, dict)})
+
+
+@router.get("/ui/evidence/{evidence_id}", response_class=HTMLResponse)
+async def evidence_page(request: Request, evidence_id: str) -> HTMLResponse:
+    """One evidence item: its quote and where it came from (what the citation panel shows, without JS)."""
+    try:
+        detail = await _api_json(request, "GET", f"/evidence/{evidence_id}")
+    except ApiError as e:
+        return _problem_page(request, e)
+    return _page(request, "evidence.html", detail=detail, ev=detail.get("evidence", {}))
+
+
+@router.get("/ui/compare", response_class=HTMLResponse)
+async def compare_page(request: Request,
+                       entity: Annotated[list[str] | None, Query(max_length=20)] = None,
+                       metric: Annotated[str | None, Query(max_length=200)] = None) -> HTMLResponse:
+    """The metric × entity table for the entities in the form, every cell with the evidence behind it."""
+    names = [e for e in (entity or []) if e.strip()]
+    comp = None
+    problem = None
+    if names:
+        params: list[tuple[str, str]] = [("entity", n) for n in names]
+        if metric:
+            params.append(("metric", metric))
+        try:
+            comp = await _api_json(request, "GET", "/compare", params=params)
+        except ApiError as e:
+            problem = e.problem
+    return _page(request, "compare.html", names=names, metric=metric or "", comp=comp, problem=problem)
+
+
+@router.get("/ui/conflicts", response_class=HTMLResponse)
+async def conflicts_page(request: Request,
+                         entity: Annotated[str | None, Query(max_length=200)] = None,
+                         metric: Annotated[str | None, Query(max_length=200)] = None,
+                         status: Annotated[str, Query(pattern="^(open|resolved|all)$")] = "all",
+                         cursor: Annotated[str | None, Query(max_length=2000)] = None) -> HTMLResponse:
+    """The conflict groups with their values and sources, each with resolve buttons."""
+    params = {k: v for k, v in (("entity", entity), ("metric", metric), ("status", status),
+                                ("cursor", cursor)) if v}
+    try:
+        body = await _api_json(request, "GET", "/conflicts", params=params)
+    except ApiError as e:
+        return _problem_page(request, e)
+    more = None
+    if isinstance(body, dict) and body.get("next_cursor"):
+        more = "/ui/conflicts?" + urlencode({**params, "cursor": body["next_cursor"]})
+    return _page(request, "conflicts.html", conflicts=_items(body), entity=entity or "", metric=metric or "",
+                 status=status, more=more)
+
+
+@router.post("/ui/conflicts/{conflict_id}/resolution")
+async def resolve_conflict(request: Request, conflict_id: str,
+                           choice: Annotated[str, Form(max_length=100)],
+                           note: Annotated[str, Form(max_length=4000)] = "",
+                           author: Annotated[str, Form(max_length=200)] = "") -> Response:
+    """A resolve button (`value_correct|<value>`, `both_hold`, `not_conflict`): POST
+    /conflicts/{id}/resolution, then back to the list (303)."""
+    body = resolution_body(choice, note, author)
+    try:
+        await _api_json(request, "POST", f"/conflicts/{conflict_id}/resolution", json=body)
+    except ApiError as e:
+        return _problem_page(request, e)
+    return RedirectResponse(f"/ui/conflicts#c-{conflict_id}", status_code=303)
+
+
+def resolution_body(choice: str, note: str = "", author: str = "") -> dict[str, Any]:
+    """The API body of a resolve button; a value that is not a number goes through for the API's 422."""
+    decision, _, value = choice.partition("|")
+    body: dict[str, Any] = {"decision": decision, "note": note, "author": author.strip() or "web"}
+    if value:
+        try:
+            body["value"] = float(value)
+        except ValueError:
+            body["value"] = value
+    return body
+
+
+@router.get("/ui/static/{name}")
+async def static(name: str) -> FileResponse:
+    path = STATIC / name
+    if "/" in name or name.startswith(".") or path.suffix not in STATIC_TYPES or not path.is_file():
+        raise HTTPException(404, "no such file")
+    return FileResponse(path, media_type=STATIC_TYPES[path.suffix], headers={"cache-control": "no-cache"})
