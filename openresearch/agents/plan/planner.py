@@ -7,6 +7,7 @@ deterministic one on any LLMError or BudgetExceeded; `Plan.method` says which pr
 
 from __future__ import annotations
 
+import re
 from typing import Protocol, cast
 
 import networkx as nx
@@ -23,8 +24,11 @@ from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import guess_lang
 from openresearch.models import Plan, Role
 
-__all__ = ["DeterministicPlanner", "LLMPlanner", "PlanBudget", "Planner", "schedule"]
+__all__ = ["DeterministicPlanner", "LLMPlanner", "PlanBudget", "Planner", "is_question", "schedule"]
 LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese (简体中文)"}
+_EN_ASK = re.compile(r"^(what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
+                     r"should|would|will|has|have|had|compare)\b", re.I)
+_ZH_ASK = re.compile(r"[吗呢么]|什么|哪|如何|怎样|怎么|多少|几|是否|为何|为什么|有何|有没有|对比|比较")
 
 
 class Planner(Protocol):
@@ -40,6 +44,18 @@ def schedule(plan: Plan) -> list[list[str]]:
     if not nx.is_directed_acyclic_graph(graph):
         raise ValueError("the plan's dependencies contain a cycle")
     return [sorted(wave, key=order.__getitem__) for wave in nx.topological_generations(graph)]
+
+
+def is_question(text: str) -> bool:
+    """A sub-question must ask, not answer: "The population of X is approximately 10,256" is no question.
+
+    A question mark, an interrogative opening (or "Compare ..."), or a Chinese question word."""
+    t = text.strip()
+    if not t:
+        return False
+    if t.endswith(("?", "？")):
+        return True
+    return bool(_EN_ASK.match(t) or _ZH_ASK.search(t))
 
 
 def fit_budget(a: QuestionAnalysis, budget: PlanBudget) -> PlanBudget:
@@ -100,11 +116,15 @@ class LLMPlanner:
         self.client = client
         self.fallback = fallback
         self.candidates = candidates
+        self.not_questions = 0  # LLM candidates dropped because they were not questions
 
     def plan(self, question: str, *, budget: PlanBudget) -> Plan:
         a = self.fallback.analyzer.analyse(question)
         try:
             pool = self._diverge(a)
+            if not pool:
+                self.client.note_fallback(LLMRole.PLANNER, "no candidate sub-question was a question")
+                return self.fallback.plan(question, budget=budget)
             chosen = self._converge(a, pool, budget)
         except (LLMError, BudgetExceeded):
             return self.fallback.plan(question, budget=budget)
@@ -130,6 +150,9 @@ class LLMPlanner:
             text = " ".join(c.text.split())
             if (guess_lang(text) == "zh") != (a.language == "zh"):
                 continue  # a Chinese question gets a Chinese report: off-language candidates are dropped
+            if not is_question(text):
+                self.not_questions += 1
+                continue  # an answer (or a guess at one) written as a sub-question searches for itself
             role = c.role.strip().lower()
             entities = list(dict.fromkeys(resolver.canonical(e) for e in c.entities if e.strip()))
             aspects = [k.strip().lower() for k in c.aspects if k.strip()][:4]
