@@ -7,6 +7,10 @@ import sys
 import typer
 
 from openresearch.commands import evidence_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
+from openresearch.commands.conflicts_cmd import app as conflicts_app
+from openresearch.commands.feedback_cmd import feedback
+from openresearch.commands.llm_cmd import app as llm_app
+from openresearch.commands.mcp_cmd import mcp
 from openresearch.commands.serve_cmd import serve
 from openresearch.errors import OpenResearchError
 
@@ -17,7 +21,7 @@ app = typer.Typer(
 app.add_typer(graph_cmd.app, name="graph")
 app.add_typer(evidence_cmd.app, name="evidence")
 app.add_typer(neo4j_cmd.app, name="neo4j")
-app.command("conflicts")(evidence_cmd.conflicts)
+app.add_typer(conflicts_app, name="conflicts")
 app.command("compare")(evidence_cmd.compare)
 app.command("research")(research_cmd.research)
 app.add_typer(research_cmd.runs_app, name="runs")
@@ -26,7 +30,10 @@ app.command("search")(ingest_cmd.search)
 app.command("fetch")(ingest_cmd.fetch)
 app.command("ingest")(ingest_cmd.ingest)
 app.add_typer(ingest_cmd.cache_app, name="cache")
+app.add_typer(llm_app, name="llm")
 app.command("serve")(serve)
+app.command("feedback")(feedback)
+app.command("mcp")(mcp)
 
 
 def main() -> None:

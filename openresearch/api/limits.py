@@ -1,7 +1,10 @@
-"""Request size limit, as plain ASGI middleware: a body larger than the limit is answered 413 before any
-handler sees it, whether the client declares its length or streams it chunked."""
+"""Request limits, as plain ASGI middleware: a body larger than the limit is answered 413 before any
+handler sees it, whether the client declares its length or streams it chunked; a NUL character in the path
+or the query (which no graph backend can take in a string) is a 400."""
 
 from __future__ import annotations
+
+from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -16,6 +19,10 @@ class BodyLimit:
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and ("\x00" in scope.get("path", "")
+                                        or b"\x00" in unquote_to_bytes(scope.get("query_string", b""))):
+            await problem(400, "a NUL character in the request URL")(scope, receive, send)
+            return
         if scope["type"] != "http" or scope["method"] not in _BODY_METHODS:
             await self.app(scope, receive, send)
             return

@@ -12,7 +12,7 @@ import time
 import uuid
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from openresearch.errors import InputError, NotFound
 from openresearch.graph.base_store import CatalogueStore
@@ -28,6 +28,13 @@ EVIDENCE_DISPUTE_STEP = 0.05
 MIN_TRUST = 0.05
 
 
+def _no_nul(text: str) -> str:
+    """No graph backend can store a NUL character in a string (FalkorDB ends the query text there)."""
+    if "\x00" in text:
+        raise ValueError("a NUL character is not allowed")
+    return text
+
+
 class FeedbackIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     target: TargetKind = Field(description="What is judged: an evidence item or a source.")
@@ -35,6 +42,11 @@ class FeedbackIn(BaseModel):
     verdict: FeedbackVerdict
     note: str = Field(default="", max_length=4000)
     author: str = Field(default="anonymous", min_length=1, max_length=200, description="Who gives the feedback.")
+
+    @field_validator("target_id", "note", "author")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        return _no_nul(v)
 
 
 class Feedback(BaseModel):
@@ -57,6 +69,11 @@ class ResolutionIn(BaseModel):
                                 description="The value held right (one of the group's values); for value_correct.")
     note: str = Field(default="", max_length=4000)
     author: str = Field(default="anonymous", min_length=1, max_length=200)
+
+    @field_validator("note", "author")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        return _no_nul(v)
 
     @model_validator(mode="after")
     def _value_iff_correct(self) -> ResolutionIn:

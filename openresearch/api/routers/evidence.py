@@ -50,17 +50,24 @@ def _entity_ids(store: GraphStore, names: list[str]) -> list[str]:
 
 
 def _search(store: GraphStore, q: str, entity_ids: list[str] | None, offset: int, size: int) -> Page[EvidenceView]:
-    wanted = MAX_TEXT_HITS if entity_ids is not None else min(MAX_TEXT_HITS, offset + size + 1)
-    hits = store.fulltext_evidence(q, wanted)
-    order = {eid: i for i, (eid, _) in enumerate(hits)}
-    views = sorted(store.evidence(list(order)) if order else [], key=lambda v: order[v.id])
-    scores = dict(hits)
-    for v in views:
-        v.score = round(float(scores.get(v.id, 0.0)), 6)
+    """Full-text hits best first (ties by id, so pages never overlap), optionally only those that mention one
+    of the entities; views are read for the page only."""
+    hits = sorted(store.fulltext_evidence(q, MAX_TEXT_HITS), key=lambda h: (-h[1], h[0]))
+    ids = [eid for eid, _ in hits]
     if entity_ids is not None:
         names = set(_names(store, entity_ids))
-        views = [v for v in views if names & set(v.entities)]
-    return offset_page(views, offset, size)
+        ids = [v.id for v in store.evidence(ids) if names & set(v.entities)] if ids else []
+        keep = set(ids)
+        hits = [h for h in hits if h[0] in keep]
+    page = offset_page(hits, offset, size)
+    scores = dict(page.items)
+    views = {v.id: v for v in (store.evidence(list(scores)) if scores else [])}
+    items = []
+    for eid, score in page.items:
+        if eid in views:
+            views[eid].score = round(float(score), 6)
+            items.append(views[eid])
+    return Page[EvidenceView](items=items, next_cursor=page.next_cursor)
 
 
 def _names(store: GraphStore, entity_ids: list[str]) -> list[str]:
