@@ -94,7 +94,7 @@ def parallel(cache: Path) -> None:
                 t0 = time.perf_counter()
                 result = run_research(opts, store, settings, embedder=embedder, components=comps)
                 wall = time.perf_counter() - t0
-                m = result.metrics.as_dict()
+                m = result.metrics
                 steps = m["max_sequential_extraction_steps"]
                 critical = LATENCY * (steps + 2)
                 timings[workers] = wall

@@ -53,9 +53,9 @@ def offline(cache: Path) -> None:
                 cited = set(CITE.findall(md.split("## Evidence")[0]))
                 resolved = {e.id for e in store.evidence(sorted(cited))}
                 v = result.verification
-                m = result.metrics.as_dict()
+                m = result.metrics
                 print(f"{label}: wall {wall:.1f} s (model load {load:.1f} s apart); stages {m['wall_time_s']}")
-                print(f"  sections {len(result.draft.sections)}, sentences {len(v.verdicts)}, citation coverage "
+                print(f"  sections {len(result.sections)}, sentences {len(v.verdicts)}, citation coverage "
                       f"{v.citation_coverage:.1%}, phantom citations {len(cited - resolved)} (verifier: "
                       f"{v.phantom_citations}), numeric faithfulness {v.numeric_faithfulness:.1%}, "
                       f"PASS {sum(x.verdict == 'PASS' for x in v.verdicts)} DOUBT "

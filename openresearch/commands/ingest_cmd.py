@@ -24,7 +24,6 @@ from openresearch.errors import FetchError, ParseError
 if TYPE_CHECKING:
     from openresearch.config import Settings
     from openresearch.graph.store import GraphStore
-    from openresearch.ingest.chunk import Chunk
     from openresearch.ingest.embed import SentenceTransformerEmbedder
     from openresearch.ingest.fetch import FetchResult
     from openresearch.ingest.local import IndexReport
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 
 # Short names users type; anything else goes to the registry as is, so plugins work too.
 RETRIEVER_ALIASES = {"s2": "semantic_scholar"}
-CHUNK_CHARS, CHUNK_OVERLAP = 900, 150  # the same chunking as local documents (ingest/local.py)
 EXIT_REFUSED = 2
 
 cache_app = typer.Typer(help="The on-disk cache of HTTP responses and search results.", no_args_is_help=True)
@@ -145,23 +143,16 @@ async def _fetch(s: Settings, url: str) -> tuple[FetchResult, ClientStats]:
         cache.close()
 
 
-def _store_fetched(s: Settings, graph: str | None, doc: SourceDoc, chunks: list[Chunk],
-                  headers: dict[str, str]) -> str:
+def _store_fetched(s: Settings, graph: str | None, doc: SourceDoc, headers: dict[str, str]) -> str:
     """Write the source and its embedded chunks; 'added', 'updated' or 'unchanged' (nothing written)."""
+    from openresearch.ingest.store_doc import store_document
+
     with store(graph) as st:
         embedder = _embedder(s)
         _init_schema(st, s, embedder)  # also creates the graph: FalkorDB refuses reads of a missing one
-        previous = st.sources([doc.id]).get(doc.id)
-        # the hash is written after the chunks (store_documents): a source cut off mid-way has none
-        if previous is not None and previous.content_hash == doc.content_hash:
-            return "unchanged"
-        if previous is not None:
-            st.delete_sources([doc.id])  # old chunks and evidence point into the old text (as ingest/local.py)
-        vectors = embedder.embed([c.text for c in chunks]) if chunks else []
-        st.store_documents([(doc, [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start,
-                                    "end": c.end, "embedding": v} for c, v in zip(chunks, vectors, strict=True)])],
-                           headers={doc.id: headers})
-        return "updated" if previous is not None and previous.content_hash else "added"
+        # an older version is replaced: its chunks and evidence point into the old text (as ingest/local.py)
+        return store_document(st, embedder, doc, headers=headers, max_chunks=s.max_chunks_per_document,
+                              replace_changed=True).status
 
 
 def fetch(
@@ -177,8 +168,8 @@ def fetch(
 
     Example: openresearch fetch https://arxiv.org/abs/2404.16130 --store
     """
-    from openresearch.ingest.chunk import chunk_text
     from openresearch.ingest.documents import Limits, parse_bytes
+    from openresearch.ingest.store_doc import chunk_document
 
     s = settings()
     # the refusal is this command's answer, printed below; the fetcher's own log line would repeat it
@@ -198,14 +189,13 @@ def fetch(
     doc = parse_bytes(result.body, kind=result.kind, url=result.final_url,
                       content_type=result.headers.get("content-type"), fetched_at=result.fetched_at,
                       limits=Limits.from_settings(s), warnings=warnings)
-    chunks = chunk_text(doc.text, doc.id, target_chars=CHUNK_CHARS, overlap_chars=CHUNK_OVERLAP)
-    if len(chunks) > s.max_chunks_per_document:
-        warnings.append(f"only the first {s.max_chunks_per_document:,} of {len(chunks):,} chunks are kept "
+    chunks, truncated = chunk_document(doc, s.max_chunks_per_document)
+    if truncated is not None:
+        warnings.append(f"only the first {s.max_chunks_per_document:,} of {truncated:,} chunks are kept "
                         "(OPENRESEARCH_MAX_CHUNKS_PER_DOCUMENT)")
-        chunks = chunks[:s.max_chunks_per_document]
     for warning in warnings:
         err_console.print(f"warning: {warning}", highlight=False, markup=False, soft_wrap=True)
-    stored = _store_fetched(s, graph, doc, chunks, result.headers) if store_ else None
+    stored = _store_fetched(s, graph, doc, result.headers) if store_ else None
     info = {
         "url": url, "final_url": result.final_url, "status": result.status, "kind": result.kind,
         "content_type": result.content_type, "from_cache": result.from_cache, "source_id": doc.id,
@@ -234,7 +224,7 @@ def _index_with_progress(st: GraphStore, s: Settings, spec: str, embedder: Sente
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=err_console, transient=True, disable=quiet) as bar:
         task = bar.add_task(Path(found.root).name, total=len(found.files))
-        return index_documents(st, spec, embedder, chunk_chars=CHUNK_CHARS, overlap=CHUNK_OVERLAP,
+        return index_documents(st, spec, embedder,
                                progress=lambda name: bar.update(task, advance=1, description=name),
                                follow_symlinks=s.follow_symlinks, limits=Limits.from_settings(s),
                                max_chunks=s.max_chunks_per_document)

@@ -3,43 +3,44 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from openresearch.agents.run.events import EventRecord
 from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, settings, store
 
 runs_app = typer.Typer(help="Past research runs, read back from the graph.", no_args_is_help=True)
 
 
 class LiveProgress:
-    """A progress line per stage and per sub-question."""
+    """A progress line per stage and per sub-question, drawn from the run's events."""
 
     def __init__(self, bar: Progress) -> None:
         self.bar = bar
         self.stage_task: TaskID = bar.add_task("starting", total=None)
         self.questions: dict[str, TaskID] = {}
 
-    def __call__(self, event: str, **data: Any) -> None:
-        if event == "stage":
-            self.bar.update(self.stage_task, description=f"[bold]{data['name']}[/bold]")
-        elif event == "plan":
-            for sq in data["plan"].sub_questions:
-                self.questions[sq.id] = self.bar.add_task(f"  {sq.text[:70]}", total=None)
-        elif event == "question":
-            task = self.questions.get(data["id"])
+    def __call__(self, record: EventRecord) -> None:
+        ev = record.event
+        if ev.type == "stage_started":
+            self.bar.update(self.stage_task, description=f"[bold]{ev.stage}[/bold]")
+        elif ev.type == "plan_ready":
+            for sq in ev.sub_questions:
+                if sq.id not in self.questions:
+                    self.questions[sq.id] = self.bar.add_task(f"  {sq.text[:70]}", total=None)
+        elif ev.type == "question_progress":
+            task = self.questions.get(ev.question_id)
             if task is None:
-                task = self.questions[data["id"]] = self.bar.add_task(f"  {data['text'][:70]}", total=None)
-            status = str(data.get("status", ""))[:60]
-            self.bar.update(task, description=f"  {data['text'][:60]} · {status}")
-            if status == "done":
+                task = self.questions[ev.question_id] = self.bar.add_task(f"  {ev.text[:70]}", total=None)
+            self.bar.update(task, description=f"  {ev.text[:60]} · {ev.status[:60]}")
+            if ev.status == "done":
                 self.bar.update(task, total=1, completed=1)
-        elif event == "indexed":
-            r = data["report"]
-            self.bar.console.print(f"indexed {r.root}: {r.added} added, {r.updated} updated, {r.unchanged} unchanged,"
-                                   f" {r.removed} removed, {r.chunks} chunks")
+        elif ev.type == "sources_indexed":
+            self.bar.console.print(f"indexed {ev.root}: {ev.added} added, {ev.updated} updated, {ev.unchanged} "
+                                   f"unchanged, {ev.removed} removed, {ev.chunks} chunks")
 
 
 def research(
@@ -66,7 +67,7 @@ def research(
     """
     from openresearch.agents.run.pipeline import run_research
     from openresearch.agents.run.run_config import Caps, RunOptions
-    from openresearch.agents.write.report import to_json, verification_summary
+    from openresearch.agents.write.report import verification_summary
 
     caps = Caps(llm_calls=max_llm_calls, llm_tokens=max_tokens, llm_cost_usd=max_cost)
     opts = RunOptions(question=question, sources=source or ["local:examples/corpus"], style=style,  # type: ignore[arg-type]
@@ -75,11 +76,11 @@ def research(
     with store(graph) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                                       console=err_console, transient=False, disable=json_out) as bar:
         st.init_schema()
-        result = run_research(opts, st, settings(), resume=resume, progress=LiveProgress(bar))
+        result = run_research(opts, st, settings(), resume=resume, subscribers=[LiveProgress(bar)])
     if json_out:
-        print_json(to_json(result))
+        print_json(result.model_dump(mode="json"))
         return
-    console.print(f"[bold]{result.draft.title}[/bold]  run {result.run_id}")
+    console.print(f"[bold]{result.title}[/bold]  run {result.run_id}")
     console.print(verification_summary(result))
     if result.low_precision:
         console.print(f"[yellow]limited run:[/yellow] {result.low_precision}")

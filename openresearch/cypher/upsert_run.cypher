@@ -1,6 +1,7 @@
-// purpose: create or update a research run (status, stage, options and plan as JSON strings)
-// params: id, question, status, stage, options, plan, started_at, finished_at, metrics
+// purpose: create or update a research run (status, stage, options, plan and progress counters as JSON strings)
+// params: id, question, status, stage, options, plan, started_at, finished_at, metrics, progress
 MERGE (r:Run {id: $id})
   ON CREATE SET r.question = $question, r.started_at = $started_at
 SET r.status = $status, r.stage = $stage, r.options = $options, r.plan = coalesce($plan, r.plan),
-    r.finished_at = $finished_at, r.metrics = coalesce($metrics, r.metrics)
+    r.finished_at = $finished_at, r.metrics = coalesce($metrics, r.metrics),
+    r.progress = coalesce($progress, r.progress)

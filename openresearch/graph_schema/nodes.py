@@ -29,6 +29,7 @@ class Run(Node):
     options: str = "{}"  # JSON: maps are not property values on either backend
     plan: str | None = None  # JSON of the Plan
     metrics: str | None = None  # JSON of the run metrics
+    progress: str | None = None  # JSON of the counters a resumed run continues from (searches, reflect rounds)
 
 
 class Question(Node):
@@ -110,6 +111,7 @@ class Report(Node):
     created_at: int = 0
     markdown: str = ""
     verified: bool = False
+    report_json: str | None = None  # the Report model as JSON: what report.json and the API's report route serve
 
 
 class Section(Node):
@@ -133,6 +135,17 @@ class Feedback(Node):
     created_at: int = 0
 
 
+class RunEvent(Node):
+    """One event of a run, numbered: what the API's event stream replays to a client that reconnects."""
+    label: ClassVar[str] = "RunEvent"
+    lookups: ClassVar[tuple[str, ...]] = ("run_id",)
+    run_id: str
+    seq: int
+    type: str
+    at: int = 0
+    data: str = "{}"  # JSON of the event
+
+
 class Topic(Node):
     label: ClassVar[str] = "Topic"
     lookups: ClassVar[tuple[str, ...]] = ("name",)
@@ -143,5 +156,5 @@ class Topic(Node):
 
 
 NODE_TYPES: tuple[type[Node], ...] = (
-    Run, Question, Source, Chunk, Evidence, Entity, Observation, Report, Section, Verdict, Feedback, Topic,
+    Run, Question, Source, Chunk, Evidence, Entity, Observation, Report, Section, Verdict, Feedback, Topic, RunEvent,
 )

@@ -26,6 +26,7 @@ RELATIONS: tuple[Relation, ...] = (
     Relation("ON", "Verdict", "Evidence"),
     Relation("ON", "Feedback", "Evidence"),
     Relation("TRACKS", "Topic", "Run"),
+    Relation("EMITTED", "Run", "RunEvent"),
     Relation("EXAMINED", "Question", "Source"),  # extraction read this source (resume skips it)
 )
 

@@ -67,7 +67,12 @@ def sentence_spans(text: str, max_len: int) -> list[tuple[int, int, bool]]:
     return spans
 
 
-def chunk_text(text: str, source_id: str, target_chars: int = 1000, overlap_chars: int = 150) -> list[Chunk]:
+# the one chunking configuration: local documents, fetched pages and sources found during a run all use it
+TARGET_CHARS, OVERLAP_CHARS = 900, 150
+
+
+def chunk_text(text: str, source_id: str, target_chars: int = TARGET_CHARS,
+               overlap_chars: int = OVERLAP_CHARS) -> list[Chunk]:
     """Pack whole sentences into chunks of about `target_chars`; consecutive chunks share up to
     `overlap_chars` of trailing sentences so a fact split across a boundary is whole in one of them."""
     if target_chars <= 0 or overlap_chars < 0 or overlap_chars >= target_chars:

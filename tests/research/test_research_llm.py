@@ -67,7 +67,7 @@ def test_llm_run_falls_back_per_role_and_rejects_non_verbatim_quotes(
         roles = {r.role for r in server.requests}
     assert {"planner", "rewrite", "extract", "write", "verify"} <= roles
     assert result.plan.method == "deterministic"  # broken planner JSON: the deterministic planner took over
-    m = result.metrics.as_dict()
+    m = result.metrics
     assert m["rejected_quotes"] > 0
     assert set(m["llm"]) >= {"planner", "extract", "write", "verify"}
     assert m["llm"]["extract"]["calls"] > 0
@@ -77,9 +77,9 @@ def test_llm_run_falls_back_per_role_and_rejects_non_verbatim_quotes(
     assert "generally considered the fastest broker overall" not in md  # a paraphrase, not in any source
     body = md.split("## Conflicts between sources")[0].split("## Evidence")[0]
     assert "[E-000000000000]" not in body  # the id the page asked for is never a citation (quoted text is data)
-    assert all("E-000000000000" not in x.citations for sec in result.draft.sections for x in sec.sentences)
+    assert all("E-000000000000" not in x.citations for sec in result.sections for x in sec.sentences)
     assert result.verification.phantom_citations == 0
-    cited = {c for s in result.draft.sections for x in s.sentences for c in x.citations}
+    cited = {c for s in result.sections for x in s.sentences for c in x.citations}
     stored = {e.id: e for e in store.evidence(sorted(cited))}
     assert set(stored) == cited
     texts = store.sources(sorted({e.source.id for e in stored.values()}))
@@ -99,7 +99,7 @@ def test_budget_breaker_finishes_in_low_precision_mode(store: GraphStore, corpus
         sent = len(server.requests)
     assert sent <= 3
     assert result.low_precision and "budget" in result.low_precision
-    assert result.draft.method == "deterministic"
+    assert result.method == "deterministic"
     md = (tmp_path / "out" / "report.md").read_text("utf-8")
     assert "Limited run" in md
     data = json.loads((tmp_path / "out" / "report.json").read_text("utf-8"))

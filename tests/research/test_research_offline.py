@@ -85,7 +85,7 @@ def test_second_identical_run_reuses_evidence(store: GraphStore, corpus: Path, e
     first = run(store, corpus, tmp_path / "a", embedder, tmp_path, q)
     before = store.stats()
     second = run(store, corpus, tmp_path / "b", embedder, tmp_path, q)
-    m1, m2 = first.metrics.as_dict(), second.metrics.as_dict()  # type: ignore[attr-defined]
+    m1, m2 = first.metrics, second.metrics  # type: ignore[attr-defined]
     assert m1["evidence_written"] > 0 and m2["evidence_written"] == 0  # nothing re-extracted
     assert m2["indexed_chunks"] == 0  # nothing re-indexed
     after = store.stats()

@@ -79,7 +79,7 @@ def test_second_identical_web_run_makes_no_network_request(store: GraphStore, si
     def once(out: str) -> dict[str, object]:
         opts = RunOptions(question=question, sources=["web"], out=tmp_path / out, max_sub_questions=5)
         comps = Components.build(settings, embedder, offline=False, caps=opts.caps)
-        return run_research(opts, store, settings, embedder=embedder, components=comps).metrics.as_dict()
+        return run_research(opts, store, settings, embedder=embedder, components=comps).metrics
 
     first = once("a")
     hits_after_first = len(site.hits)

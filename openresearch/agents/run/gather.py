@@ -13,7 +13,6 @@ from openresearch.errors import FetchError, OpenResearchError
 from openresearch.graph.store import GraphStore
 from openresearch.identity import content_hash, source_id
 from openresearch.ingest.cache import Cache
-from openresearch.ingest.chunk import chunk_text
 from openresearch.ingest.documents import parse_bytes
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.fetch import Fetcher
@@ -23,6 +22,7 @@ from openresearch.ingest.rank import RankCandidate, rank_candidates
 from openresearch.ingest.retrievers.base import Candidate, RetrieverDeps
 from openresearch.ingest.retrievers.registry import create
 from openresearch.ingest.retrievers.router import route
+from openresearch.ingest.store_doc import store_document
 from openresearch.models import SourceDoc
 
 log = logging.getLogger(__name__)
@@ -162,10 +162,8 @@ class Gatherer:
         return doc
 
     def _store(self, doc: SourceDoc, headers: dict[str, str], out: Gathered) -> None:
-        chunks = chunk_text(doc.text, doc.id)
-        vecs = self.embedder.embed([c.text for c in chunks]) if chunks else []
-        rows = [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end, "embedding": v}
-                for c, v in zip(chunks, vecs, strict=True)]
-        # source, chunks, then its content hash as the completion marker: a kill in between is redone next time
-        self.store.store_documents([(doc, rows)], headers={doc.id: headers})
-        out.chunks.extend((doc.id, c.start, c.end) for c in chunks)
+        # the one storing path (chunking, embedding, completion marker); a page already stored whole is not
+        # embedded again
+        stored = store_document(self.store, self.embedder, doc, headers=headers,
+                                max_chunks=self.settings.max_chunks_per_document)
+        out.chunks.extend((doc.id, c.start, c.end) for c in stored.chunks)

@@ -1,59 +1,128 @@
-"""Run (or resume) a research run end to end and write its report files: the one call the CLI makes."""
+"""The research run as a library call: `research(options, services) -> Report`.
+
+It runs (or resumes) a run inside the caller's event loop, persists its state and events to the graph, and
+returns the `Report` model; it writes no files and installs nothing on the loop. `write_report_files` and
+`run_research` (a blocking wrapper for scripts and the CLI) are the only places that touch the file system.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from openresearch.agents.run.components import Components
-from openresearch.agents.run.research import Progress, ResearchRun, RunResult, no_progress
+from openresearch.agents.run.events import (
+    EVENT_ADAPTER,
+    EventBus,
+    EventRecord,
+    RunFinished,
+    Subscriber,
+)
+from openresearch.agents.run.research import ResearchRun, RunResult
 from openresearch.agents.run.run_config import RunOptions
-from openresearch.agents.write.report import to_html, to_json, to_markdown
+from openresearch.agents.run.services import Services, default_embedder, open_services
+from openresearch.agents.run.state import Counters
+from openresearch.agents.write.report import to_html, to_markdown
+from openresearch.agents.write.report_model import Report
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
-from openresearch.ingest.embed import Embedder, SentenceTransformerEmbedder
+from openresearch.ingest.embed import Embedder
+
+__all__ = ["default_embedder", "open_services", "persist_events", "replay_events", "research", "run_research",
+           "stored_report", "to_report", "write_report_files"]
 
 
-def default_embedder(settings: Settings) -> Embedder:
-    return SentenceTransformerEmbedder(None if settings.embedding_model == "all-MiniLM-L6-v2"
-                                       else settings.embedding_model, cache_dir=settings.cache_dir / "embeddings")
+def to_report(result: RunResult) -> Report:
+    return Report(
+        run_id=result.run_id, question=result.options.question, style=result.options.style,
+        title=result.draft.title, verified=result.verification.fully_verified, method=result.draft.method,
+        limited=result.limited, low_precision=result.low_precision, sections=result.draft.sections,
+        evidence=sorted(result.evidence.values(), key=lambda e: e.id), verification=result.verification,
+        conflicts=result.conflicts, metrics=result.metrics.as_dict(), plan=result.plan)
+
+
+def persist_events(store: GraphStore) -> Subscriber:
+    """The subscriber that stores every event in the graph (an API client that reconnects replays them)."""
+    def save(record: EventRecord) -> None:
+        store.append_run_events(record.run_id, [{"seq": record.seq, "type": record.event.type, "at": record.at,
+                                                 "data": record.event.model_dump_json()}])
+    return save
+
+
+def replay_events(store: GraphStore, run_id: str, after: int = 0, limit: int = 1000) -> list[EventRecord]:
+    """A run's persisted events after sequence number `after`, in order."""
+    return [EventRecord(run_id=run_id, seq=int(r["seq"]), at=int(r["at"] or 0),
+                        event=EVENT_ADAPTER.validate_json(r["data"]))
+            for r in store.run_events(run_id, after, limit)]
+
+
+def stored_report(store: GraphStore, run_id: str) -> Report:
+    """The Report a finished run stored. NotFound when it has none."""
+    from openresearch.errors import NotFound
+
+    row = store.get_report(run_id)
+    if not row.get("json"):
+        raise NotFound(f"run {run_id} has a report stored before reports were kept as JSON; resume it to rebuild")
+    return Report.model_validate_json(row["json"])
+
+
+async def research(options: RunOptions, services: Services, *, resume: str | None = None,
+                   run_id: str | None = None, events: EventBus | None = None,
+                   subscribers: Iterable[Subscriber] = (), components: Components | None = None) -> Report:
+    """Run a research run (or resume run `resume`) in the running event loop and return its Report.
+
+    Its events go to the graph first, then to `subscribers` and whatever subscribed to `events`. State is
+    persisted at every stage, so a run killed at any point resumes with `resume=RUN_ID`; resuming a run that
+    is already done returns its stored report. Cancelling the task marks the run `cancelled`. `run_id` names a
+    new run (a caller that must know it before the run starts); by default one is made from the question."""
+    store = services.store
+    plan = None
+    counters = None
+    started = None
+    if resume:
+        stored = await asyncio.to_thread(store.get_run, resume)
+        if stored["status"] == "done":
+            return await asyncio.to_thread(stored_report, store, resume)
+        options = RunOptions.model_validate(stored["options"]).model_copy(update={"out": options.out,
+                                                                                   "workers": options.workers})
+        plan, run_id, started = stored["plan"], resume, stored.get("started_at")
+        counters = Counters.from_dict(stored.get("progress") or {})
+    bus = events or EventBus()
+    run = ResearchRun(options, store, services.embedder, services.settings,
+                      components or services.components(options), run_id=run_id, events=bus, counters=counters,
+                      started_ms=started)
+    bus.bind(run.run_id, await asyncio.to_thread(store.last_run_event, run.run_id))
+    unsubscribe: list[Callable[[], None]] = [bus.subscribe(persist_events(store), first=True)]
+    unsubscribe += [bus.subscribe(fn) for fn in subscribers]
+    try:
+        result = await run.run(resume_plan=plan)
+        report = to_report(result)
+        await run.io(run.state.finish, report)
+        bus.emit(RunFinished(title=report.title, verified=report.verified))
+        return report
+    finally:
+        for off in unsubscribe:
+            off()
+        run.close()
+
+
+def write_report_files(report: Report, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").write_text(to_markdown(report), encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False),
+                                     encoding="utf-8")
+    (out / "report.html").write_text(to_html(report), encoding="utf-8")
 
 
 def run_research(options: RunOptions, store: GraphStore, settings: Settings, *, embedder: Embedder | None = None,
                  components: Components | None = None, resume: str | None = None,
-                 progress: Progress = no_progress) -> RunResult:
-    plan = None
-    run_id = None
-    if resume:
-        stored = store.get_run(resume)
-        out = options.out
-        options = RunOptions.model_validate(stored["options"]).model_copy(update={"out": out,
-                                                                                   "workers": options.workers})
-        plan = stored["plan"]
-        run_id = resume
-    embedder = embedder or default_embedder(settings)
-    components = components or Components.build(settings, embedder, offline=options.offline, caps=options.caps,
-                                                workers=options.workers)
-    run = ResearchRun(options, store, embedder, settings, components, run_id=run_id, progress=progress)
-    result = asyncio.run(run.run(resume_plan=plan))
-    write_outputs(result, options.out)
-    markdown = to_markdown(result)
-    store.save_report(result.run_id, result.draft.title, markdown, result.verification.fully_verified,
-                      int(time.time() * 1000), [
-                          {"id": f"{result.run_id}-s{i}", "title": s.title, "position": i,
-                           "text": " ".join(x.text for x in s.sentences),
-                           "cites": sorted({c for x in s.sentences for c in x.citations})}
-                          for i, s in enumerate(result.draft.sections)])
-    store.save_run(result.run_id, options.question, status="done", stage="done",
-                   options=options.model_dump(mode="json"), started_at=run._started_ms,
-                   finished_at=int(time.time() * 1000), plan=result.plan, metrics=result.metrics.as_dict())
-    return result
-
-
-def write_outputs(result: RunResult, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "report.md").write_text(to_markdown(result), encoding="utf-8")
-    (out / "report.json").write_text(json.dumps(to_json(result), indent=2, ensure_ascii=False), encoding="utf-8")
-    (out / "report.html").write_text(to_html(result), encoding="utf-8")
+                 subscribers: Iterable[Subscriber] = ()) -> Report:
+    """Blocking convenience for scripts and the CLI: `research` in a fresh event loop, then the report files
+    under `options.out`."""
+    with open_services(settings, store=store, embedder=embedder) as services:
+        report = asyncio.run(research(options, services, resume=resume, subscribers=subscribers,
+                                      components=components))
+    write_report_files(report, options.out)
+    return report

@@ -1,27 +1,45 @@
 """The research run: plan -> gather/extract/reflect per sub-question (parallel, DAG order) -> write -> verify.
 
-Every stage persists to the graph before the next starts (Run.stage), so a killed run resumes with
-`--resume RUN_ID`: the plan is read back, sources a sub-question already examined are not extracted
-again, retrieval is answered from the caches, and writes are idempotent MERGEs.
+Every stage persists to the graph before the next starts (Run.stage, through `RunState`), so a killed run
+resumes with `--resume RUN_ID`: the plan and the run-wide counters are read back, sub-questions already done
+are not investigated again, sources a sub-question already examined are not extracted again, retrieval is
+answered from the caches, and writes are idempotent MERGEs. Progress goes out as typed events (events.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from openresearch.agents.extract.metric_names import same_family
 from openresearch.agents.plan.planner import PlanBudget, schedule
 from openresearch.agents.plan.reflect import Sufficiency, assess, follow_up_queries
 from openresearch.agents.run.components import Components
+from openresearch.agents.run.events import (
+    EventBus,
+    EvidenceAdded,
+    PlannedQuestion,
+    PlanReady,
+    QuestionProgress,
+    RunEvent,
+    RunFailed,
+    SectionWritten,
+    SourcesIndexed,
+    StageFinished,
+    StageStarted,
+    VerificationFinished,
+)
 from openresearch.agents.run.gather import Gatherer
 from openresearch.agents.run.metrics import RunMetrics
 from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.run.state import Counters, RunState
 from openresearch.agents.verify.verifier import verify
 from openresearch.agents.write.answer import ANSWER_ID
 from openresearch.agents.write.writer_deterministic import ordered_questions
@@ -44,15 +62,11 @@ from openresearch.models import (
     Verification,
 )
 
-Progress = Callable[..., None]  # progress(event, **data): the CLI draws it, tests ignore it
+T = TypeVar("T")
 STAGES = ("plan", "gather", "write", "verify", "report", "done")
 # a look-up is one sub-question: it can afford to read three times as many local sources per query, so a
 # passage that disagrees is read beside the ones that agree
 LOCAL_BREADTH = {"lookup": 3}
-
-
-def no_progress(event: str, **data: Any) -> None:
-    return None
 
 
 @dataclass
@@ -76,75 +90,100 @@ def new_run_id(question: str) -> str:
 
 class ResearchRun:
     def __init__(self, options: RunOptions, store: GraphStore, embedder: Embedder, settings: Settings,
-                 components: Components, *, run_id: str | None = None, progress: Progress = no_progress) -> None:
+                 components: Components, *, run_id: str | None = None, events: EventBus | None = None,
+                 counters: Counters | None = None, started_ms: int | None = None) -> None:
         self.opts = options
         self.store = store
         self.embedder = embedder
         self.settings = settings
         self.c = components
         self.run_id = run_id or new_run_id(options.question)
-        self.progress = progress
+        self.events = events or EventBus(self.run_id)
+        self.state = RunState(store, self.run_id, options, started_ms)
+        self.counters = counters or Counters()
         self.metrics = RunMetrics()
-        self.limited: dict[str, str] = {}
-        self.reflect_rounds_total = 0
-        self.searches_total = 0
+        self.metrics.reflected = self.counters.reflected  # one set: re_search_rate counts a resumed run's too
+        self.limited = self.counters.limited
         self.started = time.monotonic()
         self.low_precision: str | None = None
-        self._started_ms = int(time.time() * 1000)
+        # the run's own threads (graph round trips, extraction, embedding): nothing is installed on the caller's
+        # event loop, so several runs can share one loop (the API) without sharing or resizing its executor
+        self._pool = ThreadPoolExecutor(max_workers=options.workers * 2 + 4, thread_name_prefix="research")
         # extraction calls (LLM round trips when an endpoint is set) may overlap more than sub-questions do
         self._extract_gate = asyncio.Semaphore(options.workers * 3)
 
+    def emit(self, event: RunEvent) -> None:
+        self.events.emit(event)
+
+    async def io(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run blocking work (graph, extraction, embedding) on the run's own threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    @contextmanager
+    def _stage(self, name: str) -> Iterator[None]:
+        self.emit(StageStarted(stage=name))
+        t0 = time.perf_counter()
+        with self.metrics.stage(name):
+            yield
+        self.emit(StageFinished(stage=name, seconds=round(time.perf_counter() - t0, 3)))
+
     # --- persistence ------------------------------------------------------------------------------
-    def _save(self, stage: str, status: str = "running", plan: Plan | None = None, finished: bool = False) -> None:
-        self.store.save_run(self.run_id, self.opts.question, status=status, stage=stage,
-                            options=self.opts.model_dump(mode="json"), started_at=self._started_ms,
-                            finished_at=int(time.time() * 1000) if finished else None, plan=plan,
-                            metrics=self.metrics.as_dict() if finished else None)
+    def _save(self, stage: str, status: str = "running", plan: Plan | None = None) -> None:
+        self.state.save(stage, status=status, plan=plan, counters=self.counters)
 
     # --- the run ----------------------------------------------------------------------------------
     async def run(self, resume_plan: Plan | None = None) -> RunResult:
-        loop = asyncio.get_running_loop()
-        loop.set_default_executor(ThreadPoolExecutor(max_workers=self.opts.workers * 2 + 4))
         if resume_plan is None:
-            self._save("plan")
+            await self.io(self._save, "plan")
         try:
             plan = resume_plan or await self._plan()
-            with self.metrics.stage("index"):
+            if resume_plan is not None:
+                self._plan_ready(plan)
+            with self._stage("index"):
                 await self._index()
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
                                 per_query=self.opts.sources_per_query, offline=self.opts.offline,
                                 local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1))
             try:
-                with self.metrics.stage("gather"):
+                with self._stage("gather"):
                     await self._investigate_all(plan, gatherer)
             finally:
                 self.metrics.network_requests += gatherer.network_requests
                 self.metrics.cache_hits += gatherer.cache_hits
                 await gatherer.aclose()
-            self._save("write", plan=plan)
-            result = await asyncio.to_thread(self._write_and_verify, plan)
-            self._save("report", plan=plan)
+            await self.io(self._save, "write", plan=plan)
+            result = await self.io(self._write_and_verify, plan)
+            await self.io(self._save, "report", plan=plan)
             return result
-        except BaseException:
+        except asyncio.CancelledError:
+            await asyncio.shield(asyncio.to_thread(self._save, "cancelled", status="cancelled"))
+            self.emit(RunFailed(status="cancelled", error="the run was cancelled"))
+            raise
+        except BaseException as exc:
             self._save("failed", status="failed")
+            self.emit(RunFailed(error=f"{type(exc).__name__}: {exc}"[:500]))
             raise
 
+    def _plan_ready(self, plan: Plan) -> None:
+        self.emit(PlanReady(kind=plan.kind, sub_questions=[PlannedQuestion(id=q.id, text=q.text, role=q.role)
+                                                           for q in plan.sub_questions]))
+
     async def _plan(self) -> Plan:
-        self.progress("stage", name="plan")
-        with self.metrics.stage("plan"):
+        with self._stage("plan"):
             budget = PlanBudget(max_sub_questions=self.opts.max_sub_questions,
                                 min_sub_questions=min(5, self.opts.max_sub_questions),
                                 max_total_depth=self.opts.budget,
                                 source_types=self.opts.source_types())  # type: ignore[arg-type]
             question = self.opts.question
-            plan = await asyncio.to_thread(self.c.planner.plan, question, budget=budget)
+            plan = await self.io(self.c.planner.plan, question, budget=budget)
             if self.opts.language != "auto":
                 plan = plan.model_copy(update={"language": self.opts.language})
             plan = await self._rewrite_queries(plan)
-        self.store.save_run(self.run_id, question, status="running", stage="gather",
-                            options=self.opts.model_dump(mode="json"), started_at=self._started_ms, plan=plan)
-        self.store.save_plan_questions(self.run_id, plan)
-        self.progress("plan", plan=plan)
+        await self.io(self.state.planned, plan)
+        self._plan_ready(plan)
         return plan
 
     async def _rewrite_queries(self, plan: Plan) -> Plan:
@@ -153,7 +192,7 @@ class ResearchRun:
 
         async def one(sq: SubQuestion) -> SubQuestion:
             async with gate:
-                res = await asyncio.to_thread(self.c.rewrite, sq, plan)
+                res = await self.io(self.c.rewrite, sq, plan)
             self.metrics.queries_rejected += len(res.rejected)
             return sq.model_copy(update={"queries": res.queries or [sq.text]})
 
@@ -162,19 +201,23 @@ class ResearchRun:
 
     async def _index(self) -> None:
         for path in self.opts.local_paths():
-            self.progress("stage", name=f"index {path}")
-            report = await asyncio.to_thread(index_documents, self.store, path, self.embedder)
+            report = await self.io(index_documents, self.store, path, self.embedder)
             self.metrics.indexed_chunks += report.chunks
-            self.progress("indexed", report=report)
+            self.emit(SourcesIndexed(root=str(report.root), added=report.added, updated=report.updated,
+                                     unchanged=report.unchanged, removed=report.removed, chunks=report.chunks))
 
     async def _investigate_all(self, plan: Plan, gatherer: Gatherer) -> None:
-        self.progress("stage", name="gather")
         by_id = {q.id: q for q in plan.sub_questions}
         gate = asyncio.Semaphore(self.opts.workers)
 
         async def one(sq: SubQuestion) -> None:
+            if sq.id in self.counters.done_questions:  # a resumed run: its evidence is in the graph already
+                self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="done"))
+                return
             async with gate:
                 await self._investigate(sq, plan, gatherer)
+            self.counters.done_questions.add(sq.id)
+            await self.io(self._save, "gather", plan=plan)
 
         for wave in schedule(plan):
             await asyncio.gather(*(one(by_id[qid]) for qid in wave if qid in by_id))
@@ -184,26 +227,25 @@ class ResearchRun:
 
     async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer) -> None:
         caps = self.opts.caps
-        self.progress("question", id=sq.id, text=sq.text, status="searching")
+        self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="searching"))
         queries = list(sq.queries or [sq.text])
         rounds = 0
         while True:
             for q in queries:
-                if self.searches_total >= caps.searches_total:
+                if self.counters.searches_total >= caps.searches_total:
                     self.limited.setdefault(sq.id, "search cap reached")
                     break
-                self.searches_total += 1
+                self.counters.searches_total += 1
                 found = await gatherer.gather(q)
                 self.metrics.searches += found.searches
                 self.metrics.retrieved_chunks.update(found.chunks)
                 self.metrics.refused.extend(found.refused)
                 await self._extract(sq, plan, found.sources)
-            evidence = await asyncio.to_thread(self.store.evidence_for_question, sq.text,
-                                               self.opts.evidence_per_section)
-            conflicts = await asyncio.to_thread(self._conflicts_for, sq)
+            evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section)
+            conflicts = await self.io(self._conflicts_for, sq)
             s: Sufficiency = assess(sq, evidence, conflicts)
-            self.progress("question", id=sq.id, text=sq.text, status="sufficient" if s.sufficient else s.reason,
-                          evidence=s.evidence)
+            self.emit(QuestionProgress(question_id=sq.id, text=sq.text,
+                                       status="sufficient" if s.sufficient else s.reason, evidence=s.evidence))
             if s.sufficient:
                 break
             why = self._reflect_blocked(rounds)
@@ -211,10 +253,10 @@ class ResearchRun:
                 self.limited[sq.id] = f"{s.reason}; {why}"
                 break
             rounds += 1
-            self.reflect_rounds_total += 1
-            self.metrics.reflected.add(sq.id)
+            self.counters.reflect_rounds_total += 1
+            self.counters.reflected.add(sq.id)
             queries = follow_up_queries(sq, s, rounds)
-        self.progress("question", id=sq.id, text=sq.text, status="done")
+        self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="done"))
 
     def _reflect_blocked(self, rounds: int) -> str | None:
         caps = self.opts.caps
@@ -223,28 +265,30 @@ class ResearchRun:
             return "LLM budget exhausted"
         if rounds >= caps.reflect_rounds_per_question:
             return f"reflect cap of {caps.reflect_rounds_per_question} rounds reached"
-        if self.reflect_rounds_total >= caps.reflect_rounds_total:
+        if self.counters.reflect_rounds_total >= caps.reflect_rounds_total:
             return f"run cap of {caps.reflect_rounds_total} reflect rounds reached"
         if time.monotonic() - self.started > caps.reflect_wall_s or self._over_wall():
             return "reflect time cap reached"
         return None
 
     async def _extract(self, sq: SubQuestion, plan: Plan, sources: list[SourceDoc]) -> None:
-        examined = await asyncio.to_thread(self.store.examined_sources, sq.id)
+        examined = await self.io(self.store.examined_sources, sq.id)
         fresh = {s.id: s for s in sources if s.id not in examined}
 
         async def one(doc: SourceDoc) -> None:
             async with self._extract_gate:
                 try:
-                    result = await asyncio.to_thread(self.c.extractor.extract, doc, sq, plan)
+                    result = await self.io(self.c.extractor.extract, doc, sq, plan)
                 except (LLMError, BudgetExceeded):
-                    result = await asyncio.to_thread(self.c.fallback_extractor.extract, doc, sq, plan)
+                    result = await self.io(self.c.fallback_extractor.extract, doc, sq, plan)
             self.metrics.rejected_quotes += result.rejected
             records = [to_record(item, doc, sq) for item in result.items]
-            await asyncio.to_thread(self.store.write_evidence, records)
+            await self.io(self.store.write_evidence, records)
             self.metrics.evidence_written += len(records)
             # marked per source, after its evidence is stored: a kill between the two only repeats this source
-            await asyncio.to_thread(self.store.mark_examined, sq.id, [doc.id])
+            await self.io(self.store.mark_examined, sq.id, [doc.id])
+            if records:
+                self.emit(EvidenceAdded(question_id=sq.id, source_id=doc.id, count=len(records)))
 
         # sources are independent: with an LLM each extraction is a round trip, so they overlap
         if fresh:
@@ -262,8 +306,7 @@ class ResearchRun:
 
     # --- writing and verification ----------------------------------------------------------------
     def _write_and_verify(self, plan: Plan) -> RunResult:
-        self.progress("stage", name="write")
-        with self.metrics.stage("write"):
+        with self._stage("write"):
             per_q = self._section_evidence(plan)
             per_q[ANSWER_ID] = self._answer_evidence(plan)
             conflicts = self._report_conflicts(plan, per_q)
@@ -272,12 +315,16 @@ class ResearchRun:
                 self.low_precision = f"LLM budget exhausted: {self.c.budget_reason()}"
             writer = self.c.fallback_writer if self.low_precision else self.c.writer
             draft = writer.write(plan, per_q, conflicts, self.opts.style, limited)
-        self.progress("stage", name="verify")
-        with self.metrics.stage("verify"):
+        for sec in draft.sections:
+            self.emit(SectionWritten(question_id=sec.question_id, title=sec.title, sentences=len(sec.sentences)))
+        with self._stage("verify"):
             cited = sorted({cid for sec in draft.sections for s in sec.sentences for cid in s.citations})
             evidence = {e.id: e for e in self.store.evidence(cited)} if cited else {}
             self._add_pages(evidence)
             verification = verify(draft, evidence, conflicts, self.c.judge)
+        counts = {k: sum(1 for x in verification.verdicts if x.verdict == k) for k in ("PASS", "DOUBT", "FAIL")}
+        self.emit(VerificationFinished(fully_verified=verification.fully_verified, passed=counts["PASS"],
+                                       doubtful=counts["DOUBT"], failed=counts["FAIL"]))
         self.metrics.finish(verification, evidence, self.c.usage(), len(plan.sub_questions))
         return RunResult(self.run_id, self.opts, plan, draft, verification, evidence, conflicts, self.metrics,
                          dict(self.limited), self.low_precision)

@@ -1,25 +1,23 @@
-"""Render a run as report.md, report.json and report.html (pure: strings from the run result)."""
+"""Render a `Report` as report.md, report.json and report.html (pure: strings from the model)."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 
 from openresearch.agents.write.answer import ANSWER_ID, cite_ids, metric_table
+from openresearch.agents.write.report_model import Report
 from openresearch.conflicts import condition_label
 from openresearch.conflicts import value_summary as conflict_value
-
-if TYPE_CHECKING:
-    from openresearch.agents.run.research import RunResult
 
 _CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]")
 
 
-def verification_summary(result: RunResult) -> str:
+def verification_summary(result: Report) -> str:
     v = result.verification
     counts = {k: sum(1 for x in v.verdicts if x.verdict == k) for k in ("PASS", "DOUBT", "FAIL")}
     state = "fully verified" if v.fully_verified else "not fully verified"
@@ -28,36 +26,17 @@ def verification_summary(result: RunResult) -> str:
             f"{v.numeric_faithfulness:.0%}")
 
 
-def to_json(result: RunResult) -> dict[str, Any]:
-    return {
-        "run_id": result.run_id,
-        "question": result.options.question,
-        "style": result.options.style,
-        "title": result.draft.title,
-        "verified": result.verification.fully_verified,
-        "limited": result.limited,
-        "low_precision": result.low_precision,
-        "sections": [
-            {"question_id": s.question_id, "title": s.title, "role": s.role, "limited": s.limited,
-             "sentences": [{"text": x.text, "citations": x.citations, "kind": x.kind, "key": x.key}
-                           for x in s.sentences]}
-            for s in result.draft.sections
-        ],
-        "evidence": [e.model_dump(mode="json") for e in sorted(result.evidence.values(), key=lambda e: e.id)],
-        "verification": result.verification.model_dump(mode="json"),
-        "conflicts": [c.model_dump(mode="json") for c in result.conflicts],
-        "metrics": result.metrics.as_dict(),
-        "plan": result.plan.model_dump(mode="json"),
-    }
+def to_json(report: Report) -> dict[str, Any]:
+    return report.model_dump(mode="json")
 
 
-def comparison_rows(result: RunResult) -> tuple[list[str], list[tuple[str, list[str]]]]:
+def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The metric x entity table of a comparison: header (entities) and one row per metric, every cell the
     values with their conditions and citations; empty when the question names no metrics to compare."""
     plan = result.plan
     if plan.kind == "lookup" or not plan.metrics or len(plan.entities) < 2:
         return [], []
-    table = metric_table(plan, list(result.evidence.values()))
+    table = metric_table(plan, list(result.evidence))
     # a selection's attribute is its requirement ("high-throughput event streaming"), not the metric's name
     labels = {} if plan.kind == "selection" else dict(zip(plan.metrics, plan.attributes, strict=False))
     rows = []
@@ -71,7 +50,7 @@ def comparison_rows(result: RunResult) -> tuple[list[str], list[tuple[str, list[
     return list(plan.entities), rows
 
 
-def comparison_table_md(result: RunResult) -> list[str]:
+def comparison_table_md(result: Report) -> list[str]:
     header, rows = comparison_rows(result)
     if not rows:
         return []
@@ -80,7 +59,7 @@ def comparison_table_md(result: RunResult) -> list[str]:
     return [*out, ""]
 
 
-def comparison_table_html(result: RunResult) -> str:
+def comparison_table_html(result: Report) -> str:
     header, rows = comparison_rows(result)
     if not rows:
         return ""
@@ -94,15 +73,15 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def to_markdown(result: RunResult) -> str:
-    d, v = result.draft, result.verification
-    out = [f"# {d.title}", "",
-           f"> Question: {result.options.question}  ",
-           f"> Run `{result.run_id}` · style {result.options.style} · {verification_summary(result)}"]
+def to_markdown(result: Report) -> str:
+    v = result.verification
+    out = [f"# {result.title}", "",
+           f"> Question: {result.question}  ",
+           f"> Run `{result.run_id}` · style {result.style} · {verification_summary(result)}"]
     if result.low_precision:
         out.append(f"> **Limited run:** {result.low_precision}; finished in low-precision (deterministic) mode.")
     out.append("")
-    for sec in d.sections:
+    for sec in result.sections:
         out += [f"## {sec.title}", ""]
         if sec.limited:
             why = result.limited.get(sec.question_id, "too little evidence was found")
@@ -121,7 +100,7 @@ def to_markdown(result: RunResult) -> str:
                        f"{c.relative_difference:.0%} | {_cell(c.credibility)} |")
         out.append("")
     out += ["## Evidence", "", "| id | quote | source | published |", "|---|---|---|---|"]
-    for e in sorted(result.evidence.values(), key=lambda e: e.id):
+    for e in sorted(result.evidence, key=lambda e: e.id):
         page = f", p. {e.page}" if e.page else ""
         out.append(f"| {e.id} | “{_cell(e.quote)}” | {e.source.title or ''} <{e.source.url}>{page} | "
                    f"{e.source.published_at or ''} |")
@@ -131,15 +110,15 @@ def to_markdown(result: RunResult) -> str:
     if v.undisclosed_conflicts:
         named = {c.id: f"{c.id} ({c.entity} {c.metric})" for c in result.conflicts}
         out += ["", "Undisclosed conflicts: " + ", ".join(named.get(k, k) for k in v.undisclosed_conflicts)]
-    m = result.metrics.as_dict()
+    m = result.metrics
     out += ["", "## Run metrics", "", "```json", json.dumps(m, indent=2, ensure_ascii=False), "```", ""]
     return "\n".join(out)
 
 
-def _svg_graph(result: RunResult, width: int = 900, height: int = 520) -> str:
+def _svg_graph(result: Report, width: int = 900, height: int = 520) -> str:
     """Evidence (dots) linked to their sources (squares) and entities (diamonds)."""
     g: nx.Graph = nx.Graph()
-    for e in result.evidence.values():
+    for e in result.evidence:
         g.add_node(e.id, kind="evidence", label=e.id)
         g.add_node(e.source.id, kind="source", label=e.source.title or e.source.url)
         g.add_edge(e.id, e.source.id)
@@ -193,14 +172,13 @@ def _linkify(text: str) -> str:
     return _CITE.sub(lambda m: f'<a class="cite" href="#{m.group(1)}">[{m.group(1)}]</a>', html.escape(text))
 
 
-def to_html(result: RunResult) -> str:
-    d = result.draft
-    body = [f"<h1>{html.escape(d.title)}</h1>",
-            f'<p class="meta">Question: {html.escape(result.options.question)}<br>Run {result.run_id} · '
+def to_html(result: Report) -> str:
+    body = [f"<h1>{html.escape(result.title)}</h1>",
+            f'<p class="meta">Question: {html.escape(result.question)}<br>Run {result.run_id} · '
             f"{html.escape(verification_summary(result))}</p>"]
     if result.low_precision:
         body.append(f'<p class="limited">Limited run: {html.escape(result.low_precision)}</p>')
-    for sec in d.sections:
+    for sec in result.sections:
         body.append(f"<h2>{html.escape(sec.title)}</h2>")
         if sec.limited:
             why = result.limited.get(sec.question_id, "too little evidence was found")
@@ -209,7 +187,7 @@ def to_html(result: RunResult) -> str:
         if sec.question_id == ANSWER_ID:
             body.append(comparison_table_html(result))
     body.append("<h2>Evidence</h2>")
-    for e in sorted(result.evidence.values(), key=lambda e: e.id):
+    for e in sorted(result.evidence, key=lambda e: e.id):
         body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
                     f'<a href="{html.escape(e.source.url)}">{html.escape(e.source.title or e.source.url)}</a> '
                     f"{e.source.published_at or ''}{f' · page {e.page}' if e.page else ''} · offsets {e.start}–{e.end}"
@@ -231,7 +209,7 @@ def to_html(result: RunResult) -> str:
                    for x in result.verification.verdicts)
     body.append("<h2>Verification</h2><table><tr><th>#</th><th>sentence</th><th>verdict</th><th>reasons</th></tr>"
                 f"{rows}</table>")
-    body.append("<h2>Run metrics</h2><pre>" + html.escape(json.dumps(result.metrics.as_dict(), indent=2,
+    body.append("<h2>Run metrics</h2><pre>" + html.escape(json.dumps(result.metrics, indent=2,
                                                                       ensure_ascii=False)) + "</pre>")
     return (f'<!DOCTYPE html><html lang="{result.plan.language}"><head><meta charset="utf-8">'
-            f"<title>{html.escape(d.title)}</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>")
+            f"<title>{html.escape(result.title)}</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>")

@@ -1,0 +1,206 @@
+"""Runs in the background of a long-lived process (the API server, the MCP server): a bounded pool of
+workers with a queue beyond it, cancel, resume, and live event streams that replay what a client missed.
+
+Everything a client can ask about a run is read from the graph (status, stage, metrics, events, report), so a
+restarted server serves the same answers; `mark_interrupted` turns the runs a dead process left `running` or
+`queued` into `interrupted`, and `resume` continues them with nothing duplicated.
+
+All methods are called from the event loop the manager was started in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from openresearch.agents.run.events import EventBus, EventRecord, RunFailed
+from openresearch.agents.run.pipeline import replay_events, research
+from openresearch.agents.run.research import new_run_id
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.run.services import Services
+from openresearch.agents.run.state import RunState
+from openresearch.errors import NotFound, OpenResearchError
+
+log = logging.getLogger(__name__)
+ACTIVE = ("queued", "running")
+
+
+class RunConflict(OpenResearchError):
+    """The run cannot do that in its current state (resume a running run, cancel a finished one)."""
+
+
+@dataclass
+class _Job:
+    run_id: str
+    options: RunOptions
+    resume: bool
+    bus: EventBus = field(default_factory=EventBus)
+    task: asyncio.Task[None] | None = None
+    listeners: set[asyncio.Queue[EventRecord]] = field(default_factory=set)
+
+
+class RunManager:
+    def __init__(self, services: Services, workers: int = 2) -> None:
+        self.services = services
+        self.workers = max(1, workers)
+        self._queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self._jobs: dict[str, _Job] = {}
+        self._workers: list[asyncio.Task[None]] = []
+
+    # --- lifetime -------------------------------------------------------------------------------------
+    async def start(self) -> int:
+        """Mark what a previous process left unfinished as interrupted, then start the workers."""
+        n = await asyncio.to_thread(self.mark_interrupted)
+        self._workers = [asyncio.create_task(self._work(), name=f"run-worker-{i}") for i in range(self.workers)]
+        return n
+
+    async def stop(self) -> None:
+        """Cancel running and queued runs (they are marked cancelled... then interrupted on next start if the
+        process dies first) and stop the workers."""
+        for job in list(self._jobs.values()):
+            if job.task is not None:
+                job.task.cancel()
+        for w in self._workers:
+            w.cancel()
+        for w in self._workers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await w
+        for job in list(self._jobs.values()):
+            if job.task is not None:
+                with contextlib.suppress(BaseException):
+                    await job.task
+
+    def mark_interrupted(self) -> int:
+        store = self.services.store
+        n = 0
+        for r in store.list_runs(10_000):
+            if r["status"] in ACTIVE and r["id"] not in self._jobs:
+                run = store.get_run(r["id"])
+                opts = RunOptions.model_validate(run["options"]) if run["options"] else None
+                if opts is None:
+                    continue
+                RunState(store, r["id"], opts, run.get("started_at")).save(r["stage"] or "plan", status="interrupted")
+                n += 1
+        return n
+
+    # --- operations -----------------------------------------------------------------------------------
+    async def submit(self, options: RunOptions) -> str:
+        """Queue a new run; its id is known (and its Run node stored, status `queued`) before it starts."""
+        run_id = new_run_id(options.question)
+        await asyncio.to_thread(RunState(self.services.store, run_id, options).save, "queued", status="queued")
+        self._enqueue(_Job(run_id, options, resume=False))
+        return run_id
+
+    async def resume(self, run_id: str) -> None:
+        run = await asyncio.to_thread(self.services.store.get_run, run_id)  # NotFound for an unknown id
+        if run_id in self._jobs or run["status"] in ACTIVE:
+            raise RunConflict(f"run {run_id} is {run['status']}; only a stopped run can be resumed")
+        if run["status"] == "done":
+            raise RunConflict(f"run {run_id} is done; nothing to resume")
+        options = RunOptions.model_validate(run["options"])
+        await asyncio.to_thread(RunState(self.services.store, run_id, options, run.get("started_at")).save,
+                                run["stage"] or "plan", status="queued")
+        self._enqueue(_Job(run_id, options, resume=True))
+
+    async def cancel(self, run_id: str) -> None:
+        job = self._jobs.get(run_id)
+        if job is None:
+            run = await asyncio.to_thread(self.services.store.get_run, run_id)
+            raise RunConflict(f"run {run_id} is {run['status']}; only a queued or running run can be cancelled")
+        if job.task is None:  # still queued: it never starts
+            self._jobs.pop(run_id, None)
+            state = RunState(self.services.store, run_id, job.options)
+            await asyncio.to_thread(state.save, "queued", status="cancelled")
+            record = job.bus.emit(RunFailed(status="cancelled", error="cancelled before it started"))
+            await asyncio.to_thread(self.services.store.append_run_events, run_id, [
+                {"seq": record.seq, "type": record.event.type, "at": record.at,
+                 "data": record.event.model_dump_json()}])
+            self._deliver(job, record)
+            return
+        job.task.cancel()
+
+    def active(self, run_id: str) -> bool:
+        return run_id in self._jobs
+
+    async def wait(self, run_id: str) -> None:
+        """Until the run leaves this manager (done, failed or cancelled)."""
+        while run_id in self._jobs:
+            job = self._jobs[run_id]
+            if job.task is not None:
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(job.task)
+            else:
+                await asyncio.sleep(0.05)
+
+    async def events(self, run_id: str, after: int = 0) -> AsyncIterator[EventRecord]:
+        """The run's events after `after`: first what the graph holds, then live ones until the run ends.
+        A client that reconnects with the last id it saw gets exactly what it missed."""
+        store = self.services.store
+        await asyncio.to_thread(store.get_run, run_id)  # NotFound for an unknown id
+        job = self._jobs.get(run_id)
+        live: asyncio.Queue[EventRecord] = asyncio.Queue()
+        if job is not None:
+            job.listeners.add(live)  # before reading the graph: nothing falls between the two
+        try:
+            last = after
+            while True:
+                page = await asyncio.to_thread(replay_events, store, run_id, last, 500)
+                for r in page:
+                    last = r.seq
+                    yield r
+                    if r.terminal:
+                        return
+                if len(page) < 500:
+                    break
+            if job is None or (run_id not in self._jobs and live.empty()):
+                return
+            while True:
+                r = await live.get()
+                if r.seq <= last:
+                    continue
+                last = r.seq
+                yield r
+                if r.terminal:
+                    return
+        finally:
+            if job is not None:
+                job.listeners.discard(live)
+
+    # --- internals ------------------------------------------------------------------------------------
+    def _enqueue(self, job: _Job) -> None:
+        self._jobs[job.run_id] = job
+        job.bus.subscribe(lambda r: self._deliver(job, r))
+        self._queue.put_nowait(job)
+
+    def _deliver(self, job: _Job, record: EventRecord) -> None:
+        loop = self._loop
+        for q in list(job.listeners):
+            loop.call_soon_threadsafe(q.put_nowait, record)
+
+    @property
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        return self._workers[0].get_loop() if self._workers else asyncio.get_event_loop()
+
+    async def _work(self) -> None:
+        while True:
+            job = await self._queue.get()
+            if job.run_id not in self._jobs:  # cancelled while queued
+                continue
+            job.task = asyncio.create_task(self._run(job), name=f"research-{job.run_id}")
+            with contextlib.suppress(BaseException):
+                await job.task
+            self._jobs.pop(job.run_id, None)
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            await research(job.options, self.services, resume=job.run_id if job.resume else None,
+                           run_id=None if job.resume else job.run_id, events=job.bus)
+        except asyncio.CancelledError:
+            raise
+        except NotFound:
+            log.exception("run %s vanished", job.run_id)
+        except Exception:
+            log.exception("run %s failed", job.run_id)

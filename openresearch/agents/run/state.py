@@ -1,0 +1,68 @@
+"""The one place a run's state is written to the graph: its status and stage, plan, progress counters (what
+a resumed run continues from), final metrics and report. Nothing else in the run calls `save_run`."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.write.report import to_markdown
+from openresearch.agents.write.report_model import Report
+from openresearch.graph.store import GraphStore
+from openresearch.models import Plan
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class Counters:
+    """Run-wide counters that the caps are checked against; persisted so a resumed run does not get its caps
+    afresh (a run killed after 40 searches has at most `searches_total - 40` left)."""
+    searches_total: int = 0
+    reflect_rounds_total: int = 0
+    reflected: set[str] = field(default_factory=set)
+    limited: dict[str, str] = field(default_factory=dict)
+    done_questions: set[str] = field(default_factory=set)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"searches_total": self.searches_total, "reflect_rounds_total": self.reflect_rounds_total,
+                "reflected": sorted(self.reflected), "limited": dict(sorted(self.limited.items())),
+                "done_questions": sorted(self.done_questions)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Counters:
+        return cls(int(d.get("searches_total", 0)), int(d.get("reflect_rounds_total", 0)),
+                   set(d.get("reflected", [])), dict(d.get("limited", {})), set(d.get("done_questions", [])))
+
+
+class RunState:
+    def __init__(self, store: GraphStore, run_id: str, options: RunOptions, started_ms: int | None = None) -> None:
+        self.store = store
+        self.run_id = run_id
+        self.options = options
+        self.started_ms = started_ms if started_ms is not None else now_ms()
+
+    def save(self, stage: str, *, status: str = "running", plan: Plan | None = None,
+             counters: Counters | None = None, metrics: dict[str, Any] | None = None, finished: bool = False) -> None:
+        self.store.save_run(self.run_id, self.options.question, status=status, stage=stage,
+                            options=self.options.model_dump(mode="json"), started_at=self.started_ms,
+                            finished_at=now_ms() if finished else None, plan=plan, metrics=metrics,
+                            progress=counters.as_dict() if counters is not None else None)
+
+    def planned(self, plan: Plan) -> None:
+        self.save("gather", plan=plan)
+        self.store.save_plan_questions(self.run_id, plan)
+
+    def finish(self, report: Report) -> str:
+        """Store the report (JSON and Markdown, sections citing their evidence), then mark the run done."""
+        self.store.save_report(report.run_id, report.title, to_markdown(report), report.verified, now_ms(), [
+            {"id": f"{report.run_id}-s{i}", "title": s.title, "position": i,
+             "text": " ".join(x.text for x in s.sentences),
+             "cites": sorted({c for x in s.sentences for c in x.citations})}
+            for i, s in enumerate(report.sections)], report_json=report.model_dump_json())
+        self.save("done", status="done", plan=report.plan, metrics=report.metrics, finished=True)
+        return f"R-{report.run_id}"
