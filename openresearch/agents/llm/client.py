@@ -41,6 +41,10 @@ class _FormatRejected(LLMError):
     """The endpoint rejected response_format: try the next rung of the JSON-mode ladder."""
 
 
+class _Probe(BaseModel):
+    ok: bool
+
+
 class _Unusable(Exception):
     """An answer that can be re-asked: no JSON, broken JSON, or JSON that fails validation."""
 
@@ -155,6 +159,31 @@ class LLMClient:
             return _parse(raw2, schema, want)[0], "reask_ok"
         except _Unusable as exc:
             raise LLMError(f"{role}: unusable JSON after one re-ask: {str(exc)[:200]}") from None
+
+    # -- probes (openresearch llm check) --------------------------------------------------------
+    def list_models(self) -> list[str]:
+        cfg = self.default
+        try:
+            return [m.id for m in self._client(cfg).models.list()]
+        except openai.OpenAIError as exc:
+            raise LLMError(_describe(exc, cfg)) from exc
+
+    def probe_mode(self, mode: JsonMode) -> tuple[bool, str]:
+        """One tiny request in this structured-output mode: (usable, why not). Not counted in the budget."""
+        cfg = self.default
+        fmt = _response_format(mode, _Probe) if mode != "prompt" else None
+        caps = self.capabilities.get(cfg.base_url, cfg.model)
+        ask = [{"role": "user", "content": 'Answer with the JSON object {"ok": true} and nothing else.'}]
+        kwargs, _ = _request(Role.VERIFY, cfg, caps, ask, fmt, 16)
+        try:
+            completion = self._client(cfg).chat.completions.create(**kwargs)
+        except openai.OpenAIError as exc:
+            return False, _describe(exc, cfg)
+        try:
+            _parse(self._content(completion) or "", _Probe, "object")
+        except (_Unusable, LLMError) as exc:
+            return False, f"answered, but not the JSON asked for: {str(exc)[:120]}"
+        return True, ""
 
     # -- internals ------------------------------------------------------------------------------
     def _ask_json(self, role: Role, cfg: LLMConfig, messages: Messages, schema: type[BaseModel]) -> str:
