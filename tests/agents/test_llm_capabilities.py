@@ -120,3 +120,14 @@ def test_nothing_listening_is_one_clear_line() -> None:
     with client, pytest.raises(LLMError, match=r"cannot connect to http://127\.0\.0\.1:9/v1"):
         client.complete_json(Role.PLANNER, ASK, Claim)
     assert "OPENRESEARCH_LLM_BASE_URL" in (client.unusable_reason() or "")
+
+
+def test_max_concurrency_queues_requests_in_the_client_not_on_the_server(llm_server: ScriptedLLMServer) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    llm_server.latency_s = 0.2
+    llm_server.script(answer(GOOD, repeat=True))
+    client = LLMClient(LLMConfig(base_url=llm_server.base_url, model="m", timeout_s=0.5), max_concurrency=1,
+                       max_retries=0)
+    with client, ThreadPoolExecutor(4) as pool:  # 4 x 0.2 s in one slot: a server-side queue would time out
+        results = list(pool.map(lambda _i: client.complete_json(Role.VERIFY, ASK, Claim), range(4)))
+    assert len(results) == 4 and llm_server.max_concurrent == 1

@@ -54,7 +54,7 @@ class LLMClient:
                  budget: Budget | None = None, max_retries: int = 2, backoff_base_s: float = 0.5,
                  max_backoff_s: float = 8.0, max_retry_after_s: float = 30.0,
                  sleep: Callable[[float], None] = time.sleep, capabilities: CapabilityStore | None = None,
-                 max_timeout_retries: int = 1) -> None:
+                 max_timeout_retries: int = 1, max_concurrency: int | None = None) -> None:
         self.default = default
         self.roles = dict(roles or {})
         self.budget = budget or Budget()
@@ -70,6 +70,9 @@ class LLMClient:
         # rarely does: a local model that is too slow for the timeout is slow every time
         self.max_timeout_retries = max_timeout_retries
         self.problems: dict[str, str] = {}  # role -> the first one-line reason its LLM path failed
+        # a local server with one slot queues parallel requests, and a queued request's timeout runs while
+        # it waits: requests beyond this many wait here instead, where no timeout runs
+        self._slots = threading.BoundedSemaphore(max_concurrency) if max_concurrency else None
 
     @classmethod
     def from_settings(cls, settings: object, budget: Budget | None = None, **kwargs: Any) -> LLMClient | None:
@@ -80,6 +83,8 @@ class LLMClient:
         cache_dir = getattr(settings, "cache_dir", None)
         if "capabilities" not in kwargs and cache_dir is not None:
             kwargs["capabilities"] = CapabilityStore(Path(cache_dir) / CAPABILITIES_FILE)
+        if "max_concurrency" not in kwargs:
+            kwargs["max_concurrency"] = getattr(settings, "llm_max_concurrency", None)
         return cls(built[0], built[1], budget=budget, **kwargs)
 
     def config(self, role: Role) -> LLMConfig:
@@ -247,7 +252,7 @@ class LLMClient:
             kwargs, sent = _request(role, cfg, caps, messages, response_format, cap)
             res = self.budget.reserve(role.value, est_tokens, est_cost)
             try:
-                completion: ChatCompletion = client.chat.completions.create(**kwargs)
+                completion = self._create(client, kwargs)
             except openai.OpenAIError as exc:
                 rejected = _rejected(exc, sent, caps)
                 if rejected is not None:
@@ -282,6 +287,12 @@ class LLMClient:
             completion_t = usage.completion_tokens if usage else _estimate_text(content or "")
             self.budget.settle(res, prompt_t, completion_t, cfg.cost_usd(prompt_t, completion_t))
             return completion
+
+    def _create(self, client: OpenAI, kwargs: dict[str, Any]) -> ChatCompletion:
+        if self._slots is None:
+            return cast(ChatCompletion, client.chat.completions.create(**kwargs))
+        with self._slots:
+            return cast(ChatCompletion, client.chat.completions.create(**kwargs))
 
     def _retry_delay(self, exc: openai.OpenAIError, attempt: int) -> float | None:
         """Seconds to wait before retrying, or None when retrying cannot help."""
