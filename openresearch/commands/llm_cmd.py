@@ -18,7 +18,7 @@ def check_cmd(
 ) -> None:
     """Probe JSON schema / JSON object / prompt-only output, then one sample answer per role.
 
-    Example: OPENRESEARCH_LLM_BASE_URL=http://127.0.0.1:8080/v1 openresearch llm check
+    Example: openresearch llm check   (with OPENRESEARCH_LLM_BASE_URL=http://127.0.0.1:8080/v1 set)
     """
     from openresearch.agents.llm.check import check, render_report
     from openresearch.agents.llm.client import LLMClient
