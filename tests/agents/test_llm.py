@@ -70,7 +70,19 @@ def test_valid_json_uses_json_schema_and_role_header(llm_server: ScriptedLLMServ
     assert req.role == "extract" and req.model == "default-model"
     assert req.response_format == "json_schema"
     assert req.body["response_format"]["json_schema"]["schema"]["required"] == ["claim", "score"]
-    assert "JSON Schema" in req.last_user and req.messages[0]["role"] == "system"
+    # the server enforces the schema: its text is not repeated in the prompt (prompt tokens are slow on a CPU)
+    assert "JSON Schema" not in req.last_user and "single JSON object" in req.last_user
+    assert req.messages[0]["role"] == "system"
+
+
+def test_json_object_mode_puts_the_schema_in_the_prompt(llm_server: ScriptedLLMServer) -> None:
+    llm_server.supported_formats = {"json_object", "text"}
+    llm_server.script(answer(GOOD))
+    with make_client(llm_server) as client:
+        client.complete_json(Role.EXTRACT, ASK, Claim)
+    rejected, used = llm_server.requests
+    assert "JSON Schema" not in rejected.last_user and used.response_format == "json_object"
+    assert "JSON Schema" in used.last_user and '"required": ["claim", "score"]' in used.last_user
 
 
 @pytest.mark.parametrize("reply", [

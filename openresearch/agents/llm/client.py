@@ -149,8 +149,7 @@ class LLMClient:
         cfg = self.config(role)
         schema_json = json.dumps(compact_schema(schema.model_json_schema()), ensure_ascii=False)
         want = "any" if issubclass(schema, RootModel) else "object"
-        asked = _with_instructions(messages, render("json_instructions", schema=schema_json))
-        raw = self._ask_json(role, cfg, asked, schema)
+        raw, asked = self._ask_json(role, cfg, messages, schema, schema_json)
         try:
             value, repaired = _parse(raw, schema, want)
             return value, "repaired" if repaired else "valid"
@@ -158,8 +157,8 @@ class LLMClient:
             error = str(exc)[:600]  # a small model's context is small: the gist of the error is enough
         self.budget.note_reask(role)
         reask = render("json_reask", error=error, schema=schema_json)
-        raw2 = self._ask_json(role, cfg, [*asked, {"role": "assistant", "content": raw[:2000]},
-                                          {"role": "user", "content": reask}], schema)
+        raw2, _ = self._ask_json(role, cfg, [*asked, {"role": "assistant", "content": raw[:2000]},
+                                             {"role": "user", "content": reask}], schema, None)
         try:
             return _parse(raw2, schema, want)[0], "reask_ok"
         except _Unusable as exc:
@@ -191,19 +190,32 @@ class LLMClient:
         return True, ""
 
     # -- internals ------------------------------------------------------------------------------
-    def _ask_json(self, role: Role, cfg: LLMConfig, messages: Messages, schema: type[BaseModel]) -> str:
+    def _ask_json(self, role: Role, cfg: LLMConfig, messages: Messages, schema: type[BaseModel],
+                  schema_json: str | None) -> tuple[str, list[dict[str, str]]]:
+        """The raw answer and the messages it answered. With `schema_json` (a first ask) the JSON instructions
+        are appended for the mode used: the schema text in full, unless the server enforces it itself."""
+        def asked(mode: JsonMode | None) -> list[dict[str, str]]:
+            if schema_json is None:
+                return [dict(m) for m in messages]
+            if mode == "json_schema":
+                return _with_instructions(messages, render("json_instructions_enforced"))
+            return _with_instructions(messages, render("json_instructions", schema=schema_json))
+
         if schema.model_json_schema().get("type") != "object":
             # OpenAI-style structured output only takes object roots: ask in words, and don't let
             # this schema's limits downgrade the mode remembered for object schemas
-            return self._content(self._send(role, cfg, messages, None, schema.__name__)) or ""
+            sent = asked(None)
+            return self._content(self._send(role, cfg, sent, None, schema.__name__)) or "", sent
         if cfg.json_mode != "auto":
-            return self._content(self._send(role, cfg, messages, _response_format(cfg.json_mode, schema),
-                                            schema.__name__)) or ""
+            sent = asked(cfg.json_mode)
+            return self._content(self._send(role, cfg, sent, _response_format(cfg.json_mode, schema),
+                                            schema.__name__)) or "", sent
         start = self.capabilities.get(cfg.base_url, cfg.model).json_mode or "json_schema"
         ladder = _LADDER[_LADDER.index(start):]
         for mode in ladder:
+            sent = asked(mode)
             try:
-                completion = self._send(role, cfg, messages, _response_format(mode, schema), schema.__name__)
+                completion = self._send(role, cfg, sent, _response_format(mode, schema), schema.__name__)
             except _FormatRejected as exc:
                 if mode == ladder[-1]:
                     raise
@@ -211,7 +223,7 @@ class LLMClient:
                 continue
             if not self.capabilities.get(cfg.base_url, cfg.model).json_mode_confirmed or start != mode:
                 self._learn(cfg, partial(_confirm, mode=mode))
-            return self._content(completion) or ""
+            return self._content(completion) or "", sent
         raise AssertionError("unreachable: the ladder always ends in return or raise")
 
     def _learn(self, cfg: LLMConfig, change: Callable[[Capabilities], Capabilities]) -> None:
