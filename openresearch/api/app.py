@@ -35,8 +35,13 @@ def create_app(settings: Settings, services: HasStore, runs: Any = None) -> Fast
     )
     app.state.api = ApiState(settings=settings, store=services.store, runs=runs)
     problems.install(app)
-    guarded = [Depends(require_key)]
-    unauthorized: dict[int | str, dict[str, Any]] = {401: PROBLEM_RESPONSES[401], 422: PROBLEM_RESPONSES[422]}
+    # without a key the routes are open (loopback only) and the schema says so: it names the bearer scheme and
+    # the 401s only when a key is required
+    keyed = bool(settings.api_key and settings.api_key.get_secret_value())
+    guarded = [Depends(require_key)] if keyed else []
+    unauthorized: dict[int | str, dict[str, Any]] = {400: PROBLEM_RESPONSES[400], 422: PROBLEM_RESPONSES[422]}
+    if keyed:
+        unauthorized[401] = PROBLEM_RESPONSES[401]
     app.include_router(health.router)
     for r in (evidence.router, entities.router, compare.router, conflicts.router, feedback.router, graph.router):
         app.include_router(r, dependencies=guarded, responses=unauthorized)

@@ -83,10 +83,11 @@ def resolve(
     """
     from pydantic import ValidationError
 
-    from openresearch.graph.judgements import ResolutionIn
+    from openresearch.graph.judgements import RESOLUTION_IN
 
     try:
-        body = ResolutionIn.model_validate({"decision": decision, "value": value, "note": note, "author": author})
+        fields = {"decision": decision, "note": note, "author": author, **({} if value is None else {"value": value})}
+        body = RESOLUTION_IN.validate_python(fields)
     except ValidationError as e:
         raise InputError("; ".join(err["msg"] for err in e.errors())) from None
     with store(graph) as st:

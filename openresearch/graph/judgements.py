@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from openresearch.errors import InputError, NotFound
 from openresearch.graph.base_store import CatalogueStore
@@ -61,12 +61,8 @@ class Feedback(BaseModel):
     source_trust: float | None = None  # the source's trust after this feedback (when just recorded)
 
 
-class ResolutionIn(BaseModel):
+class _ResolutionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    decision: Decision = Field(description="value_correct: one value is right (give `value`); both_hold: the "
-                               "values hold under different conditions; not_conflict: not the same quantity.")
-    value: float | None = Field(default=None, allow_inf_nan=False,
-                                description="The value held right (one of the group's values); for value_correct.")
     note: str = Field(default="", max_length=4000)
     author: str = Field(default="anonymous", min_length=1, max_length=200)
 
@@ -75,13 +71,26 @@ class ResolutionIn(BaseModel):
     def _text(cls, v: str) -> str:
         return _no_nul(v)
 
-    @model_validator(mode="after")
-    def _value_iff_correct(self) -> ResolutionIn:
-        if self.decision == "value_correct" and self.value is None:
-            raise ValueError("decision value_correct needs the value that is right")
-        if self.decision != "value_correct" and self.value is not None:
-            raise ValueError("a value is only given with decision value_correct")
-        return self
+
+class ValueCorrect(_ResolutionBody):
+    """One of the group's values is right."""
+
+    decision: Literal["value_correct"]
+    value: float = Field(allow_inf_nan=False, description="The value held right (one of the group's values).")
+
+
+class NoValue(_ResolutionBody):
+    """both_hold: the values hold under different conditions; not_conflict: not the same quantity."""
+
+    decision: Literal["both_hold", "not_conflict"]
+
+    @property
+    def value(self) -> None:
+        return None
+
+
+ResolutionIn = Annotated[ValueCorrect | NoValue, Field(discriminator="decision")]
+RESOLUTION_IN: TypeAdapter[ValueCorrect | NoValue] = TypeAdapter(ResolutionIn)
 
 
 class Resolution(BaseModel):
@@ -152,13 +161,13 @@ def feedback_on(store: CatalogueStore, ids: list[str]) -> list[Feedback]:
             for r in store._read("api_feedback_for_targets", ids=ids)]
 
 
-def resolution_id(conflict_id: str, res: ResolutionIn, created_at: int) -> str:
+def resolution_id(conflict_id: str, res: ValueCorrect | NoValue, created_at: int) -> str:
     digest = hashlib.sha256(f"{conflict_id}|{res.decision}|{res.value}|{res.author}|{created_at}|{res.note}"
                             .encode()).hexdigest()
     return f"X-{digest[:16]}"
 
 
-def record_resolution(store: CatalogueStore, group: ConflictGroup, res: ResolutionIn,
+def record_resolution(store: CatalogueStore, group: ConflictGroup, res: ValueCorrect | NoValue,
                       now: int | None = None) -> Resolution:
     """Store a resolution of `group`; InputError when `value` is not one of the group's values."""
     value = None

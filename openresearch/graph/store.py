@@ -283,7 +283,7 @@ class GraphStore(DocumentStore, RunStore):
     def feedback_on(self, ids: list[str]) -> list[judgements.Feedback]:
         return judgements.feedback_on(self, ids)
 
-    def resolve_conflict(self, conflict_id: str, res: judgements.ResolutionIn,
+    def resolve_conflict(self, conflict_id: str, res: judgements.ValueCorrect | judgements.NoValue,
                          now: int | None = None) -> judgements.Resolution:
         """Record a person's resolution of a conflict group (NotFound for an unknown id)."""
         return judgements.record_resolution(self, self.conflict_group(conflict_id), res, now)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 
 from openresearch.api.deps import StateDep, StoreDep, page_size
 from openresearch.api.pagination import CursorParam, LimitParam, Page, after_key, decode_cursor, keyset_page
 from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.schemas import ConflictOut
-from openresearch.graph.judgements import Resolution, ResolutionIn
+from openresearch.graph.judgements import NoValue, Resolution, ValueCorrect
 from openresearch.graph.store import GraphStore
 
 router = APIRouter(prefix="/conflicts", tags=["conflicts"], responses={400: PROBLEM_RESPONSES[400]})
@@ -48,7 +48,8 @@ def get_conflict(store: StoreDep, conflict_id: Annotated[str, Path(max_length=10
 
 
 @router.post("/{conflict_id}/resolution", response_model=Resolution, status_code=201,
-             responses={404: PROBLEM_RESPONSES[404], 422: PROBLEM_RESPONSES[422]})
-def resolve(store: StoreDep, conflict_id: Annotated[str, Path(max_length=100)], body: ResolutionIn) -> Resolution:
+             responses={404: PROBLEM_RESPONSES[404], 413: PROBLEM_RESPONSES[413], 422: PROBLEM_RESPONSES[422]})
+def resolve(store: StoreDep, conflict_id: Annotated[str, Path(max_length=100)],
+            body: Annotated[ValueCorrect | NoValue, Body(discriminator="decision")]) -> Resolution:
     """Record that one value is right, that both hold under different conditions, or that it is no conflict."""
     return store.resolve_conflict(conflict_id, body)

@@ -15,7 +15,7 @@ router = APIRouter(prefix="/feedback", tags=["feedback"])
 
 
 @router.post("", response_model=Feedback, status_code=201,
-             responses={404: PROBLEM_RESPONSES[404], 422: PROBLEM_RESPONSES[422]})
+             responses={404: PROBLEM_RESPONSES[404], 413: PROBLEM_RESPONSES[413], 422: PROBLEM_RESPONSES[422]})
 def give_feedback(store: StoreDep, body: FeedbackIn) -> Feedback:
     return store.record_feedback(body)
 
