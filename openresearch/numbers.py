@@ -160,7 +160,7 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
     cur = m.group("cur")
     unit_text = unit if unit else rest
     if cur and not unit:
-        currency = _CURRENCY_PREFIX[cur]
+        currency = _CURRENCY_PREFIX[cur.lower()]  # the table's keys are lower-case: "US$" is "us$"
         rest_clean = rest.lstrip("/").strip().lower()
         rest_clean = rest_clean.removeprefix("per ").strip()
         period = _PERIODS.get(rest_clean)

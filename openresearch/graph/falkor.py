@@ -18,6 +18,7 @@ from openresearch.graph_schema import SchemaSpec
 
 _ALREADY = ("already indexed", "already exists", "already created")
 _EMPTY_KEY = "empty key"  # FalkorDB's answer to a read of a graph key that does not exist
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 class FalkorBackend:
@@ -59,6 +60,8 @@ class FalkorBackend:
             yield
         except (rexc.ConnectionError, rexc.TimeoutError) as e:
             raise GraphUnavailable(f"FalkorDB connection lost: {_first_line(e)}") from None
+        except UnicodeEncodeError as e:  # a lone surrogate (from JSON "\ud800"): not UTF-8, so not sendable
+            raise QueryError(f"FalkorDB cannot take the string: {e.reason} ({e.object[e.start:e.end]!r})") from None
         except rexc.ResponseError as e:
             if "unique constraint violation" in str(e).lower():
                 raise ConstraintViolation(f"FalkorDB: {_first_line(e)}") from None
@@ -216,6 +219,8 @@ def _literal(v: Any) -> str:
     if v is None:
         return "null"
     if t is int:
+        if not _INT64_MIN <= v <= _INT64_MAX:  # FalkorDB clamps these to 2^63-1 without a word
+            raise QueryError(f"FalkorDB cannot take an integer of {v.bit_length()} bits: it does not fit in 64")
         return str(v)
     if t is dict:
         return "{" + ",".join([f"{_key(k)}:{_literal(x)}" for k, x in v.items()]) + "}"

@@ -89,6 +89,8 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
         mentioned.add(nid)  # the evidence mentions what it measures
         q = parse_quantity(ob.value, ob.unit)
         metric = normalise_metric(ob.metric)
+        if not metric:  # stored as "" it could never be exported again (ObservationIn needs a metric)
+            raise ValueError(f"metric {ob.metric[:40]!r} has no letter or digit")
         cond_key = normalise_condition(ob.condition)
         oid = observation_id(eid, nid, metric, q.value, q.unit, cond_key)
         if oid not in observations:
