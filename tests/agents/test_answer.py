@@ -110,3 +110,32 @@ def test_a_chinese_lookup_is_answered_in_chinese() -> None:
     p = plan("Milvus 的最大维度是多少？", "lookup", ["Milvus"], ["最大维度"], ["max_dimensions"], language="zh")
     section = answer_section(p, {"Q-1": [m]}, [])
     assert section.title == "结论" and section.sentences[0].text.startswith("Milvus的最大维度为 32,768")
+
+
+def test_a_fuller_name_is_the_same_thing_and_a_different_first_name_is_not() -> None:
+    assert same_thing("Edvin Karl Lund", "Edvin Lund") and same_thing("Edvin Lund (skier)", "Edvin Lund")
+    assert not same_thing("Maja Lund", "Edvin Lund") and not same_thing("Edvin Karl Moe", "Edvin Lund")
+
+
+def test_an_event_lookup_reads_as_a_sentence_and_a_number_only_in_the_name_is_not_restated() -> None:
+    built = ev("E-0000000000a1", "The hall was completed in 1911 by the county.",
+               [("Brenner Hall", "built", 1911, "year", "1911", "")], src="a")
+    p = plan("When was Brenner Hall built?", "lookup", ["Brenner Hall"], ["built"], ["built"])
+    assert answer_section(p, {"Q-1": [built]}, []).sentences[0].text.startswith("Brenner Hall was built in 1911 [")
+    unit = ev("E-0000000000a2", "The squadron was formed on 3 May 1951 at a northern base.",
+              [("417 Squadron", "founded", 19510503, "date", "3 May 1951", "")], src="b")
+    p = plan("417 Squadron was formed in which year?", "lookup", ["417 Squadron"], ["formed"], ["founded"])
+    first = answer_section(p, {"Q-1": [unit]}, []).sentences[0]
+    assert first.text.startswith("Formed: 3 May 1951 [") and first.citations == [unit.id]
+
+
+def test_a_comparison_that_names_no_entity_tabulates_the_entities_the_evidence_reports() -> None:
+    a = ev("E-0000000000b1", "Kestrel stores about 1.3 bytes per sample on disk.",
+           [("Kestrel", "bytes_per_sample", 1.3, "bytes/sample", "1.3 bytes per sample", "")], src="k")
+    b = ev("E-0000000000b2", "Plover needs 7x less storage than Kestrel.",
+           [("Plover", "storage_ratio", 7, "x", "7x", "vs Kestrel")], src="p")
+    p = plan("What storage per sample do the vendors document?", "overview", [], ["storage per sample"],
+             ["bytes_per_sample"])
+    first = answer_section(p, {"Q-1": [a, b]}, []).sentences[0]
+    assert "Kestrel 1.3 bytes per sample" in first.text and "Plover 7x (vs Kestrel)" in first.text
+    assert set(first.citations) == {a.id, b.id}

@@ -44,3 +44,11 @@ def test_mentions_in_order_and_families() -> None:
     assert metric_family("p99_latency") == "latency" and metric_family("ingest_throughput") == "throughput"
     assert metric_family("max_columns") == "max_columns"
     assert same_family("latency", "avg_latency") and not same_family("latency", "throughput")
+
+
+def test_an_answer_takes_relative_claims_and_kindred_quantities_but_keys_stay_apart() -> None:
+    assert same_family("speedup", "ingest_throughput") and same_family("speedup", "query_latency")
+    assert same_family("storage_ratio", "bytes_per_sample") and same_family("compression_ratio", "storage")
+    assert same_family("throughput", "ingest_throughput") and same_family("opened", "founded")
+    assert not same_family("max_series", "max_columns") and not same_family("latency", "throughput")
+    assert not same_family("speedup", "population") and not same_family("ratio", "storage")

@@ -291,3 +291,37 @@ def test_badges_links_code_navigation_and_instructions_never_become_units() -> N
 ])
 def test_furniture(piece: str, expected: bool) -> None:
     assert furniture(piece) is expected
+
+
+def test_ages_after_their_metric_word_and_counts_after_a_place_word() -> None:
+    assert _one(observations("The median age in the city was 41.9 years.", [], set(), "X"), "age").value == "41.9"
+    assert _one(observations("The population of the town was 1,624.", [], set(), "X"), "population").value == "1,624"
+    assert observations("He worked at the mill for 12 years.", [], set(), "X") == []
+
+
+def _lookup_observe(ex: DeterministicExtractor, src: SourceDoc, question: str, entity: str) -> list[ObservationIn]:
+    sq = SubQuestion(id=question_id(question), text=question, entities=[entity])
+    plan = Plan(question=question, sub_questions=[sq], entities=[entity], kind="lookup")
+    units = sentence_units(src.text)
+    ex.doc_subject(src)
+    mentions = ex.mentions(src.text, units, sq, plan)
+    return [o for u, found in zip(units, mentions, strict=True)
+            for o in ex.build_item(src, sq, plan, u.start, u.end, 0.0, found).observations]
+
+
+def test_a_lookup_passage_that_names_nothing_is_about_the_plain_name_it_was_found_for() -> None:
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver())
+    q = "What is the population of Maple Grove?"
+    nameless = _source("There were 5,100 people and 2,000 households in the town.", "local://p/4.txt")
+    got = [o for o in _lookup_observe(ex, nameless, q, "Maple Grove") if o.metric == "population"]
+    assert [(o.entity, o.value) for o in got] == [("Maple Grove", "5,100")]
+    other = _source("Cedar Falls is a city. There were 5,100 people in the city.", "local://p/5.txt")
+    assert all(o.entity != "Maple Grove" for o in _lookup_observe(ex, other, q, "Maple Grove"))
+
+
+def test_a_passage_that_writes_the_name_in_full_is_about_that_name() -> None:
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver())
+    src = _source("Edvin Karl Lund was a Norwegian shipowner of the late 18th century. He was born on 3 March 1771 "
+                  "in Bergen.", "local://p/6.txt")
+    got = [o for o in _lookup_observe(ex, src, "When was Edvin Lund born?", "Edvin Lund") if o.metric == "born"]
+    assert [(o.entity, o.value) for o in got] == [("Edvin Karl Lund", "3 March 1771")]

@@ -105,6 +105,14 @@ def test_a_comparison_that_names_its_metrics_is_planned_by_metric_and_entity(pla
     ("What sport is Bobby Carpenter associated with?", "Bobby Carpenter", "sport"),
     ("Who directed Casablanca?", "Casablanca", "director"),
     ("Milvus 的最大维度是多少？", "Milvus", "最大维度"),
+    ("What is the median age in Fort Kent?", "Fort Kent", "median age"),
+    ("412 Squadron was formed in which year?", "412 Squadron", "formed"),
+    ("1st arrondissement is located in which city?", "1st arrondissement", "city"),
+    ("What is Robin Wright known for?", "Robin Wright", "known for"),
+    ("What river does Henrys Fork flow into?", "Henrys Fork", "river"),
+    ("What position did Gary Bennett play in during his professional career?", "Gary Bennett", "position"),
+    ("When and where was George Grimes born?", "George Grimes", "born"),
+    ("2nd Duke of Newcastle, what year was he born?", "2nd Duke of Newcastle", "born"),
 ])
 def test_a_lookup_is_one_sub_question_about_its_entity(planner: DeterministicPlanner, question: str, entity: str,
                                                       attribute: str) -> None:

@@ -138,6 +138,28 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
     return None
 
 
+def name_variant(name: str, text: str) -> str | None:
+    """A fuller form of a person-like name in `text`: "Carl Reinhold Roth" for "Carl Roth" (same first and last
+    word, one or two capitalised words between), the way a passage writes the name a question shortens."""
+    words = name.split()
+    if len(words) < 2 or not all(w[:1].isupper() for w in words):
+        return None
+    m = re.search(rf"(?<![\w-]){re.escape(words[0])}(?: [A-Z][\w.'’-]*){{1,2}} {re.escape(words[-1])}(?![\w-])", text)
+    return m.group(0) if m else None
+
+
+_SUBJECT_STATEMENT = re.compile(r"(?:^|[.!?]\s+)((?:[A-Z][\w'’.-]*\s){0,4}[A-Z][\w'’.-]*) (?:is|was|are|were)"
+                                r" (?:a|an|the|one)\b")
+_NOT_SUBJECTS = frozenset({"the", "there", "it", "he", "she", "they", "this", "that", "these", "those", "in", "as",
+                           "its", "his", "her", "their", "our", "we", "of", "for", "at", "on"})
+
+
+def states_a_subject(text: str) -> bool:
+    """Whether a passage says what it is about in so many words ("Cedar Falls is a city ..."): a sentence that opens
+    with a name and "is a". Such a passage is about that name, whatever the question searched for."""
+    return any(m.group(1).split()[0].lower() not in _NOT_SUBJECTS for m in _SUBJECT_STATEMENT.finditer(text))
+
+
 @runtime_checkable
 class Extractor(Protocol):
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult: ...
@@ -266,7 +288,8 @@ class DeterministicExtractor:
             self._subjects[key] = DocSubject(lead, dominant, frozenset(entity_key(n) for n in counts), throughput)
         return self._subjects[key]
 
-    def context_entity(self, source: SourceDoc, want: set[str], before: Sequence[Mention] = ()) -> str | None:
+    def context_entity(self, source: SourceDoc, want: set[str], before: Sequence[Mention] = (),
+                       lookup: bool = False) -> str | None:
         """The subject of a sentence that names none: the passage's opening entity, the title's single entity,
         the one entity the sentence before it (same paragraph) names, the single plan entity when the source
         mentions it (a look-up question), or the document's dominant one. Never a guess between two."""
@@ -280,6 +303,14 @@ class DeterministicExtractor:
         if len(want) == 1:
             (focus,) = want
             if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]):
+                return focus
+            if variant := name_variant(focus, source.text[:_SUBJECT_CHARS]):
+                return variant  # "Carl Reinhold Roth" for "Carl Roth": the source's own fuller name
+            if lookup and subject.dominant is None and not subject.named - {entity_key(focus)} and \
+                    not states_a_subject(source.text[:_SUBJECT_CHARS]):
+                # a passage found for a look-up that names nothing at all ("There were 5,000 people ... in the
+                # town") is about what it was found for; the name it never states is the plain one, so it
+                # meets a qualified same-name entity ("X, Indiana") only in the reader's eyes, never in a key
                 return focus
         return subject.dominant
 
@@ -335,7 +366,8 @@ class DeterministicExtractor:
         # no entity borrowed from the sentence before: "两者在性能上都够用" would credit the business load to
         # whichever broker that sentence named last; only what the whole source is about stands in
         found = self.qualify(found, source)
-        ctx_entity = self.context_entity(source, want, context[1] if context is not None else ())
+        ctx_entity = self.context_entity(source, want, context[1] if context is not None else (),
+                                         lookup=plan.kind == "lookup")
         if header := table_header(source.text, start):
             obs = table_row_observations(header, quote, found, want, ctx_entity)
         else:

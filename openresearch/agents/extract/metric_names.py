@@ -32,7 +32,8 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("employees", r"\bemployees\b|\bstaff\b|\bworkforce\b|员工"),
     ("built", r"\b(?:year |date )?built\b|\bbuilt in\b|\bcompleted\b|\bcompletion\b|\bconstructed\b|"
               r"\bconstruction\b|\berected\b|\byear built\b|建成|建造|竣工|修建|落成"),
-    ("opened", r"\bopened\b|\bopening date\b|\binaugurated\b|开业|启用|通车"),
+    ("opened", r"\bopened\b|\bopening date\b|\binaugurated\b|\bbegan (?:operating|operations)\b|"
+               r"\bcommenced operations?\b|开业|启用|通车"),
     ("born", r"\bborn\b|\bdate of birth\b|\bbirth ?date\b|\bbirthday\b|\bbirth\b|出生|生于|诞生"),
     ("died", r"\bdied\b|\bdate of death\b|\bdeath\b|逝世|去世|卒于"),
     ("founded", r"\bfounded\b|\bfounding\b|\bestablished\b|\bestablishment\b|\bformed\b|\bincorporated\b|"
@@ -146,8 +147,30 @@ def metric_family(key: str) -> str:
 _ANSWERS_FOR = {"opened": "founded"}
 
 
+# quantities a question about one of them is answered by (never merged in a key): what a sample costs on disk is
+# a question about storage, and a compression ratio answers it too
+_KIN = {"bytes_per_sample": "storage", "compression_ratio": "storage", "compression_saving": "storage",
+        "disk_usage": "storage", "raw_data_size": "storage"}
+_RELATIVE = re.compile(r"_(?:ratio|reduction|increase|saving|change)$")
+_SPEED = frozenset({"throughput", "latency"})
+
+
+def _root(key: str) -> str:
+    """storage_ratio -> storage, ingest_throughput -> throughput, bytes_per_sample -> storage."""
+    family = metric_family(key if key in _KIN else _RELATIVE.sub("", key))
+    return _KIN.get(family, family)
+
+
 def same_family(a: str, b: str) -> bool:
     """Whether an observation's key answers a question's key: the same quantity up to statistic or scope (a
-    question's "latency" vs p99_latency), or an event that dates the same thing ("established" vs "opened")."""
+    question's "latency" vs p99_latency), an event that dates the same thing ("established" vs "opened"), a
+    relative claim about it ("7x less storage than X" is storage_ratio "vs X"; "1.7x faster" is a speedup of a
+    throughput or a latency), or a kindred quantity (bytes per sample for storage). For answering only: keys
+    and conflicts stay exact."""
     fa, fb = metric_family(a), metric_family(b)
-    return fa == fb or _ANSWERS_FOR.get(fa, fa) == _ANSWERS_FOR.get(fb, fb)
+    if fa == fb or _ANSWERS_FOR.get(fa, fa) == _ANSWERS_FOR.get(fb, fb):
+        return True
+    ra, rb = _root(a), _root(b)
+    if ra == rb:
+        return True
+    return "speedup" in (a, b) and bool({ra, rb} & _SPEED)

@@ -89,6 +89,9 @@ _SETUP_NOUNS = frozenset({"threads", "workers", "devices", "hosts", "cores", "br
 _CONNECTOR = re.compile(r"(?:\s|\b(?:was|were|is|are|of|at|stood at|reached|totall?ed|estimated at|about|around|"
                         r"approximately|roughly|some|nearly|over|just over|under|of about|count|size)\b|"
                         r"[:：=|约为是达到了共有])*$", re.I)
+# "The median age in the city was 41.9", "the population of the town was 48": where, between the words and the count
+_SCOPE = re.compile(r"^\s(?:in|of|for|at) (?:the |this |that )?(?:city|town|village|township|county|borough|cdp|"
+                    r"municipality|community|district|area|region|country|state|province|parish)\b", re.I)
 _CENSUS = re.compile(r"\bcensus\b[^.;]{0,12}$|^\s?census\b|\bas of (?:the )?$|普查", re.I)
 _LIFESPAN = re.compile(r"[(（]\s?(?:born\s|b\.\s)?$")
 
@@ -258,13 +261,17 @@ def _bare_metric(before: str) -> tuple[str, str] | None:
     if not keys:
         return None
     last = keys[-1]
-    if last.key not in _COUNT_METRICS or not _CONNECTOR.fullmatch(before[last.end:]):
+    if last.key not in _COUNT_METRICS or not _CONNECTOR.fullmatch(_SCOPE.sub("", before[last.end:], count=1)):
         return None
     return last.key, _UNIT_OF.get(last.key, "")
 
 
 def _count_metric(v: Value, before: str, after: str) -> tuple[str, str] | None:
     window = f"{before} {after}"
+    if v.unit == "years":  # "The median age was 40 years": an age only right after its metric word
+        keys = metric_mentions(before)
+        return ("age", "years") if keys and keys[-1].key == "age" and _CONNECTOR.fullmatch(
+            _SCOPE.sub("", before[keys[-1].end:], count=1)) else None
     if v.unit in _NOUN_METRIC:
         return _NOUN_METRIC[v.unit], v.unit
     if v.unit in ("messages", "rows", "records", "samples"):  # a count of records is a rate only with its period

@@ -25,7 +25,7 @@ _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|
           r"条记录|条时间线|条|messages?|msgs|threads?|个线程|线程|workers?|columns?|列|tables?|张表|个表|"
           r"(?:active )?time series|series|时间线|dimensions?|维|devices?|台(?:设备|电表)?|hosts?|rows?|行|records?|"
           r"fields?|tags?|databases?|people|persons|inhabitants|residents|households|families|housing units|"
-          r"employees|seats|人|户")
+          r"employees|seats|years? old|years|人|户")
 _MONEY = r"美元|元|USD|EUR|dollars"
 _UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{_COUNT}"
 _PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
@@ -65,7 +65,8 @@ _COUNT_NAMES = (("partition", "partitions"), ("分区", "partitions"), ("broker"
                 ("field", "fields"), ("tag", "tags"), ("database", "databases"), ("people", "people"),
                 ("person", "people"), ("inhabitant", "people"), ("resident", "people"), ("人", "people"),
                 ("household", "households"), ("户", "households"), ("famil", "families"),
-                ("housing unit", "housing units"), ("employee", "employees"), ("seat", "seats"))
+                ("housing unit", "housing units"), ("employee", "employees"), ("seat", "seats"),
+                ("year", "years"))
 
 
 class Value(NamedTuple):
@@ -181,7 +182,7 @@ def find_values(text: str) -> list[Value]:
                 before, after = text[max(0, c.start - 12):c.start], text[c.end:c.end + 8]
                 kind = "port" if _PORT.search(before) or _PORT.match(after) else "bare"
             if kind in ("count", "bare") and "." in c.raw and c.raw[-1].isdigit() and not re.search(
-                    r"[万亿千kKM]|million|billion", c.raw):
+                    r"[万亿千kKM]|million|billion", c.raw) and not c.unit.startswith("year"):
                 continue  # "RabbitMQ 3.11 node": a version before a noun, not 3.11 nodes
             unit = _count_unit(c.unit) if kind == "count" else {"T": "TB", "P": "PB"}.get(c.unit, c.unit)
             out.append(Value(c.start, c.end, c.raw, unit, parse_quantity(c.raw, unit or None), kind))

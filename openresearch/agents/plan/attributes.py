@@ -23,7 +23,7 @@ _BE = r"(?:is|was|are|were)"
 _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(p, re.I), a, e) for p, a, e in (
         # When was X built? / What year was X founded? / When did X die?
-        (rf"^(?:when|in what year|what year|which year) (?:was|were|is|did) {_ART}(.+?) (\w+?)"
+        (rf"^(?:when|in what year|what year|which year|when and where) (?:was|were|is|did) {_ART}(.+?) (\w+?)"
          r"(?: in| on| at)?\s*[?？]?$", 2, 1),
         # What sport is X associated with? / What political party does X belong to? / What type of X is Y?
         (rf"^(?:what|which) ((?:type|kind|sort) of \w+|[\w -]{{2,30}}?) (?:is|was|does|did) {_ART}(.+?) "
@@ -44,13 +44,35 @@ _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
         (rf"^in (?:which|what) (\w+) {_BE} {_ART}(.+?)(?: located| born| based)?\s*[?？]?$", 1, 2),
         # What is X's population?
         (rf"^(?:what|who) {_BE} {_ART}(.+?)['’]s ([\w -]{{2,40}}?)\s*[?？]?$", 2, 1),
+        # What is X known for? / Who was X married to?
+        (rf"^(?:what|who) {_BE} {_ART}(.+?) (known for|famous for|married to|named after|named for)\s*[?？]?$", 2, 1),
+        # What type of music is associated with X? / What type of aircraft was involved in X?
+        (rf"^(?:what|which|who) ((?:type|kind|sort) of \w+|[\w -]{{2,30}}?) {_BE} (?:associated with|involved in|"
+         rf"used (?:in|by)|featured in|operated by|played by|performing in|part of|the \w+ (?:in|of)) "
+         rf"{_ART}(.+?)\s*[?？]?$",
+         1, 2),
+        # What is the median age in X? / What is the primary instrument played by X? (the last "in" splits)
+        (rf"^(?:what|who|which) {_BE} {_ART}([\w ,'/-]{{2,60}}) (?:in|for|associated with|played by|used by|made by|"
+         rf"performed by|located in) {_ART}((?-i:[A-Z0-9\"“]).+?)\s*[?？]?$", 1, 2),
+        # What river does X flow into? / What war did X end? / What position did X play in ...?
+        (rf"^(?:what|which) ([\w -]{{2,30}}?) (?:does|did|do) {_ART}((?-i:[A-Z0-9\"“][\w.\"”'’-]*\s?)+?) "
+         r"(?-i:[a-z]+)\b(?: [a-z]+){0,6}\s*[?？]?$", 1, 2),
+        # X was formed in which year? / X is located in which city? / X refers to which type of unit?
+        (r"^((?-i:[A-Z0-9\"“])[\w.,\"”'’-]*(?: [\w.,\"”'’-]+){0,7}?) "
+         r"(?:is|was|are|were|refers|belongs|has|had)\b((?: [\w-]+){0,4}?) (?:which|what) ([\w -]{2,40}?)\s*[?？]?$",
+         3, 1),
+        # X, what year was he born?
+        (r"^(.{2,60}?), (?:when|what year|in what year|which year) (?:was|is|did) (?:he|she|it|they) (\w+)\s*[?？]?$",
+         2, 1),
     ))
 # Where ... -> "location"; Who directed -> "director"; "how much" -> "cost"
 _ATTR_WORDS = {"located": "location", "situated": "location", "based": "location", "headquartered": "location",
                "much": "cost", "tall": "height", "high": "height", "old": "age", "long": "length",
                "big": "size", "large": "size", "fast": "speed", "refer to": "meaning", "stand for": "meaning",
                "mean": "meaning", "directed": "director", "wrote": "author", "written": "author",
-               "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator"}
+               "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator",
+               "married to": "spouse", "known for": "known for", "named after": "namesake", "named for": "namesake"}
+_WHEN_WORDS = frozenset({"year", "date", "day", "month", "decade", "century"})
 _ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(p), a, e) for p, a, e in (
         (r"^(.+?)的(.{1,16}?)(?:是多少|有多少|是什么|为多少|是哪一年|是何时|是谁|在哪里|多大|多高|多长)[？?]?$", 2, 1),
@@ -90,6 +112,10 @@ def lookup(question: str, language: str) -> Lookup | None:
         if not attr and text.lower().startswith("where"):
             attr = "location"
         attr = attr.removeprefix("many ").strip()
+        if attr in _WHEN_WORDS:  # "X was formed in which year?": the event is the verb before it
+            verb = canonical_metric(text[m.end(ei):m.start(ai)])
+            attr = next((w for w in re.findall(r"[a-z]+", text[m.end(ei):m.start(ai)].lower())
+                         if canonical_metric(w) == verb), attr) if verb else attr
         return Lookup(_ATTR_WORDS.get(attr, attr), entity)
     return None
 

@@ -32,6 +32,10 @@ _PHRASES: dict[str, dict[str, str]] = {
     "en": {
         "title": "Answer",
         "one": "The {attr} of {entity} is {values}.",
+        "bare": "{attr}: {values}.",
+        "event_in": "{entity} was {attr} in {values}.",
+        "event_on": "{entity} was {attr} on {values}.",
+        "event": "{entity} was {attr}: {values}.",
         "many": "The sources describe {n} different entities named {base}: {items}.",
         "item": "{entity}, {values}",
         "none": "The evidence gathered gives no {attr} for {entity}.",
@@ -50,6 +54,7 @@ _PHRASES: dict[str, dict[str, str]] = {
     "zh": {
         "title": "结论",
         "one": "{entity}的{attr}为 {values}。",
+        "bare": "{attr}：{values}。",
         "many": "来源中有 {n} 个同名的“{base}”：{items}。",
         "item": "{entity}：{values}",
         "none": "所收集的证据没有给出{entity}的{attr}。",
@@ -78,9 +83,17 @@ def base_name(entity: str) -> str:
 
 
 def same_thing(name: str, focus: str) -> bool:
-    """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart."""
+    """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart
+    ("Osgood, Indiana" for "Osgood"), or the fuller form of the name ("Carl Reinhold Roth" for "Carl Roth")."""
     a, b = entity_key(base_name(name)), entity_key(base_name(focus))
-    return bool(a) and (a == b or a.startswith(b) or b.startswith(a))
+    return bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus)))
+
+
+def _fuller(name: str, short: str) -> bool:
+    """Same first and last word, one or two words between: a middle name the shorter form leaves out."""
+    long_words, short_words = name.casefold().split(), short.casefold().split()
+    return len(short_words) >= 2 and 1 <= len(long_words) - len(short_words) <= 2 and \
+        long_words[0] == short_words[0] and long_words[-1] == short_words[-1]
 
 
 @dataclass
@@ -216,7 +229,14 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
     out: list[Sentence] = []
     if len(found) == 1:
         entity, values = next(iter(found.items()))
-        text = _p(lang, "one", attr=attr, entity=entity, values=_values(lang, values))
+        units = {f.obs.unit for f in values[:4]}
+        event = lang != "zh" and units <= {"year", "date"} and re.fullmatch(r"[a-z]+ed|born|built|held", attr)
+        key = ("event_on" if units == {"date"} else "event_in" if units == {"year"} else "event") if event else "one"
+        text = _p(lang, key, attr=attr, entity=entity, values=_values(lang, values))
+        if not grounded(text, [e for f in values[:4] for e in f.evidence]):
+            # a name with a number the quotes never write ("302 Squadron" in "The squadron was formed on ..."):
+            # the value is stated under the question's own words, not under a name the verifier cannot check
+            text = _p(lang, "bare", attr=attr[:1].upper() + attr[1:], values=_values(lang, values))
         out.append(Sentence(text=text, citations=_cited(values)))
     elif found:
         ordered = sorted(found.items(), key=lambda kv: (kv[0] == focus, kv[0]))  # the unqualified name last
@@ -236,16 +256,26 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
     return out
 
 
+MAX_UNNAMED = 6  # entities in a row when the question names none ("the vendors")
+
+
 def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, list[Found]]]:
-    """metric -> entity -> values, for the metrics and entities the question names."""
+    """metric -> entity -> values, for the metrics and entities the question names; a question that names no
+    entity ("What limits do the vendors document?") gets the entities the evidence reports them for, best
+    supported first."""
     table: dict[str, dict[str, list[Found]]] = {}
     for metric in plan.metrics:
         row: dict[str, list[Found]] = {}
-        for entity in plan.entities:
-            cells = collect(items, metric, entity)
-            merged = [f for vs in cells.values() for f in vs]
-            if merged:
-                row[entity] = merged
+        if plan.entities:
+            for entity in plan.entities:
+                cells = collect(items, metric, entity)
+                merged = [f for vs in cells.values() for f in vs]
+                if merged:
+                    row[entity] = merged
+        else:
+            found = collect(items, metric, None)
+            ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
+            row = dict(ranked[:MAX_UNNAMED])
         table[metric] = row
     return table
 
