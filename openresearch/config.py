@@ -130,6 +130,8 @@ class Settings(BaseSettings):
     api_page_size: int = Field(default=50, description="Default page size of list routes (at most 500).")
     api_run_workers: int = Field(default=2, description="Research runs executed at once; more wait in the queue.")
     api_run_queue: int = Field(default=32, description="Runs that may wait for a worker; beyond it POST /runs is 503.")
+    api_local_roots: list[Path] = Field(default_factory=list, description="Folders a run started through the API "
+                                        "may read as local:PATH sources (none: only web, arxiv and scholar).")
 
     @property
     def cache_dir(self) -> Path:

@@ -7,7 +7,10 @@ opens or closes it, so the CLI, tests and benchmarks choose its lifetime. OpenAP
 from __future__ import annotations
 
 import importlib
-from typing import Any, Protocol
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -21,14 +24,35 @@ from openresearch.api.routers import compare, conflicts, entities, evidence, fee
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
 
+if TYPE_CHECKING:
+    from openresearch.agents.run.manager import RunManager
+
+log = logging.getLogger(__name__)
+
 
 class HasStore(Protocol):
     @property
     def store(self) -> GraphStore: ...
 
 
-def create_app(settings: Settings, services: HasStore, runs: Any = None) -> FastAPI:
+def create_app(settings: Settings, services: HasStore, runs: RunManager | None = None) -> FastAPI:
+    """The app over `services.store`; with `runs` (a RunManager over the same services) also the run routes.
+    The manager is started (runs a dead process left running become interrupted) and stopped with the app."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if runs is not None:
+            interrupted = await runs.start()
+            if interrupted:
+                log.warning("%d runs left unfinished by an earlier process are marked interrupted", interrupted)
+        try:
+            yield
+        finally:
+            if runs is not None:
+                await runs.stop()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="OpenResearch API", version=__version__,
         description="Evidence, entity comparisons, conflicts, people's judgements and research runs over the "
         "OpenResearch knowledge graph. Every list is cursor-paginated; every error is an RFC 9457 problem.",

@@ -43,12 +43,13 @@ class Problem(BaseModel):
 
 # status -> (type suffix, title) for the problems the API names itself
 _KINDS: dict[int, str] = {400: "bad-request", 401: "unauthorized", 404: "not-found", 405: "method-not-allowed",
+                          406: "not-acceptable",
                           409: "conflict", 413: "too-large", 415: "unsupported-media-type", 422: "invalid-input",
                           429: "too-many", 500: "internal", 503: "unavailable"}
 
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "description": HTTPStatus(code).phrase, "content": {PROBLEM_JSON: {}}}
-    for code in (400, 401, 404, 413, 422, 500, 503)
+    for code in (400, 401, 404, 406, 409, 413, 422, 500, 503)
 }
 
 

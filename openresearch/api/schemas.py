@@ -4,12 +4,12 @@ are where they already say what a client needs; these add what the API shows on 
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from openresearch.graph.judgements import Feedback, Resolution
-from openresearch.models import Comparison, ConflictGroup, Provenance
+from openresearch.models import Comparison, ConflictGroup, Provenance, Style
 
 ConflictStatus = Literal["open", "resolved"]
 
@@ -92,3 +92,60 @@ class ConflictOut(ConflictGroup):
 class GraphStats(BaseModel):
     nodes: dict[str, int]
     relations: dict[str, int]
+
+
+class RunRequest(BaseModel):
+    """What to research. Local sources must lie under a folder OPENRESEARCH_API_LOCAL_ROOTS allows."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=3, max_length=2000)
+    sources: list[str] = Field(default_factory=lambda: ["web"], min_length=1, max_length=10,
+                               description="web | arxiv | scholar | local:PATH")
+    style: Style = "report"
+    budget: int = Field(default=15, ge=3, le=40, description="Sum of sub-question depths.")
+    max_sub_questions: int = Field(default=8, ge=1, le=12)
+    language: Literal["auto", "en", "zh"] = "auto"
+    offline: bool = Field(default=False, description="Deterministic methods only (no LLM).")
+    workers: int = Field(default=2, ge=1, le=8, description="Sub-questions investigated in parallel.")
+
+    @field_validator("question")
+    @classmethod
+    def _question(cls, v: str) -> str:
+        if "\x00" in v or not v.strip():
+            raise ValueError("a question, without NUL characters")
+        return v
+
+    @field_validator("sources")
+    @classmethod
+    def _sources(cls, v: list[str]) -> list[str]:
+        for s in v:
+            if s not in ("web", "arxiv", "scholar") and not (s.startswith("local:") and len(s) > 6
+                                                             and "\x00" not in s):
+                raise ValueError(f"unknown source {s[:100]!r}: web, arxiv, scholar or local:PATH")
+        return v
+
+
+class RunAccepted(BaseModel):
+    id: str
+    status: str
+    location: str
+    events: str
+    report: str
+
+
+class RunSummary(BaseModel):
+    id: str
+    question: str
+    status: str
+    stage: str | None = None
+    started_at: int | None = None  # epoch ms
+    finished_at: int | None = None
+
+
+class RunDetail(RunSummary):
+    options: dict[str, Any] = Field(default_factory=dict)
+    metrics: dict[str, Any] | None = None
+    progress: dict[str, Any] = Field(default_factory=dict)
+    sub_questions: list[str] = Field(default_factory=list)
+    active: bool = Field(default=False, description="Queued or running in this server.")
+    last_event: int = Field(default=0, description="Sequence number of its last event (SSE id).")

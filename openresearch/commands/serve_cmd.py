@@ -1,19 +1,12 @@
-"""`openresearch serve`: the HTTP API (FastAPI on uvicorn) over the graph."""
+"""`openresearch serve`: the HTTP API (FastAPI on uvicorn) over the graph, with research runs in a worker pool."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 import typer
 
 from openresearch.commands.common import GraphOpt, err_console, settings
-from openresearch.graph.store import GraphStore
-
-
-@dataclass
-class _GraphServices:
-    store: GraphStore
 
 
 def serve(
@@ -23,24 +16,22 @@ def serve(
     graph: GraphOpt = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
-    """Serve the HTTP API: evidence, entities, comparisons, conflicts, feedback and graph stats (OpenAPI at /docs).
+    """Serve the HTTP API: runs (with live events), evidence, entities, comparisons, conflicts, feedback and
+    graph stats. OpenAPI at /docs. Runs left running by an earlier server are marked interrupted on start.
 
     Example: openresearch serve --port 8000
     """
     import uvicorn
 
+    from openresearch.agents.run.manager import RunManager
+    from openresearch.agents.run.services import open_services
     from openresearch.api.app import create_app
     from openresearch.api.deps import check_bind
-    from openresearch.graph.connect import open_store
 
     cfg = settings()
     bind = host or cfg.api_host
     check_bind(bind, cfg)
-    store = open_store(cfg, graph)
-    try:
-        store.init_schema()
-        app = create_app(cfg, _GraphServices(store))
+    with open_services(cfg, graph=graph) as services:
+        app = create_app(cfg, services, runs=RunManager(services, workers=cfg.api_run_workers))
         err_console.print(f"OpenResearch API on http://{bind}:{port or cfg.api_port} (docs at /docs)")
         uvicorn.run(app, host=bind, port=port or cfg.api_port, log_level=log_level)
-    finally:
-        store.close()

@@ -49,10 +49,10 @@ class Server:
 
 
 @contextmanager
-def serve(store: GraphStore, runs: Any = None, **overrides: Any) -> Iterator[Server]:
+def serve(store: GraphStore, runs: Any = None, services: Any = None, **overrides: Any) -> Iterator[Server]:
     """uvicorn in a thread on 127.0.0.1:<free port>; stopped (should_exit) on leaving."""
     settings = Settings(_env_file=None, **overrides)  # type: ignore[call-arg]
-    app = create_app(settings, Services(store), runs=runs)
+    app = create_app(settings, services or Services(store), runs=runs)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -204,3 +204,7 @@ class RunManager:
             log.exception("run %s vanished", job.run_id)
         except Exception:
             log.exception("run %s failed", job.run_id)
+
+    def pending(self) -> int:
+        """Runs queued or running in this manager (the API refuses new ones beyond its queue size)."""
+        return len(self._jobs)
