@@ -4,8 +4,8 @@
 
 Each question is a RAMDocs dev item (../shared/data/ramdocs-dev, or $OPENRESEARCH_BENCH_DATA), its passages
 written to a temp folder as the local corpus; without the data the script says so and exits 0. Each mode runs
-on its own embedded FalkorDB in a temp data dir; each model mode starts llama.cpp's server (xllamacpp, 2
-threads, one slot, loopback) for its runs and stops it after. The claim judge stays offline in every mode (its
+on its own embedded FalkorDB in a temp data dir; each model mode starts llama.cpp's server (xllamacpp, 1-2
+threads by load, one slot, loopback) for its runs and stops it after. The claim judge stays offline in every mode (its
 LLM path is measured with the claim-judge bench), so the figures are the planner, rewrite, extract and write
 roles. Printed per mode: per role calls, first answers valid as sent / repaired / re-asked / handed to the
 deterministic path, prompt and completion tokens; quotes rejected as non-verbatim; wall time; the verifier's
@@ -164,7 +164,7 @@ def main() -> None:
                         print(f"\n-- {mode}: skipped, {model_path(spec)} is missing (bash scripts/install_llm.sh"
                               f"{' --1.5b' if mode == '1.5b' else ''})")
                         continue
-                    server = start(spec, threads=2, ctx=4096, parallel=1, log=Path(tmp) / f"server-{mode}.log")
+                    server = start(spec, ctx=4096, parallel=1, log=Path(tmp) / f"server-{mode}.log")
                     try:
                         llm = {"llm_base_url": server.base_url, "llm_model": server.model,
                                "llm_timeout_s": args.timeout, "llm_max_output_tokens": args.max_output_tokens,

@@ -46,7 +46,7 @@ def local_llm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServe
     why = unavailable()
     if why:
         pytest.skip(why)
-    server = start(SPEC, threads=2, ctx=4096, parallel=1, log=tmp_path_factory.mktemp("llm") / "server.log")
+    server = start(SPEC, ctx=4096, parallel=1, log=tmp_path_factory.mktemp("llm") / "server.log")
     try:
         yield server
     finally:
