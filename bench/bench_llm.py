@@ -89,7 +89,7 @@ def summary(mode: str, report: dict[str, Any], md: str, wall: float, item: dict[
         "verdicts": {k: verdicts.count(k) for k in ("PASS", "DOUBT", "FAIL")},
         "phantom_citations": v.get("phantom_citations"), "numeric_faithfulness": v.get("numeric_faithfulness"),
         "fully_verified": v.get("fully_verified"), "conflicts": len(report.get("conflicts") or []),
-        "enforced_in_run": m.get("enforced"), "enforce_after": enforce_after(report),
+        "enforced_in_run": m.get("enforcement"), "enforce_after": enforce_after(report),
         "misinfo_disclosed": sc.disclosed if sc.eligible_misinfo else None,
         "gold_in_answer": sc.gold_any_first, "gold_anywhere": sc.gold_any_anywhere,
     }

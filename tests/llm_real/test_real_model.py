@@ -57,7 +57,7 @@ def test_research_run_on_a_real_model_keeps_every_invariant(
     llm = m["llm"]
     print({role: {k: u[k] for k in ("calls", "valid_first", "repaired", "reask_ok", "fallbacks",
                                      "prompt_tokens", "completion_tokens")} for role, u in llm.items()})
-    print("enforced:", m.get("enforced"), "rejected quotes:", m.get("rejected_quotes"))
+    print("enforced:", m.get("enforcement"), "rejected quotes:", m.get("rejected_quotes"))
     # the LLM was asked for each role the run has (unless the hard budget stopped it first, which it says)
     asked = {role for role, u in llm.items() if role != "total" and u["calls"] > 0}
     assert {"planner", "rewrite", "extract"} <= asked
