@@ -1,10 +1,11 @@
 """Writers: the `Writer` interface, the deterministic writer (writer_deterministic.py) and LLMWriter.
 
 LLMWriter makes one WRITE call per section, showing only that section's evidence, fenced as data.
-The model's sentences are kept as written, including citations of ids it was never shown: hiding them
-would hide a model error, and the verifier FAILs them as phantoms. What the model may not skip is
-structural: a conflict it did not disclose is disclosed by the deterministic template, and a section
-whose call fails (LLMError, BudgetExceeded) or comes back empty is written by the fallback.
+The model's sentences are kept as written here, including citations of ids it was never shown; the verifier
+FAILs them and the invariant pass (agents/verify/enforce.py) rewrites them from the evidence or drops them
+before anything is published. What the model may not skip is structural: a conflict it did not disclose is
+disclosed by the deterministic template, and a section whose call fails (LLMError, BudgetExceeded) or comes
+back empty is written by the fallback.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ __all__ = ["DeterministicWriter", "LLMWriter", "Writer"]
 
 MAX_EVIDENCE = 20  # quotes per section prompt: bounds tokens; the best-ranked ones are kept
 MAX_QUOTE_CHARS = 1200
+# all quotes of one prompt together (~1,500 tokens): a small local model has a 4,096-token context and reads
+# ~15 prompt tokens/s on a loaded CPU; the best-ranked quotes come first, so the budget drops the weakest
+MAX_EVIDENCE_CHARS = 6000
 
 
 class Writer(Protocol):
@@ -66,6 +70,19 @@ def evidence_block(items: list[EvidenceView]) -> str:
         blocks.append(f'<source id="{ev.id}" title="{_attr(ev.source.title or ev.source.url)}" date="{date}">\n'
                       f"{quote}\n</source>")
     return "\n".join(blocks) if blocks else "(none)"
+
+
+def within_budget(items: list[EvidenceView], budget: int = MAX_EVIDENCE_CHARS) -> list[EvidenceView]:
+    """The leading items whose (clipped) quotes fit the prompt budget; always at least one."""
+    out: list[EvidenceView] = []
+    used = 0
+    for ev in items:
+        size = min(len(ev.quote), MAX_QUOTE_CHARS)
+        if out and used + size > budget:
+            break
+        out.append(ev)
+        used += size
+    return out
 
 
 def conflict_lines(conflicts: list[ConflictGroup]) -> str:
@@ -133,7 +150,7 @@ class LLMWriter:
 
     def section(self, plan: Plan, q: SubQuestion, items: list[EvidenceView], conflicts: list[ConflictGroup],
                 style: Style, limited: bool) -> DraftSection:
-        shown = rank_evidence(items)[:MAX_EVIDENCE]
+        shown = within_budget(rank_evidence(items)[:MAX_EVIDENCE])
         relevant = relevant_conflicts(conflicts, {ev.id for ev in shown})
         messages = [
             {"role": "system", "content": render("write_system") + "\n\n" + render("untrusted_data")},
