@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.agents.llm.prompt import render
-from openresearch.agents.verify.claim_text import citations_in
+from openresearch.agents.verify.claim_text import citations_in, unmatched_numbers
 from openresearch.agents.verify.verifier import discloses
 from openresearch.agents.write.writer_deterministic import (
     DeterministicWriter,
@@ -32,6 +32,7 @@ from openresearch.agents.write.writer_deterministic import (
 )
 from openresearch.agents.write.writer_templates import conflict_sentence, conflict_value_text, gap_sentence
 from openresearch.errors import BudgetExceeded, LLMError
+from openresearch.ingest.textnorm import tokens
 from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 
 __all__ = ["DeterministicWriter", "LLMWriter", "Writer"]
@@ -96,15 +97,32 @@ def conflict_lines(conflicts: list[ConflictGroup]) -> str:
     return "\n".join(lines) if lines else "(none)"
 
 
-def to_sentences(out: SectionOut, conflicts: list[ConflictGroup]) -> list[Sentence]:
+def source_of(text: str, shown: list[EvidenceView], min_overlap: float = 0.75) -> EvidenceView | None:
+    """The one shown quote an uncited sentence restates: every number of the sentence is in it and most of its
+    words are. Small models often drop the [E-id]; a sentence matching no quote, or several, stays uncited."""
+    words = set(tokens(text))
+    if len(words) < 3:
+        return None
+    fits = [ev for ev in shown if not unmatched_numbers(text, [ev.quote])
+            and len(words & set(tokens(ev.quote))) / len(words) >= min_overlap]
+    return fits[0] if len(fits) == 1 else None
+
+
+def to_sentences(out: SectionOut, conflicts: list[ConflictGroup],
+                 shown: list[EvidenceView] | None = None) -> list[Sentence]:
     """The kind is decided here, not by the model: only an uncited sentence can be an exempt gap, and only
-    a sentence citing evidence of two values of a known conflict group counts as its disclosure."""
+    a sentence citing evidence of two values of a known conflict group counts as its disclosure. An uncited
+    claim that restates exactly one shown quote gets that quote's citation (the verifier still checks it)."""
     sentences = []
     for s in out.sentences:
         text = " ".join(s.text.split())
         if not text:
             continue
         ids = citations_in(text)
+        if not ids and s.kind != "gap" and shown and (ev := source_of(text, shown)) is not None:
+            end = len(text) - len(text.rstrip(".。!?！？"))
+            text = f"{text[:len(text) - end]} [{ev.id}]{text[len(text) - end:]}" if end else f"{text} [{ev.id}]"
+            ids = [ev.id]
         if not ids and s.kind == "gap":
             sentences.append(Sentence(text=text, citations=[], key=False, kind="gap"))
         elif any(discloses(g, ids) for g in conflicts):
@@ -160,7 +178,7 @@ class LLMWriter:
                 evidence=evidence_block(shown), conflicts=conflict_lines(relevant))},
         ]
         out = self.client.complete_json(Role.WRITE, messages, SectionOut)
-        sentences = to_sentences(out, relevant)
+        sentences = to_sentences(out, relevant, shown)
         if not sentences:
             raise LLMError(f"writer: empty section for {q.id}")
         section = DraftSection(question_id=q.id, title=section_title(q), role=q.role, sentences=sentences,
