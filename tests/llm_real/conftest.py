@@ -1,13 +1,14 @@
 """A real small model behind llama.cpp's own OpenAI-compatible server (xllamacpp), for tests/llm_real.
 
 Skipped, with the reason printed in the session header, when xllamacpp or the model file is missing
-(`bash scripts/install_llm.sh` fetches both). One server per session, 2 threads, loopback only, stopped at
-the end of the session.
+(`bash scripts/install_llm.sh` fetches both) or OPENRESEARCH_SKIP_LLM_REAL=1. One server per session
+(1-2 threads by the machine's load, one slot, loopback only), stopped at the end of the session.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import uuid
 from collections.abc import Iterator
@@ -25,6 +26,8 @@ SPEC = MODELS["0.5b"]
 
 
 def unavailable() -> str | None:
+    if os.environ.get("OPENRESEARCH_SKIP_LLM_REAL") == "1":
+        return "OPENRESEARCH_SKIP_LLM_REAL=1"
     if importlib.util.find_spec("xllamacpp") is None:
         return "xllamacpp is not installed (bash scripts/install_llm.sh)"
     if not model_path(SPEC).is_file():
