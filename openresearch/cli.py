@@ -11,6 +11,7 @@ from openresearch.commands.conflicts_cmd import app as conflicts_app
 from openresearch.commands.feedback_cmd import feedback
 from openresearch.commands.llm_cmd import app as llm_app
 from openresearch.commands.mcp_cmd import mcp
+from openresearch.commands.monitor_cmd import app as monitor_app
 from openresearch.commands.serve_cmd import serve
 from openresearch.errors import OpenResearchError
 
@@ -34,6 +35,7 @@ app.add_typer(llm_app, name="llm")
 app.command("serve")(serve)
 app.command("feedback")(feedback)
 app.command("mcp")(mcp)
+app.add_typer(monitor_app, name="monitor")
 
 
 def main() -> None:

@@ -158,3 +158,19 @@ class Topic(Node):
 NODE_TYPES: tuple[type[Node], ...] = (
     Run, Question, Source, Chunk, Evidence, Entity, Observation, Report, Section, Verdict, Feedback, Topic, RunEvent,
 )
+
+
+class Digest(Node):
+    """What one monitoring run changed (monitor/digest.py), linked to its topic, run and cited evidence."""
+
+    label: ClassVar[str] = "Digest"
+    lookups: ClassVar[tuple[str, ...]] = ("topic_id",)
+    topic_id: str
+    run_id: str
+    at: int = 0
+    nothing_changed: bool = False
+    data: str = "{}"  # JSON of the Digest model
+    markdown: str = ""
+
+
+NODE_TYPES = (*NODE_TYPES, Digest)

@@ -31,3 +31,12 @@ RELATIONS: tuple[Relation, ...] = (
 )
 
 RELATION_TYPES: tuple[str, ...] = tuple(sorted({r.type for r in RELATIONS}))
+
+RELATIONS = (
+    *RELATIONS,
+    Relation("SUPERSEDES", "Observation", "Observation"),  # newer value -> the value it replaced (both kept)
+    Relation("HAS_DIGEST", "Topic", "Digest"),
+    Relation("OF_RUN", "Digest", "Run"),
+    Relation("CITES", "Digest", "Evidence"),
+)
+RELATION_TYPES = tuple(sorted({r.type for r in RELATIONS}))

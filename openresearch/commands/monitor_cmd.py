@@ -1,0 +1,184 @@
+"""`openresearch monitor`: watched topics, their schedules, runs, digests and workers."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from openresearch.commands.common import GraphOpt, JsonOpt, console, print_json, settings
+from openresearch.errors import InputError
+
+if TYPE_CHECKING:  # deferred at run time so `--help` stays fast
+    from openresearch.monitor.service import Monitor
+
+app = typer.Typer(help="Watch topics: scheduled research runs that merge what is new into the graph, with digests.",
+                  no_args_is_help=True)
+
+IdArg = Annotated[str, typer.Argument(help="The topic id (T-…), as `monitor list` shows it.")]
+
+
+@contextmanager
+def _monitor(graph: str | None, lease_s: float = 600.0) -> Iterator[Monitor]:
+    from openresearch.agents.run.services import open_services
+    from openresearch.monitor.service import Monitor
+
+    with open_services(settings(), graph=graph) as services:
+        yield Monitor(services, lease_ms=int(lease_s * 1000))
+
+
+def _when(ms: int | None) -> str:
+    return "-" if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@app.command("add")
+def add(
+    topic: Annotated[str, typer.Argument(help="The topic or question to watch.")],
+    source: Annotated[list[str] | None, typer.Option("--source", "-s",
+                                                     help="web | arxiv | scholar | local:PATH (repeatable).")] = None,
+    entity: Annotated[list[str] | None, typer.Option("--entity", "-e",
+                                                     help="An entity to follow (repeatable).")] = None,
+    every: Annotated[str, typer.Option(help="1d, 6h, 30m or a cron expression ('0 6 * * *').")] = "1d",
+    style: Annotated[str, typer.Option(help="digest | report")] = "digest",
+    offline: Annotated[bool, typer.Option(help="Deterministic methods only: no LLM, no network.")] = False,
+    webhook: Annotated[str | None, typer.Option(help="POST each digest's JSON to this URL.")] = None,
+    graph: GraphOpt = None, json_out: JsonOpt = False,
+) -> None:
+    """Watch a topic: it is due now, then on its schedule.
+
+    Example: openresearch monitor add "Kafka share groups" --source web --every 1d
+    """
+    with _monitor(graph) as m:
+        t = m.add(topic, sources=source or ["web"], entities=entity or [], every=every, style=style,
+                  options={"offline": True} if offline else {}, webhook=webhook)
+    if json_out:
+        print_json(t)
+        return
+    console.print(f"watching {t.id}: {t.question} (every {t.schedule}, next {_when(t.next_due)})")
+
+
+@app.command("list")
+def list_topics(graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """List watched topics, soonest due first.
+
+    Example: openresearch monitor list
+    """
+    with _monitor(graph) as m:
+        topics = m.store.topics()
+    if json_out:
+        print_json(topics)
+        return
+    table = Table(title="topics")
+    for col in ("id", "status", "every", "next due", "last run", "runs", "question"):
+        table.add_column(col)
+    for t in topics:
+        table.add_row(t.id, t.status, t.schedule, _when(t.next_due), _when(t.last_run_at), str(t.runs), t.question)
+    console.print(table)
+
+
+@app.command("show")
+def show(topic_id: IdArg, digests: Annotated[int, typer.Option(help="How many recent digests.")] = 3,
+         graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """Show a topic and its latest digests.
+
+    Example: openresearch monitor show T-0123456789ab
+    """
+    from openresearch.monitor.digest import to_markdown
+
+    with _monitor(graph) as m:
+        t = m.store.topic(topic_id)
+        ds = m.store.digests(topic_id, digests)
+    if json_out:
+        print_json({"topic": t, "digests": ds})
+        return
+    console.print(f"[bold]{t.id}[/bold] {t.question}\n{t.status}, every {t.schedule}, sources {', '.join(t.sources)}, "
+                  f"next {_when(t.next_due)}, last {_when(t.last_run_at)} ({t.runs} runs)")
+    for d in ds:
+        console.print(to_markdown(d), markup=False)
+
+
+@app.command("pause")
+def pause(topic_id: IdArg, graph: GraphOpt = None) -> None:
+    """Pause a topic (it keeps its history; `monitor resume` restarts it).
+
+    Example: openresearch monitor pause T-0123456789ab
+    """
+    with _monitor(graph) as m:
+        m.pause(topic_id)
+    console.print(f"paused {topic_id}")
+
+
+@app.command("resume")
+def resume(topic_id: IdArg, graph: GraphOpt = None) -> None:
+    """Resume a paused topic (due now if its time has passed).
+
+    Example: openresearch monitor resume T-0123456789ab
+    """
+    with _monitor(graph) as m:
+        m.resume(topic_id)
+    console.print(f"resumed {topic_id}")
+
+
+@app.command("remove")
+def remove(topic_id: IdArg, graph: GraphOpt = None) -> None:
+    """Stop watching a topic; what its runs merged into the graph stays.
+
+    Example: openresearch monitor remove T-0123456789ab
+    """
+    with _monitor(graph) as m:
+        m.store.remove_topic(topic_id)
+    console.print(f"removed {topic_id}")
+
+
+@app.command("run")
+def run(topic_id: Annotated[str | None, typer.Argument(help="The topic to run now.")] = None,
+        due: Annotated[bool, typer.Option("--due", help="Run every due topic once (for cron / a timer).")] = False,
+        graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """Run one topic now, or every due topic once.
+
+    Example: openresearch monitor run --due
+    """
+    from openresearch.monitor.digest import to_markdown
+
+    if (topic_id is None) == (not due):
+        raise InputError("give a topic id or --due (not both)")
+    with _monitor(graph) as m:
+        if topic_id:
+            one = m.run_topic(topic_id)
+            if one is None:
+                raise InputError(f"{topic_id} is being run by another worker")
+            results = [one]
+        else:
+            results = m.run_due()
+    if json_out:
+        print_json([{"run_id": r.run_id, "extracted": r.extracted, "digest": r.digest} for r in results])
+        return
+    if not results:
+        console.print("nothing due")
+    for r in results:
+        console.print(to_markdown(r.digest), markup=False)
+
+
+@app.command("worker")
+def worker(poll: Annotated[float, typer.Option(help="Seconds between looks for due topics.")] = 30.0,
+           lease: Annotated[float, typer.Option(help="Lease length in seconds (renewed while a run goes on).")] = 600.0,
+           graph: GraphOpt = None) -> None:
+    """Claim and run due topics until stopped (any number of workers may share one graph).
+
+    Example: openresearch monitor worker --graph bolt://db:7687
+    """
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with _monitor(graph, lease) as m:
+        console.print(f"worker {m.owner} polling every {poll:g}s")
+        try:
+            n = m.work(stop, poll)
+        except KeyboardInterrupt:
+            n = 0
+    console.print(f"worker stopped after {n} runs")

@@ -1,0 +1,108 @@
+"""The monitoring domain: topics and digests (pydantic; no I/O)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+TopicStatus = Literal["active", "paused"]
+
+
+def topic_id(question: str, sources: list[str]) -> str:
+    """The same question over the same sources is the same topic (`monitor add` twice adds one)."""
+    key = json.dumps([" ".join(question.lower().split()), sorted(sources)], ensure_ascii=False)
+    return "T-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+class Topic(BaseModel):
+    id: str
+    question: str
+    sources: list[str] = Field(default_factory=lambda: ["web"])
+    entities: list[str] = Field(default_factory=list)
+    schedule: str = "1d"
+    style: Literal["digest", "report"] = "digest"
+    status: TopicStatus = "active"
+    options: dict[str, Any] = Field(default_factory=dict)  # RunOptions overrides: offline, budget, caps…
+    webhook: str | None = None
+    created_at: int = 0
+    next_due: int = 0
+    last_run_at: int | None = None
+    last_run_id: str | None = None
+    runs: int = 0
+    lease_owner: str | None = None
+    lease_until: int | None = None
+
+
+class SourceItem(BaseModel):
+    id: str
+    url: str
+    title: str | None = None
+    published_at: int | None = None
+
+
+class EvidenceItem(BaseModel):
+    id: str
+    quote: str
+    source_id: str
+    url: str = ""
+
+
+class ValueChange(BaseModel):
+    """An older value superseded by a newer one for the same entity + metric + condition."""
+
+    entity: str
+    metric: str
+    unit: str
+    condition: str = ""
+    old_observation: str
+    old_value: str
+    old_evidence: str
+    old_date: int | None
+    new_observation: str
+    new_value: str
+    new_evidence: str
+    new_date: int | None
+    late: bool = False  # the old value arrived after the new one (recorded as already superseded)
+
+    @property
+    def changed(self) -> bool:
+        return self.old_value != self.new_value
+
+
+class ConflictItem(BaseModel):
+    id: str
+    entity: str
+    metric: str
+    unit: str
+    condition: str = ""
+    values: list[str]
+    evidence_ids: list[list[str]]
+
+
+class Sentence(BaseModel):
+    text: str
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class Digest(BaseModel):
+    id: str
+    topic_id: str
+    run_id: str
+    question: str
+    at: int
+    nothing_changed: bool
+    new_sources: list[SourceItem] = Field(default_factory=list)
+    removed_sources: list[SourceItem] = Field(default_factory=list)
+    new_evidence: list[EvidenceItem] = Field(default_factory=list)
+    changed_values: list[ValueChange] = Field(default_factory=list)
+    superseded: list[ValueChange] = Field(default_factory=list)  # every supersession this run, equal values too
+    new_conflicts: list[ConflictItem] = Field(default_factory=list)
+    resolved_conflicts: list[ConflictItem] = Field(default_factory=list)
+    sentences: list[Sentence] = Field(default_factory=list)
+
+    @property
+    def evidence_ids(self) -> list[str]:
+        return sorted({e for s in self.sentences for e in s.evidence_ids})

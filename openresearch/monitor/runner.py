@@ -1,0 +1,99 @@
+"""One monitoring run: the topic's research run (merged into the main graph by the run's idempotent MERGEs),
+then the supersession pass, then the digest of what changed, stored with the topic, run and evidence."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import httpx
+
+from openresearch.agents.run.events import EventRecord
+from openresearch.agents.run.pipeline import research
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.run.services import Services
+from openresearch.graph.monitor_store import MonitorStore
+from openresearch.monitor import digest as digests
+from openresearch.monitor.clock import Clock
+from openresearch.monitor.delta import Snapshot, conflict_item, conflicts_as_of, timed_observations, value_changes
+from openresearch.monitor.models import Digest, EvidenceItem, Topic
+from openresearch.monitor.timefacts import changes
+from openresearch.monitor.webhook import post_digest
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class MonitorResult:
+    digest: Digest
+    run_id: str
+    extracted: int  # evidence items the run's extraction produced (0 over an unchanged world)
+    supersessions: int
+
+
+def run_options(topic: Topic, services: Services) -> RunOptions:
+    data = {"question": topic.question, "sources": topic.sources,
+            "out": services.settings.data_dir / "monitor" / topic.id, **topic.options}
+    if topic.style == "report":
+        data.setdefault("style", "report")
+    else:
+        data.setdefault("style", "brief")
+    return RunOptions.model_validate(data)
+
+
+def supersede(ms: MonitorStore, now: int) -> int:
+    """The supersession pass over the whole graph; returns how many observations it marked (0 on a re-run)."""
+    todo = changes(timed_observations(ms.observation_rows()))
+    return ms.write_supersessions(todo, now)
+
+
+async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: str | None = None,
+                    on_event: Callable[[EventRecord], None] | None = None,
+                    http: httpx.Client | None = None) -> MonitorResult:
+    store = services.store
+    ms = MonitorStore(store)
+    tol = store.tolerance
+    now = clock.now_ms()
+    before = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
+    rows_before = await asyncio.to_thread(ms.observation_rows)
+    conflicts_before = {g.id: g for g in conflicts_as_of(rows_before, None, tol)}
+    extracted = 0
+
+    def count(rec: EventRecord) -> None:
+        nonlocal extracted
+        if rec.event.type == "evidence_added":
+            extracted += int(getattr(rec.event, "count", 0))
+        if on_event is not None:
+            on_event(rec)
+
+    rid = run_id or f"mon-{topic.id[2:]}-{now}"
+    await research(run_options(topic, services), services, run_id=rid, subscribers=[count])
+    todo = changes(timed_observations(await asyncio.to_thread(ms.observation_rows)))
+    await asyncio.to_thread(ms.write_supersessions, todo, now)
+    rows_after = await asyncio.to_thread(ms.observation_rows)
+    conflicts_after = {g.id: g for g in conflicts_as_of(rows_after, None, tol)}
+    after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
+
+    new_ev_ids = sorted(after.evidence - before.evidence)
+    views = await asyncio.to_thread(store.evidence, new_ev_ids) if new_ev_ids else []
+    digest = digests.build(
+        digest_id=f"D-{rid}", topic_id=topic.id, run_id=rid, question=topic.question, at=now,
+        new_sources=[after.sources[s] for s in sorted(set(after.sources) - set(before.sources))],
+        removed_sources=[before.sources[s] for s in sorted(set(before.sources) - set(after.sources))],
+        new_evidence=[EvidenceItem(id=v.id, quote=v.quote, source_id=v.source.id, url=v.source.url)
+                      for v in sorted(views, key=lambda v: v.id)],
+        supersessions=value_changes(todo, rows_after),
+        new_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items()) if k not in conflicts_before],
+        resolved_conflicts=[conflict_item(g) for k, g in sorted(conflicts_before.items()) if k not in conflicts_after])
+    await asyncio.to_thread(ms.save_digest, digest, digests.to_markdown(digest))
+    if topic.webhook:
+        own = http is None
+        client = http or httpx.Client(timeout=10.0)
+        try:
+            await asyncio.to_thread(post_digest, client, topic.webhook, digest)
+        finally:
+            if own:
+                client.close()
+    return MonitorResult(digest=digest, run_id=rid, extracted=extracted, supersessions=len(todo))

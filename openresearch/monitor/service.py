@@ -1,0 +1,122 @@
+"""Topic operations and workers over one graph: add/list/pause/resume/remove, run one topic now, run every due
+topic once, or keep claiming due topics (`monitor worker`). A topic runs only under its lease, which a
+heartbeat extends while the run goes on; a killed worker's lease expires and another worker takes it over."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from openresearch.agents.run.services import Services
+from openresearch.errors import InputError
+from openresearch.graph.monitor_store import MonitorStore
+from openresearch.monitor.clock import Clock, SystemClock
+from openresearch.monitor.models import Topic, topic_id
+from openresearch.monitor.runner import MonitorResult, run_topic
+from openresearch.monitor.schedule import next_due, parse_schedule
+
+log = logging.getLogger(__name__)
+RETRY_MS = 15 * 60_000
+
+
+def worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+@dataclass
+class Monitor:
+    services: Services
+    clock: Clock = field(default_factory=SystemClock)
+    lease_ms: int = 10 * 60_000
+    owner: str = field(default_factory=worker_id)
+    before_run: Callable[[str], object] | None = None  # tests: called with the topic id before each run
+
+    @property
+    def store(self) -> MonitorStore:
+        return MonitorStore(self.services.store)
+
+    # --- topics ------------------------------------------------------------------------------------
+    def add(self, question: str, *, sources: list[str], entities: list[str] | None = None, every: str = "1d",
+            style: str = "digest", options: dict[str, object] | None = None, webhook: str | None = None) -> Topic:
+        if not question.strip():
+            raise InputError("a topic needs a question")
+        parse_schedule(every)
+        if style not in ("digest", "report"):
+            raise InputError("style must be digest or report")
+        topic = Topic(id=topic_id(question, sources), question=question.strip(), sources=sources,
+                      entities=entities or [], schedule=every, style=style,  # type: ignore[arg-type]
+                      options=dict(options or {}), webhook=webhook, next_due=self.clock.now_ms())
+        self.store.save_topic(topic, self.clock.now_ms())
+        return self.store.topic(topic.id)
+
+    def pause(self, tid: str) -> None:
+        self.store.set_status(tid, "paused")
+
+    def resume(self, tid: str) -> None:
+        t = self.store.topic(tid)
+        due = t.next_due if t.next_due > self.clock.now_ms() else self.clock.now_ms()
+        self.store.set_status(tid, "active", due)
+
+    # --- runs --------------------------------------------------------------------------------------
+    def run_topic(self, tid: str, *, due_only: bool = False) -> MonitorResult | None:
+        """Run one topic under its lease; None when another worker holds it (or, with `due_only`, it is not
+        due any more)."""
+        ms = self.store
+        if not ms.claim(tid, self.owner, self.clock.now_ms(), self.lease_ms, due_only=due_only):
+            return None
+        stop = threading.Event()
+        beat = threading.Thread(target=self._heartbeat, args=(tid, stop), daemon=True)
+        beat.start()
+        try:
+            topic = ms.topic(tid)
+            if self.before_run is not None:
+                self.before_run(tid)
+            result = asyncio.run(run_topic(topic, self.services, self.clock))
+        except BaseException:
+            stop.set()
+            ms.release(tid, self.owner, self.clock.now_ms() + RETRY_MS)
+            raise
+        stop.set()
+        beat.join()
+        done = self.clock.now_ms()
+        ms.finish(tid, self.owner, result.run_id, done, next_due(tid, parse_schedule(topic.schedule), done))
+        return result
+
+    def _heartbeat(self, tid: str, stop: threading.Event) -> None:
+        while not stop.wait(self.lease_ms / 3000):
+            if not self.store.renew(tid, self.owner, self.clock.now_ms() + self.lease_ms):
+                log.warning("lost the lease of %s", tid)
+                return
+
+    def run_due(self, limit: int | None = None) -> list[MonitorResult]:
+        """Every due topic once (what `monitor run --due` and each worker poll do)."""
+        done: list[MonitorResult] = []
+        tried: set[str] = set()
+        while limit is None or len(done) < limit:
+            candidates = [t for t in self.store.due_topics(self.clock.now_ms(), 20) if t not in tried]
+            if not candidates:
+                break
+            for tid in candidates:
+                tried.add(tid)
+                try:
+                    result = self.run_topic(tid, due_only=True)
+                except Exception:
+                    log.exception("monitoring run of %s failed", tid)
+                    continue
+                if result is not None:
+                    done.append(result)
+        return done
+
+    def work(self, stop: threading.Event, poll_s: float = 30.0) -> int:
+        """Claim and run due topics until `stop` is set; returns how many ran."""
+        n = 0
+        while not stop.is_set():
+            n += len(self.run_due())
+            stop.wait(poll_s)
+        return n
