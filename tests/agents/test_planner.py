@@ -255,3 +255,9 @@ def test_llm_plan_for_a_chinese_question_keeps_it_chinese(llm_server: ScriptedLL
     assert plan.method == "llm" and plan.language == "zh"
     assert all(CJK.search(s.text) for s in plan.sub_questions)
     assert "Apache Kafka 的吞吐量如何？" in {s.text for s in plan.sub_questions}
+
+
+def test_a_lookup_attribute_is_a_metric_only_when_it_names_a_known_quantity(planner: DeterministicPlanner) -> None:
+    assert planner.plan("What is the mascot of Ridge High School?", budget=PlanBudget()).metrics == []
+    assert planner.plan("What is the population of Ridge Falls?", budget=PlanBudget()).metrics == ["population"]
+    assert planner.plan("What is the median age in Ridge Falls?", budget=PlanBudget()).metrics == ["age"]

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import spacy
 from pydantic import BaseModel, Field
 
+from openresearch.agents.extract.metric_names import canonical_metric
 from openresearch.agents.plan.attributes import attribute_list, lookup, metric_key
 from openresearch.agents.plan.lexicon import (
     ASPECTS,
@@ -105,8 +106,12 @@ class Analyzer:
         attributes = [asked.attribute] if asked is not None else attribute_list(text, language, surfaces)
         if asked is not None:
             keywords = list(dict.fromkeys([*asked.attribute.split(), *keywords]))
+        # a look-up's attribute is a metric only when it names a known quantity: "mascot" or "sport" is answered by
+        # statements, and a made-up key would keep every statement that carries no such observation out of it
+        metrics = [m for a in attributes if (m := canonical_metric(a))] if asked is not None else [
+            metric_key(a) for a in attributes]
         return QuestionAnalysis(question=text, language=language, kind=kind, entities=entities,
-                                attributes=attributes, metrics=list(dict.fromkeys(metric_key(a) for a in attributes)),
+                                attributes=attributes, metrics=list(dict.fromkeys(metrics)),
                                 aspects=aspects, topic=topic, keywords=keywords)
 
     def _resolve(self, found: list[tuple[int, str]]) -> list[str]:
