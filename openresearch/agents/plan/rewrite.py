@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from itertools import zip_longest
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -49,12 +49,17 @@ class RewriteResult(BaseModel):
     method: Literal["llm", "deterministic"] = "deterministic"
 
 
+# Limits in the JSON schema only (not validated): a server that enforces the schema with a grammar keeps a
+# small model to short queries, and an answer from a server that does not is trimmed instead of re-asked.
+_QUERY = Annotated[str, Field(json_schema_extra={"maxLength": 80})]
+
+
 class LLMQueries(BaseModel):
-    queries: list[str] = Field(min_length=1)
+    queries: list[_QUERY] = Field(min_length=1, json_schema_extra={"maxItems": MAX_QUERIES})
 
 
 class LLMQuery(BaseModel):
-    query: str = Field(min_length=1)
+    query: _QUERY = Field(min_length=1)
 
 
 def _terms(sub: SubQuestion, lang: str) -> list[str]:
