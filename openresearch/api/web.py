@@ -232,6 +232,41 @@ def resolution_body(choice: str, note: str = "", author: str = "") -> dict[str, 
     return body
 
 
+# --- Neo4j Browser assets, for a Neo4j that is not `openresearch neo4j start`'s (docker compose, Aura) ------
+
+BROWSER_TYPES = {".grass": "text/plain; charset=utf-8", ".cypher": "text/plain; charset=utf-8"}
+# Browser fetches guides and styles cross-origin with no-cache and tracing headers (a preflight); they hold
+# no data, so any origin and header may read them
+CORS = {"access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS",
+        "access-control-allow-headers": "*", "access-control-max-age": "600",
+        "cache-control": "no-cache"}
+
+
+@router.get("/ui/neo4j/guide.html")
+async def neo4j_guide(request: Request) -> HTMLResponse:
+    """The Browser guide of saved queries: `:guide http://localhost:8000/ui/neo4j/guide.html`."""
+    from openresearch.graph import neo4j_browser
+
+    style = str(request.url_for("neo4j_asset", name="style.grass"))
+    return HTMLResponse(neo4j_browser.render_guide(neo4j_browser.load_queries(), style), headers=CORS)
+
+
+@router.get("/ui/neo4j/{name}", name="neo4j_asset")
+async def neo4j_asset(name: str) -> FileResponse:
+    """The graph style (`:style http://localhost:8000/ui/neo4j/style.grass`) and the saved query files."""
+    from openresearch.graph import neo4j_browser
+
+    path = neo4j_browser.ASSETS / name if name == "style.grass" else neo4j_browser.ASSETS / "queries" / name
+    if "/" in name or name.startswith(".") or path.suffix not in BROWSER_TYPES or not path.is_file():
+        raise HTTPException(404, "no such file")
+    return FileResponse(path, media_type=BROWSER_TYPES[path.suffix], headers=CORS)
+
+
+@router.options("/ui/neo4j/{name}")
+async def neo4j_preflight(name: str) -> Response:
+    return Response(status_code=204, headers=CORS)
+
+
 @router.get("/ui/static/{name}")
 async def static(name: str) -> FileResponse:
     path = STATIC / name

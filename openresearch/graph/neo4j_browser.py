@@ -169,8 +169,11 @@ def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
             return root
     tmp = home / (CP_DIR + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    with zipfile.ZipFile(jar) as zf:
-        zf.extractall(tmp, [n for n in zf.namelist() if n.startswith("browser/")])
+    try:
+        with zipfile.ZipFile(jar) as zf:
+            zf.extractall(tmp, [n for n in zf.namelist() if n.startswith("browser/")])
+    except zipfile.BadZipFile as exc:
+        raise ValueError(f"{jar} is not a readable jar: {exc}") from exc
     _write_assets(tmp / "browser" / MOUNT, http_uri)
     (tmp / STAMP).write_text(want, encoding="utf-8")
     shutil.rmtree(root, ignore_errors=True)

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import seed
+from browser_support import seed, serve
 
 from openresearch.graph import neo4j_browser, neo4j_local
 from openresearch.graph.store import GraphStore
@@ -94,3 +94,36 @@ def _run_block(chrome: Any, block: Any) -> None:
     block.click()
     _wait(chrome, lambda d: first in _css(d, "[data-testid=activeEditor]")[0].text.replace("\u00a0", " "))
     _css(chrome, "[data-testid=editor-Run]")[0].click()
+
+
+def test_a_neo4j_not_started_by_openresearch_opens_the_guide_served_by_the_api(
+        chrome: Any, local_neo4j: tuple[str, str], falkor_store: GraphStore,
+        screenshot: Callable[[Any, str], Path]) -> None:
+    """docker compose's or Aura's Browser: `:guide http://localhost:<api>/ui/neo4j/guide.html`, fetched
+    cross-origin (localhost is on the Browser's default allowlist; the API answers the CORS preflight)."""
+    bolt, http = local_neo4j
+    with serve(falkor_store) as api:
+        try:
+            _guide_from_api(chrome, bolt, http, f"http://localhost:{urlsplit(api.url).port}/ui/neo4j/guide.html")
+        except Exception:
+            screenshot(chrome, "neo4j-browser-failure")
+            raise
+    screenshot(chrome, "neo4j-browser-guide-from-api")
+
+
+def _guide_from_api(chrome: Any, bolt: str, http: str, guide: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    chrome.get(f"{neo4j_browser.urls(http).browser}?dbms={bolt}&preselectAuthMethod=NO_AUTH")
+    _wait(chrome, lambda d: _css(d, "[data-testid=guidesDrawer] pre.runnable"))
+    _css(chrome, "[data-testid=activeEditor]")[0].click()
+    ActionChains(chrome).send_keys(f":guide {guide}").perform()
+    _wait(chrome, lambda d: guide in _css(d, "[data-testid=activeEditor]")[0].text.replace("\u00a0", " "))
+    _css(chrome, "[data-testid=editor-Run]")[0].click()
+    style = guide.replace("guide.html", "style.grass")
+    block = _wait(chrome, lambda d: next((p for p in _css(d, "[data-testid=guidesDrawer] pre.runnable")
+                                          if style in p.text), None))
+    assert block.text.strip().startswith(":style")
+    _run_block(chrome, block)  # the style, fetched from the API the same way
+    _wait(chrome, lambda d: any(style in f.text and "node.Evidence" in f.text
+                                for f in _css(d, "[data-testid=frame]")))
