@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,7 +69,7 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
         if on_event is not None:
             on_event(rec)
 
-    rid = run_id or f"mon-{topic.id[2:]}-{now}"
+    rid = run_id or f"mon-{topic.id[2:]}-{now}-{uuid.uuid4().hex[:4]}"
     await research(run_options(topic, services), services, run_id=rid, subscribers=[count])
     todo = changes(timed_observations(await asyncio.to_thread(ms.observation_rows)))
     await asyncio.to_thread(ms.write_supersessions, todo, now)
