@@ -139,3 +139,14 @@ def test_a_comparison_that_names_no_entity_tabulates_the_entities_the_evidence_r
     first = answer_section(p, {"Q-1": [a, b]}, []).sentences[0]
     assert "Kestrel 1.3 bytes per sample" in first.text and "Plover 7x (vs Kestrel)" in first.text
     assert set(first.citations) == {a.id, b.id}
+
+
+def test_a_bare_speedup_answers_the_quantity_its_quote_or_title_names_and_no_other() -> None:
+    fast = ev("E-0000000000c7", "On 8 threads, Kestrel is 2.5x faster than Plover.",
+              [("Kestrel", "speedup", 2.5, "", "2.5", "vs Plover, 8 threads")], src="k")
+    fast.source.title = "How Kestrel reached a write speed of 3 million rows per second"
+    p = plan("Compare Kestrel and Plover on ingestion throughput and query latency.", "comparison",
+             ["Kestrel", "Plover"], ["ingestion throughput", "query latency"], ["ingest_throughput", "query_latency"])
+    sentences = answer_section(p, {"Q-1": [fast]}, []).sentences
+    assert [s.text.split(":")[0] for s in sentences if s.citations] == ["Ingestion throughput"]
+    assert "Kestrel 2.5x (vs Plover, 8 threads)" in sentences[0].text

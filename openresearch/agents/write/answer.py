@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from openresearch.agents.extract.metric_names import canonical_metric, same_family
+from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
 from openresearch.agents.verify.claim_text import quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
@@ -138,6 +138,9 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None) ->
         for obs in ev.observations:
             if wanted is not None and not (obs.metric == wanted or same_family(obs.metric, wanted)):
                 continue
+            if wanted is not None and obs.metric == "speedup" and not _names_quantity(
+                    f"{ev.source.title or ''} {ev.quote}", wanted):
+                continue  # "1.7x faster" answers a question about ingestion only where quote or title says so
             if focus is not None and not same_thing(obs.entity, focus):
                 continue
             text = value_text(ev, obs)
@@ -153,6 +156,11 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None) ->
     for bucket in out.values():  # best supported first
         bucket.sort(key=lambda f: (-len({e.source.id for e in f.evidence}), -len(f.evidence)))
     return dict(out)
+
+
+def _names_quantity(quote: str, wanted: str) -> bool:
+    """Whether a quote names the quantity `wanted` (or one of its family): what a bare "faster" is about."""
+    return any(m.key != "speedup" and same_family(m.key, wanted) for m in metric_mentions(quote))
 
 
 def _cond(lang: Lang, f: Found) -> str:
@@ -284,7 +292,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
     out: list[Sentence] = []
     labels = dict(zip(plan.metrics, plan.attributes, strict=False))
     for metric, row in metric_table(plan, items).items():
-        cells = [_p(lang, "cell", entity=e, values=_values(lang, vs, 3)) for e, vs in row.items()]
+        cells = [_p(lang, "cell", entity=e, values=_values(lang, vs, 5)) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
@@ -293,7 +301,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         text = _p(lang, "metric", metric=labels.get(metric, metric.replace("_", " ")),
                   cells=_p(lang, "join").join(cells))
         out.append(Sentence(text=text[0].upper() + text[1:],
-                            citations=[c for vs in row.values() for c in _cited(vs, 3)]))
+                            citations=[c for vs in row.values() for c in _cited(vs, 5)]))
     if not out:
         out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
     out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, plan.entities or [g.entity for g in groups],

@@ -34,20 +34,24 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
     """The metric x entity table of a comparison: header (entities) and one row per metric, every cell the
     values with their conditions and citations; empty when the question names no metrics to compare."""
     plan = result.plan
-    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) < 2:
+    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
         return [], []
     table = metric_table(plan, list(result.evidence))
+    # a question that names no entity: the columns are the entities the evidence reports the metrics for
+    entities = list(plan.entities) or list(dict.fromkeys(e for row in table.values() for e in row))
+    if len(entities) < 2:
+        return [], []
     # a selection's attribute is its requirement ("high-throughput event streaming"), not the metric's name
     labels = {} if plan.kind == "selection" else dict(zip(plan.metrics, plan.attributes, strict=False))
     rows = []
     for metric, row in table.items():
         cells = []
-        for entity in plan.entities:
+        for entity in entities:
             found = row.get(entity, [])
             cells.append("; ".join(f"{f.text}{f' ({f.obs.condition})' if f.obs.condition else ''} "
                                    + "".join(f"[{e}]" for e in cite_ids(f)) for f in found[:4]) or "—")
         rows.append((labels.get(metric, metric.replace("_", " ")), cells))
-    return list(plan.entities), rows
+    return entities, rows
 
 
 def comparison_table_md(result: Report) -> list[str]:
