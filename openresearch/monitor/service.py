@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.services import Services
 from openresearch.errors import InputError
 from openresearch.graph.monitor_store import MonitorStore
@@ -36,6 +37,7 @@ class Monitor:
     lease_ms: int = 10 * 60_000
     owner: str = field(default_factory=worker_id)
     before_run: Callable[[str], object] | None = None  # tests: called with the topic id before each run
+    on_event: Callable[[EventRecord], None] | None = None  # every event of the research runs
 
     @property
     def store(self) -> MonitorStore:
@@ -77,7 +79,7 @@ class Monitor:
             topic = ms.topic(tid)
             if self.before_run is not None:
                 self.before_run(tid)
-            result = asyncio.run(run_topic(topic, self.services, self.clock))
+            result = asyncio.run(run_topic(topic, self.services, self.clock, on_event=self.on_event))
         except BaseException:
             stop.set()
             ms.release(tid, self.owner, self.clock.now_ms() + RETRY_MS)
