@@ -30,6 +30,36 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
 
 
+def make_topic(question: str, *, sources: list[str], entities: list[str] | None = None, every: str = "1d",
+               style: str = "digest", options: dict[str, object] | None = None, webhook: str | None = None,
+               now: int) -> Topic:
+    """A new topic, due now; InputError for an empty question, a bad schedule or style."""
+    if not question.strip():
+        raise InputError("a topic needs a question")
+    if not sources:
+        raise InputError("a topic needs at least one source")
+    parse_schedule(every)
+    if style not in ("digest", "report"):
+        raise InputError("style must be digest or report")
+    return Topic(id=topic_id(question, sources), question=question.strip(), sources=sources, entities=entities or [],
+                 schedule=every, style=style, options=dict(options or {}), webhook=webhook,  # type: ignore[arg-type]
+                 next_due=now)
+
+
+def background_worker(services: Services, *, poll_s: float = 30.0, lease_ms: int = 10 * 60_000) -> Callable[[], None]:
+    """Run due topics in a daemon thread of this process (the API server's own scheduler: the schedule and
+    leases live in the graph, so it coexists with any number of `monitor worker` processes). Returns `stop`."""
+    stop = threading.Event()
+    monitor = Monitor(services, lease_ms=lease_ms)
+    thread = threading.Thread(target=monitor.work, args=(stop, poll_s), name="monitor-worker", daemon=True)
+    thread.start()
+
+    def halt() -> None:
+        stop.set()
+        thread.join(timeout=poll_s + 5)
+    return halt
+
+
 @dataclass
 class Monitor:
     services: Services
@@ -46,14 +76,8 @@ class Monitor:
     # --- topics ------------------------------------------------------------------------------------
     def add(self, question: str, *, sources: list[str], entities: list[str] | None = None, every: str = "1d",
             style: str = "digest", options: dict[str, object] | None = None, webhook: str | None = None) -> Topic:
-        if not question.strip():
-            raise InputError("a topic needs a question")
-        parse_schedule(every)
-        if style not in ("digest", "report"):
-            raise InputError("style must be digest or report")
-        topic = Topic(id=topic_id(question, sources), question=question.strip(), sources=sources,
-                      entities=entities or [], schedule=every, style=style,  # type: ignore[arg-type]
-                      options=dict(options or {}), webhook=webhook, next_due=self.clock.now_ms())
+        topic = make_topic(question, sources=sources, entities=entities, every=every, style=style, options=options,
+                           webhook=webhook, now=self.clock.now_ms())
         self.store.save_topic(topic, self.clock.now_ms())
         return self.store.topic(topic.id)
 
