@@ -1,5 +1,4 @@
-"""Helpers of the Chromium tests: the API on a real uvicorn over a real graph, and the graph's seed.
-(A module of its own name: tests/api/conftest.py is also imported as `conftest`.)"""
+"""Helpers of the Chromium tests: the API on a real uvicorn over a real graph, and the graph's seed."""
 
 from __future__ import annotations
 

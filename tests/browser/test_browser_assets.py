@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import seed
 
 from openresearch.api.web import link_citations, resolution_body
 from openresearch.graph import neo4j_browser
 from openresearch.graph.backend import GraphBackend
 from openresearch.graph.store import GraphStore
+
+from .browser_support import seed
 
 
 def test_every_saved_query_loads_with_a_title_and_matching_params() -> None:

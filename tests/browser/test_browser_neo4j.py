@@ -10,10 +10,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import seed, serve
 
 from openresearch.graph import neo4j_browser, neo4j_local
 from openresearch.graph.store import GraphStore
+
+from .browser_support import seed, serve
 
 pytestmark = pytest.mark.integration
 WAIT_S = 90  # an upper bound for a loaded 2-core machine, never a measured figure

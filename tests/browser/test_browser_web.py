@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import Server, serve
-from runs_standin import Standin
 
 from openresearch.graph.store import GraphStore
+
+from .browser_support import Server, serve
+from .runs_standin import Standin
 
 pytestmark = pytest.mark.integration
 WAIT_S = 60  # an upper bound for a loaded 2-core machine, never a measured figure
