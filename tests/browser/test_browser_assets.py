@@ -96,3 +96,13 @@ def test_every_saved_query_runs_and_finds_the_seeded_graph(backend: GraphBackend
     disagree = backend.read(next(q.text for q in neo4j_browser.load_queries() if q.name.startswith("05")),
                             {"source": "bench-b"})
     assert {(r["value_a"], r["value_b"]) for r in disagree} == {("605", "1.2")}
+
+
+def test_neo4j_start_prints_a_browser_address_that_skips_the_login_and_the_guide_commands() -> None:
+    from openresearch.commands.neo4j_cmd import _browser_links
+
+    links = _browser_links("http://127.0.0.1:7474", "bolt://127.0.0.1:7687")
+    assert links["open"] == ("http://127.0.0.1:7474/browser/?dbms=bolt://127.0.0.1:7687"
+                             "&preselectAuthMethod=NO_AUTH")
+    assert links["guide_command"] == ":guide http://127.0.0.1:7474/browser/openresearch/guide.html"
+    assert links["style_command"] == ":style http://127.0.0.1:7474/browser/openresearch/style.grass"
