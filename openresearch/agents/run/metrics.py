@@ -26,6 +26,7 @@ class RunMetrics:
         self.sub_questions = 0
         self.extraction_batches: dict[str, int] = {}  # sub-question -> sequential extraction steps
         self.final: dict[str, Any] = {}
+        self.enforcement: dict[str, int] = {}  # LLM drafts: sentences rewritten or dropped before publishing
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -68,4 +69,5 @@ class RunMetrics:
             "refused_fetches": len(self.refused),
             "max_sequential_extraction_steps": max(self.extraction_batches.values(), default=0),
             "wall_time_s": dict(self.stage_s),
+            **({"enforcement": dict(self.enforcement)} if self.enforcement else {}),
         }

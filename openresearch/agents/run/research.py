@@ -40,6 +40,7 @@ from openresearch.agents.run.gather import Gatherer
 from openresearch.agents.run.metrics import RunMetrics
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.state import Counters, RunState
+from openresearch.agents.verify.enforce import enforce
 from openresearch.agents.verify.verifier import verify
 from openresearch.agents.write.answer import ANSWER_ID
 from openresearch.agents.write.writer_deterministic import ordered_questions
@@ -146,7 +147,8 @@ class ResearchRun:
                 await self._index()
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
                                 per_query=self.opts.sources_per_query, offline=self.opts.offline,
-                                local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1))
+                                local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1),
+                                since=self.opts.since)
             try:
                 with self._stage("gather"):
                     await self._investigate_all(plan, gatherer)
@@ -318,16 +320,29 @@ class ResearchRun:
         for sec in draft.sections:
             self.emit(SectionWritten(question_id=sec.question_id, title=sec.title, sentences=len(sec.sentences)))
         with self._stage("verify"):
-            cited = sorted({cid for sec in draft.sections for s in sec.sentences for cid in s.citations})
-            evidence = {e.id: e for e in self.store.evidence(cited)} if cited else {}
-            self._add_pages(evidence)
+            evidence = self._cited_evidence(draft)
             verification = verify(draft, evidence, conflicts, self.c.judge)
+            if draft.method == "llm":
+                # the invariants are enforced, not only reported: a sentence citing outside its section's
+                # evidence, with numbers in none of its quotes, refuted or uncited is rewritten from its valid
+                # evidence or dropped, and the corrected draft is what is verified and published
+                draft, fixes = enforce(draft, per_q, conflicts, verification, plan.language)
+                self.metrics.enforcement = fixes.model_dump()
+                if fixes.changed:
+                    evidence = self._cited_evidence(draft)
+                    verification = verify(draft, evidence, conflicts, self.c.judge)
         counts = {k: sum(1 for x in verification.verdicts if x.verdict == k) for k in ("PASS", "DOUBT", "FAIL")}
         self.emit(VerificationFinished(fully_verified=verification.fully_verified, passed=counts["PASS"],
                                        doubtful=counts["DOUBT"], failed=counts["FAIL"]))
         self.metrics.finish(verification, evidence, self.c.usage(), len(plan.sub_questions))
         return RunResult(self.run_id, self.opts, plan, draft, verification, evidence, conflicts, self.metrics,
                          dict(self.limited), self.low_precision)
+
+    def _cited_evidence(self, draft: Draft) -> dict[str, EvidenceView]:
+        cited = sorted({cid for sec in draft.sections for s in sec.sentences for cid in s.citations})
+        evidence = {e.id: e for e in self.store.evidence(cited)} if cited else {}
+        self._add_pages(evidence)
+        return evidence
 
     def _add_pages(self, evidence: dict[str, EvidenceView]) -> None:
         """PDF quotes are cited with their page: the page whose stored offsets hold the quote's start."""

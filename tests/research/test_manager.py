@@ -1,0 +1,116 @@
+"""RunManager: a bounded pool with a queue, live event streams that replay what a client missed, cancel of a
+queued and of a running run, interrupted runs after a restart, and resume with nothing duplicated."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.events import EventRecord
+from openresearch.agents.run.manager import RunConflict, RunManager
+from openresearch.agents.run.pipeline import replay_events, stored_report
+from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.run.services import Services
+from openresearch.agents.run.state import RunState
+from openresearch.config import Settings
+from openresearch.errors import NotFound
+from openresearch.graph.store import GraphStore
+from openresearch.ingest.embed import Embedder
+
+pytestmark = pytest.mark.integration
+Q = "Which message broker has the highest throughput: Kafka, RabbitMQ or Pulsar?"
+
+
+def services_for(store: GraphStore, embedder: Embedder, tmp_path: Path) -> Services:
+    settings = Settings(data_dir=tmp_path / "data")
+    return Services(settings, store, embedder,
+                    lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
+
+
+def opts(corpus: Path, question: str = Q) -> RunOptions:
+    return RunOptions(question=question, sources=[f"local:{corpus}"], offline=True, workers=1)
+
+
+async def collect(manager: RunManager, run_id: str, after: int = 0, stop_after: int | None = None
+                  ) -> list[EventRecord]:
+    out: list[EventRecord] = []
+    async for r in manager.events(run_id, after):
+        out.append(r)
+        if stop_after is not None and len(out) >= stop_after:
+            break
+    return out
+
+
+def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, embedder: Embedder,
+                                           tmp_path: Path) -> None:
+    services = services_for(store, embedder, tmp_path)
+
+    async def main() -> None:
+        manager = RunManager(services, workers=1)
+        await manager.start()
+        try:
+            first = await manager.submit(opts(corpus))
+            second = await manager.submit(opts(corpus, "Kafka 和 RabbitMQ 哪个吞吐量更高?"))
+            third = await manager.submit(opts(corpus, "How does Pulsar store messages?"))
+            # one worker: the second and third wait in the queue, and are visible as queued
+            assert store.get_run(second)["status"] == "queued" and store.get_run(third)["status"] == "queued"
+            await manager.cancel(third)  # a queued run never starts
+            # a client reads a few events, drops, and reconnects with the last id it saw
+            head = await collect(manager, first, stop_after=3)
+            rest = await collect(manager, first, after=head[-1].seq)
+            seqs = [r.seq for r in head + rest]
+            assert seqs == list(range(1, len(seqs) + 1)), "nothing missed, nothing twice"
+            assert rest[-1].event.type == "done"
+            assert store.get_run(first)["status"] == "done"
+            # the second run is cancelled while it runs
+            async for r in manager.events(second):
+                if r.event.type == "question_progress":
+                    await manager.cancel(second)
+                if r.terminal:
+                    break
+            await manager.wait(second)
+            assert store.get_run(second)["status"] == "cancelled"
+            assert store.get_run(third)["status"] == "cancelled"
+            assert [r.event.type for r in replay_events(store, third)] == ["failed"]
+            with pytest.raises(RunConflict):
+                await manager.cancel(first)  # done: nothing to cancel
+            with pytest.raises(NotFound):
+                await collect(manager, "run-nope")
+            # a finished run replays its whole history
+            assert [r.seq for r in await collect(manager, first)] == seqs
+            # resume the cancelled run: it finishes, numbering goes on, one report
+            await manager.resume(second)
+            with pytest.raises(RunConflict):
+                await manager.resume(second)  # already queued or running
+            await manager.wait(second)
+            events = replay_events(store, second)
+            assert [r.seq for r in events] == list(range(1, len(events) + 1))
+            assert store.get_run(second)["status"] == "done" and stored_report(store, second).sections
+        finally:
+            await manager.stop()
+
+    asyncio.run(main())
+
+
+def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, corpus: Path, embedder: Embedder,
+                                                              tmp_path: Path) -> None:
+    services = services_for(store, embedder, tmp_path)
+    RunState(store, "run-dead-1", opts(corpus)).save("gather", status="running")
+    RunState(store, "run-dead-2", opts(corpus)).save("queued", status="queued")
+
+    async def main() -> None:
+        manager = RunManager(services, workers=1)
+        assert await manager.start() >= 2
+        try:
+            assert store.get_run("run-dead-1")["status"] == "interrupted"
+            assert store.get_run("run-dead-2")["status"] == "interrupted"
+            await manager.resume("run-dead-2")  # never planned: resumes from the start
+            await manager.wait("run-dead-2")
+            assert store.get_run("run-dead-2")["status"] == "done"
+        finally:
+            await manager.stop()
+
+    asyncio.run(main())
