@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything OpenResearch and its tests need on a fresh machine (idempotent):
-# the Python package with its dependencies, Java 17 + Maven if missing, and the local Neo4j 5.26 runner.
-#   scripts/install.sh            package + dev tools + Neo4j runner
+# the Python package with its dependencies, Java 17 + Maven if missing, the local Neo4j 5.26 runner, headless
+# Chromium for the browser tests, and llama.cpp's server with a small model for the real-LLM tests.
+#   scripts/install.sh            package + dev tools + Neo4j runner + Chromium + local LLM
 #   scripts/install.sh --no-neo4j package only (enough for the embedded FalkorDB default)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -19,4 +20,7 @@ if [[ "${1:-}" != "--no-neo4j" ]]; then
     fi
   fi
   bash scripts/neo4j-build.sh >/dev/null
+  bash scripts/install_browser.sh || echo "install.sh: headless Chromium could not be installed; tests/browser will skip" >&2
+  # the real-model tests (tests/llm_real) skip with a printed reason when this could not fetch the model
+  bash scripts/install_llm.sh || echo "install.sh: the local LLM could not be installed; tests/llm_real will skip" >&2
 fi
