@@ -24,14 +24,17 @@ from openresearch.ingest.embed import Embedder
 from openresearch.llm_local import RunningServer
 
 pytestmark = [pytest.mark.llm_real, pytest.mark.integration, pytest.mark.timeout(1500)]
-QUESTION = "What is the population of Millbrook Township?"
+# two asks: the population goes to the answer-first opening, the economy to a section the LLM writes
+QUESTION = "What is the population of Millbrook Township, and what is its main economic activity?"
 DOCS = {
     "census.md": ("---\ntitle: Millbrook Township census notes\nurl: https://records.example/millbrook\n---\n\n"
                   "Millbrook Township is a civil township in Harlow County. At the 2010 census the population of "
-                  "Millbrook Township was 1,624. The township contains two small lakes.\n"),
+                  "Millbrook Township was 1,624. The township contains two small lakes. Dairy farming is the main "
+                  "economic activity of Millbrook Township.\n"),
     "gazetteer.md": ("---\ntitle: Harlow County gazetteer\nurl: https://gazetteer.example/harlow\n---\n\n"
                      "Millbrook Township is a rural township in Harlow County. According to the 2012 gazetteer, "
-                     "the population of Millbrook Township was 2,500. Farming is the main activity.\n"),
+                     "the population of Millbrook Township was 2,500. Most residents of Millbrook Township work on "
+                     "dairy farms or in the county seat.\n"),
 }
 
 
