@@ -21,7 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-__all__ = ["link_citations", "resolution_body", "router"]
+__all__ = ["link_citations", "resolution_body", "router", "run_body"]
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -113,10 +113,12 @@ async def index(request: Request, cursor: Annotated[str | None, Query(max_length
 
 
 @router.post("/ui/runs")
-async def start_run(request: Request, question: Annotated[str, Form(min_length=1, max_length=2000)]) -> Response:
+async def start_run(request: Request, question: Annotated[str, Form(min_length=1, max_length=2000)],
+                    sources: Annotated[str, Form(max_length=4000)] = "",
+                    offline: Annotated[bool, Form()] = False) -> Response:
     """The form's target: POST /runs, then the run's page (303, so a reload does not start it again)."""
     try:
-        resp = await _api(request, "POST", "/runs", json={"question": question})
+        resp = await _api(request, "POST", "/runs", json=run_body(question, sources, offline))
         body = resp.json() if resp.content else {}
         if resp.status_code >= 400:
             raise ApiError(resp.status_code, body if isinstance(body, dict) else {})
@@ -128,6 +130,18 @@ async def start_run(request: Request, question: Annotated[str, Form(min_length=1
     if not run_id:
         raise HTTPException(502, "the API started a run but named no run id")
     return RedirectResponse(f"/ui/runs/{run_id}", status_code=303)
+
+
+def run_body(question: str, sources: str = "", offline: bool = False) -> dict[str, Any]:
+    """The POST /runs body of the form: sources one per line or comma-separated (web, arxiv, scholar,
+    local:PATH); none given leaves the API's default; offline only when ticked."""
+    body: dict[str, Any] = {"question": question}
+    names = [s.strip() for s in re.split(r"[,\n]", sources) if s.strip()]
+    if names:
+        body["sources"] = names
+    if offline:
+        body["offline"] = True
+    return body
 
 
 def _run_id(body: Any, location: str) -> str:

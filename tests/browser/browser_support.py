@@ -8,10 +8,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -32,18 +35,20 @@ class Server:
 
 
 @contextmanager
-def serve(store: GraphStore, routers: tuple[Any, ...] = (), runs: Any = None) -> Iterator[Server]:
-    """create_app (with extra routers, e.g. a runs stand-in) on uvicorn at 127.0.0.1:<free port>."""
+def serve(store: GraphStore, routers: tuple[Any, ...] = (), runs: Any = None, services: Any = None,
+          **overrides: Any) -> Iterator[Server]:
+    """create_app (with its run manager when given) on uvicorn at 127.0.0.1:<free port>."""
     import uvicorn
 
     from openresearch.api.app import create_app
     from openresearch.config import Settings
 
-    app = create_app(Settings(_env_file=None), Services(store), runs=runs)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, **overrides)  # type: ignore[call-arg]
+    app = create_app(settings, services or Services(store), runs=runs)
     for r in routers:
         app.include_router(r)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
