@@ -7,7 +7,8 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 
 import httpx
 
@@ -20,6 +21,7 @@ from openresearch.monitor import digest as digests
 from openresearch.monitor.clock import Clock
 from openresearch.monitor.delta import Snapshot, conflict_item, conflicts_as_of, timed_observations, value_changes
 from openresearch.monitor.models import Digest, EvidenceItem, Topic
+from openresearch.monitor.schedule import parse_schedule
 from openresearch.monitor.timefacts import changes
 from openresearch.monitor.webhook import post_digest
 
@@ -35,13 +37,27 @@ class MonitorResult:
 
 
 def run_options(topic: Topic, services: Services) -> RunOptions:
-    data = {"question": topic.question, "sources": topic.sources,
+    """The research run of a topic. After its first run the search APIs are asked only for what appeared since
+    the day before the last run (a day of overlap: publication dates are coarse)."""
+    since = None if topic.last_run_at is None else (
+        datetime.fromtimestamp(topic.last_run_at / 1000, tz=UTC).date() - timedelta(days=1))
+    data = {"question": topic.question, "sources": topic.sources, "since": since,
             "out": services.settings.data_dir / "monitor" / topic.id, **topic.options}
     if topic.style == "report":
         data.setdefault("style", "report")
     else:
         data.setdefault("style", "brief")
     return RunOptions.model_validate(data)
+
+
+def run_services(topic: Topic, services: Services) -> Services:
+    """The services for a monitoring run: HTTP cache entries count as fresh for at most half the schedule's
+    period, so every page read before is revalidated (If-None-Match / If-Modified-Since: a 304 costs no body
+    and changes nothing) and every search is asked again."""
+    ttl = min(services.settings.cache_ttl_s, parse_schedule(topic.schedule).period_ms() // 2000)
+    if ttl == services.settings.cache_ttl_s:
+        return services
+    return replace(services, settings=services.settings.model_copy(update={"cache_ttl_s": ttl}))
 
 
 def supersede(ms: MonitorStore, now: int) -> int:
@@ -70,7 +86,7 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
             on_event(rec)
 
     rid = run_id or f"mon-{topic.id[2:]}-{now}-{uuid.uuid4().hex[:4]}"
-    await research(run_options(topic, services), services, run_id=rid, subscribers=[count])
+    await research(run_options(topic, services), run_services(topic, services), run_id=rid, subscribers=[count])
     todo = changes(timed_observations(await asyncio.to_thread(ms.observation_rows)))
     await asyncio.to_thread(ms.write_supersessions, todo, now)
     rows_after = await asyncio.to_thread(ms.observation_rows)

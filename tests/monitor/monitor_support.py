@@ -21,8 +21,10 @@ from openresearch.ingest.embed import Embedder
 TINY = {"offline": True, "workers": 1, "budget": 3, "max_sub_questions": 1}
 
 
-def offline_services(store: GraphStore, embedder: Embedder, data_dir: Path) -> Services:
-    settings = Settings(data_dir=data_dir)
+def offline_services(store: GraphStore, embedder: Embedder, data_dir: Path, settings: Settings | None = None
+                     ) -> Services:
+    """Deterministic roles (no LLM) whatever the run's options say; `settings` for web runs."""
+    settings = settings or Settings(data_dir=data_dir)
 
     def build(options: RunOptions) -> Components:
         aliases = AliasResolver.load(settings.aliases_file)

@@ -59,3 +59,15 @@ def test_newer_supersedes_older_same_time_stays_late_is_marked() -> None:
     stored = [obs(o.id, o.valid_ms, o.learned_ms, o.key, o.condition_key, plan[o.id].new if o.id in plan else None)
               for o in items]
     assert changes(stored) == []  # a re-run writes nothing
+
+
+def test_incremental_query_parameters() -> None:
+    from datetime import date
+
+    from openresearch.ingest.retrievers.arxiv import since_clause
+    from openresearch.ingest.retrievers.searxng import time_range
+
+    today = date(2026, 3, 10)
+    assert [time_range(date(2026, 3, d), today) for d in (9, 8, 3, 1)] == ["day", "week", "week", "month"]
+    assert time_range(date(2025, 1, 1), today) == "year"
+    assert since_clause(date(2026, 3, 8), today) == "submittedDate:[202603080000 TO 202603112359]"

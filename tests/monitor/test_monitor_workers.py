@@ -91,7 +91,7 @@ def test_a_killed_workers_lease_expires_and_another_finishes(store: GraphStore, 
         k: counts[k] for k in ("Source", "Evidence", "Observation", "Entity")}
 
 
-@pytest.mark.parametrize("backend", ["neo4j"], indirect=True)
+@pytest.mark.parametrize("backend", ["falkordb", "neo4j"], indirect=True)
 def test_two_workers_on_one_neo4j_never_run_a_topic_twice(store: GraphStore, backend: GraphBackend,
                                                           embedder: Embedder, tmp_path: Path,
                                                           request: pytest.FixtureRequest) -> None:
@@ -104,14 +104,16 @@ def test_two_workers_on_one_neo4j_never_run_a_topic_twice(store: GraphStore, bac
             "lease_ms": 60_000, "runs_file": str(runs_file)}
     procs = [spawn({**base, "owner": o}) for o in ("A", "B")]
     ran: list[str] = []
+    errors = ""
     for p in procs:
         out, err = p.communicate(timeout=600)
         assert p.returncode == 0, err[-2000:]
         ran += json.loads(out.strip().splitlines()[-1])["ran"]
+        errors += err
     started = runs_file.read_text().split("\n")
     by_topic = [line.split()[0] for line in started if line]
     assert sorted(by_topic) == sorted(t.id for t in topics)  # each topic started exactly once
-    assert len(ran) == len(topics)
+    assert len(ran) == len(topics), errors[-3000:]
     for t in topics:
         stored = m.store.topic(t.id)
         assert stored.runs == 1 and stored.lease_owner is None

@@ -44,8 +44,10 @@ class Gatherer:
     """One per run: owns the polite HTTP client (politeness is global across sub-questions)."""
 
     def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, sources: list[str],
-                 *, per_query: int = 6, local_per_query: int | None = None, offline: bool = False) -> None:
+                 *, per_query: int = 6, local_per_query: int | None = None, offline: bool = False,
+                 since: date | None = None) -> None:
         self.store = store
+        self.since = since  # monitoring: the retrievers ask only for what is new since then
         self.embedder = embedder
         self.settings = settings
         self.per_query = per_query
@@ -70,7 +72,7 @@ class Gatherer:
             if self._client is None:
                 self._cache = Cache.from_settings(self.settings)
                 self._client = PoliteClient.from_settings(self.settings, cache=self._cache)
-            return RetrieverDeps(self.settings, self._client, self._cache)
+            return RetrieverDeps(self.settings, self._client, self._cache, since=self.since)
 
     @property
     def network_requests(self) -> int:

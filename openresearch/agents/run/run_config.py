@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -37,6 +38,8 @@ class RunOptions(BaseModel):
     sources_per_query: int = 6
     evidence_per_section: int = 12
     caps: Caps = Field(default_factory=Caps)
+    # monitoring: ask the search APIs only for what appeared since this date (None: no date restriction)
+    since: date | None = None
 
     def local_paths(self) -> list[str]:
         return [s.split(":", 1)[1] for s in self.sources if s.startswith("local:")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import date, timedelta
 
 import httpx
 
@@ -93,6 +94,7 @@ class ArxivRetriever(CachedRetriever):
         super().__init__(client, cache, scope=base_url)
         self.base_url = base_url
         self.page_size = page_size
+        self.since: date | None = None
         # enforced here too, so pointing arxiv_url at a mirror does not lose the rate limit
         client.limiter.ensure_interval(httpx.URL(base_url).host, min_interval_s)
 
@@ -103,7 +105,7 @@ class ArxivRetriever(CachedRetriever):
             response = await self.client.get(
                 self.base_url,
                 params={
-                    "search_query": build_query(query),
+                    "search_query": build_query(query) + (f" AND {since_clause(self.since)}" if self.since else ""),
                     "start": start,
                     "max_results": min(self.page_size, k - start),
                     "sortBy": "relevance",
@@ -125,4 +127,14 @@ def factory(deps: RetrieverDeps) -> ArxivRetriever:
     interval = deps.settings.host_intervals.get(host, ARXIV_MIN_INTERVAL_S)
     if host == "arxiv.org" or host.endswith(".arxiv.org"):
         interval = max(interval, ARXIV_MIN_INTERVAL_S)
-    return ArxivRetriever(deps.client, deps.cache, base_url=url, min_interval_s=interval)
+    r = ArxivRetriever(deps.client, deps.cache, base_url=url, min_interval_s=interval)
+    if deps.since is not None:  # a monitoring run: only papers submitted since then
+        r.since = deps.since
+        r._cache_name += f"|since={deps.since.isoformat()}"
+    return r
+
+
+def since_clause(since: date, today: date | None = None) -> str:
+    """arXiv's submission-date range from `since` to tomorrow (its query syntax: YYYYMMDDHHMM, inclusive)."""
+    until = (today or date.today()) + timedelta(days=1)
+    return f"submittedDate:[{since.strftime('%Y%m%d')}0000 TO {until.strftime('%Y%m%d')}2359]"

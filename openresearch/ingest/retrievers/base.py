@@ -51,6 +51,7 @@ class RetrieverDeps:
     settings: Settings
     client: PoliteClient
     cache: Cache | None = None
+    since: date | None = None  # only what appeared since this date (monitoring runs); None: any date
 
 
 class CachedRetriever(ABC):

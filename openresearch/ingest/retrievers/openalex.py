@@ -79,20 +79,26 @@ class OpenAlexRetriever(CachedRetriever):
         self.base_url = base_url.rstrip("/")
         # mailto puts us in OpenAlex's "polite pool"; api_key is for premium quotas
         self.auth = {k: v for k, v in (("api_key", api_key), ("mailto", mailto)) if v}
+        self.filters: dict[str, str] = {}  # a monitoring run: {"filter": "from_publication_date:YYYY-MM-DD"}
 
     async def _search(self, query: str, k: int) -> list[Candidate]:
         response = await self.client.get(
-            f"{self.base_url}/works", params={"search": query, "per-page": min(k, MAX_PER_PAGE), **self.auth}
+            f"{self.base_url}/works", params={"search": query, "per-page": min(k, MAX_PER_PAGE), **self.auth,
+                                             **self.filters}
         )
         return parse_works(response.raise_for_status().json_body())
 
 
 def factory(deps: RetrieverDeps) -> OpenAlexRetriever:
     s = deps.settings
-    return OpenAlexRetriever(
+    r = OpenAlexRetriever(
         deps.client,
         deps.cache,
         base_url=s.openalex_url,
         mailto=s.contact_email or None,
         api_key=s.openalex_key.get_secret_value() if s.openalex_key else None,
     )
+    if deps.since is not None:  # a monitoring run: only works published since then
+        r.filters["filter"] = f"from_publication_date:{deps.since.isoformat()}"
+        r._cache_name += f"|since={deps.since.isoformat()}"
+    return r

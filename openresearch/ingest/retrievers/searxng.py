@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from openresearch.errors import ConfigError, ParseError
@@ -78,7 +79,7 @@ def factory(deps: RetrieverDeps) -> SearxngRetriever:
     s = deps.settings
     if not s.searxng_url:
         raise ConfigError("searxng retriever needs OPENRESEARCH_SEARXNG_URL (or route web to wikipedia)")
-    return SearxngRetriever(
+    r = SearxngRetriever(
         deps.client,
         deps.cache,
         base_url=s.searxng_url,
@@ -86,3 +87,13 @@ def factory(deps: RetrieverDeps) -> SearxngRetriever:
         categories=s.searxng_categories,
         language=s.searxng_language,
     )
+    if deps.since is not None:  # a monitoring run: only results from the covering time range
+        r.params["time_range"] = time_range(deps.since, date.today())
+        r._cache_name += f"|time_range={r.params['time_range']}"
+    return r
+
+
+def time_range(since: date, today: date) -> str:
+    """The narrowest SearXNG `time_range` (day, week, month, year) that covers `since` .. `today`."""
+    days = (today - since).days
+    return "day" if days <= 1 else "week" if days <= 7 else "month" if days <= 31 else "year"
