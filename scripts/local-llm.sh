@@ -4,7 +4,7 @@
 #   eval "$(scripts/local-llm.sh start --model 1.5b)"
 #   openresearch llm check                      # what the server supports, one answer per role
 #   scripts/local-llm.sh stop
-# Options after the command: --model 0.5b|1.5b --port N --threads N (2) --ctx N (4096)
+# Options after the command: --model 0.5b|1.5b --port N --threads N (default 1-2 by cores and load) --ctx N (4096)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=${PYTHON:-python3}
