@@ -9,13 +9,18 @@ three restarts:
   clean    after `stop()` (the AOF tail is folded into an RDB base first): the everyday restart
   previous after SIGKILL with AOF rewrites switched off: the persistence setting before issue 12, where the
            whole history is replayed query by query (only up to --previous-max rows: it grows superlinearly)
-Peak memory is the server's VmHWM right after it is ready. Prints figures only; nothing here asserts.
+Peak memory is the server's VmHWM right after it is ready. Where the time goes: the server's own CPU seconds
+(utime+stime at ready; on a shared machine wall time is several times that, the load is single-threaded and
+CPU-bound) and, from its log, the seconds spent decoding the graph (nodes, edges, matrices) versus
+constructing its indexes (FalkorDB does not persist indexes: every range and full-text index is rebuilt from
+the nodes on each load). Prints figures only; nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -40,6 +45,29 @@ def _hwm_mb(pid: int) -> float:
     return float("nan")
 
 
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+_STAMP = r"(\d\d):(\d\d):(\d\d\.\d+) \* "
+
+
+def _phases(log: str) -> str:
+    """Decode vs index construction seconds of the last load in this log text (FalkorDB's own lines)."""
+    def at(pattern: str) -> float | None:
+        found = re.findall(_STAMP + pattern, log)
+        if not found:
+            return None
+        h, m, sec = found[-1]
+        return int(h) * 3600 + int(m) * 60 + float(sec)
+    begin, build, done = at(r"RDB is base AOF"), at(r"<module> Graph '\S+' Constructing"), \
+        at(r"<module> Done decoding graph")
+    if begin is None or build is None or done is None:
+        return "phases n/a"
+    return f"decode {build - begin:6.2f} s + indexes {done - build:6.2f} s"
+
+
 def _load(server: EmbeddedFalkor, n: int, rewrites: bool) -> dict[str, dict[str, int]]:
     info = server.ensure()
     if not rewrites:
@@ -58,16 +86,25 @@ def _load(server: EmbeddedFalkor, n: int, rewrites: bool) -> dict[str, dict[str,
 
 def _restart(server: EmbeddedFalkor, expected: dict[str, dict[str, int]], label: str, n: int) -> None:
     base, tail = persist.aof_sizes(server.db_dir)
+    try:
+        log_offset = server.log_file.stat().st_size
+    except OSError:
+        log_offset = 0
     t0 = time.perf_counter()
     info = server.ensure(progress=lambda _m: None)
     seconds = time.perf_counter() - t0
     assert info.pid is not None
     peak = _hwm_mb(info.pid)
+    cpu = _cpu_s(info.pid)
+    with server.log_file.open(encoding="utf-8", errors="replace") as fh:
+        fh.seek(log_offset)
+        phases = _phases(fh.read())
     store = GraphStore(FalkorBackend("bench", unix_socket=str(info.socket), timeout_s=1200))
     same = store.stats() == expected
     store.close()
-    print(f"[{label:8}] {n:>9,} rows: restart {seconds:7.2f} s, server peak {peak:7.1f} MB, "
-          f"AOF base {base / 1e6:7.1f} MB + tail {tail / 1e6:7.1f} MB, data intact: {same}", flush=True)
+    print(f"[{label:8}] {n:>9,} rows: restart {seconds:7.2f} s (server CPU {cpu:6.2f} s; {phases}), "
+          f"server peak {peak:7.1f} MB, AOF base {base / 1e6:7.1f} MB + tail {tail / 1e6:7.1f} MB, "
+          f"data intact: {same}", flush=True)
 
 
 def _kill(server: EmbeddedFalkor) -> None:

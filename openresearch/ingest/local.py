@@ -10,17 +10,22 @@ ingested or its sources deleted). Files are parsed, chunked and embedded in batc
 batch is stored source, chunks, then content hash (graph/documents.py store_documents): a run killed at any
 point leaves sources that the next run sees as not yet indexed and redoes, never a source without chunks
 that looks indexed. Which files are read is decided by ingest/walk.py (no symbolic links out of the folder).
+Batches are stored by one writer thread while the next batch is parsed and embedded (the graph server is
+another process, so on two cores the two overlap); batches are stored one at a time, in order, so the
+crash-consistency argument above holds unchanged.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from openresearch.errors import ParseError
+from openresearch.graph.documents import StoredSource
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import Chunk, chunk_text
 from openresearch.ingest.documents import SUFFIXES, Limits, parse_file
@@ -33,7 +38,7 @@ from openresearch.models import SourceDoc
 
 log = logging.getLogger(__name__)
 
-BATCH_FILES = 64
+BATCH_FILES = 256  # small files: few, large graph writes (bench/bench_ingest_files.py)
 BATCH_CHUNKS = 512
 MAX_CHUNKS_PER_DOCUMENT = 2_000
 
@@ -58,6 +63,30 @@ def expand(spec: str | Path, *, follow_symlinks: bool = False) -> Expansion:
     return expand_spec(spec, frozenset(SUFFIXES), follow_symlinks=follow_symlinks)
 
 
+class _Writer:
+    """Stores batches on one background thread, one at a time and in order; at most one batch is in flight, so
+    memory stays bounded and a write error surfaces at the next submit (or at close) in the caller's thread."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-writer")
+        self._inflight: Future[None] | None = None
+
+    def submit(self, fn: Callable[[], None]) -> None:
+        self.wait()
+        self._inflight = self._pool.submit(fn)
+
+    def wait(self) -> None:
+        if self._inflight is not None:
+            inflight, self._inflight = self._inflight, None
+            inflight.result()
+
+    def close(self) -> None:
+        try:
+            self.wait()
+        finally:
+            self._pool.shutdown(wait=True)
+
+
 @dataclass
 class _Pending:
     items: list[tuple[SourceDoc, list[Chunk]]] = field(default_factory=list)
@@ -75,8 +104,22 @@ def index_documents(store: GraphStore, spec: str | Path, embedder: Embedder, *, 
         log.warning("not indexed: %s", note)
     known = store.sources_in_root(found.root)
     seen: set[str] = set()
+    writer = _Writer()
+    try:
+        _index_files(store, embedder, found, report, known, seen, writer, limits or Limits(), chunk_chars, overlap,
+                     max_chunks, progress)
+    finally:
+        writer.close()  # every batch stored (or its error raised) before the deletions below
+    gone = [sid for sid in known if sid not in seen]
+    store.delete_sources(gone)
+    report.removed = len(gone)
+    return report
+
+
+def _index_files(store: GraphStore, embedder: Embedder, found: Expansion, report: IndexReport,
+                 known: dict[str, StoredSource], seen: set[str], writer: _Writer, lim: Limits, chunk_chars: int,
+                 overlap: int, max_chunks: int, progress: Callable[[str], None] | None) -> None:
     pending = _Pending()
-    lim = limits or Limits()
     for path in found.files:
         try:
             doc = parse_file(path, limits=lim, warnings=report.warnings)
@@ -109,19 +152,16 @@ def index_documents(store: GraphStore, spec: str | Path, embedder: Embedder, *, 
             pending.chunks += len(chunks)
             report.chunks += len(chunks)
             if len(pending.items) >= BATCH_FILES or pending.chunks >= BATCH_CHUNKS:
-                _flush(store, embedder, pending, found.root)
+                _flush(store, embedder, pending, found.root, writer)
                 pending = _Pending()
         if progress:
             progress(path.name)
-    _flush(store, embedder, pending, found.root)
-    gone = [sid for sid in known if sid not in seen]
-    store.delete_sources(gone)
-    report.removed = len(gone)
-    return report
+    _flush(store, embedder, pending, found.root, writer)
 
 
-def _flush(store: GraphStore, embedder: Embedder, pending: _Pending, root: str) -> None:
-    """One batch: embed every chunk of its files in one call, then store source, chunks, hash (in that order)."""
+def _flush(store: GraphStore, embedder: Embedder, pending: _Pending, root: str, writer: _Writer) -> None:
+    """One batch: embed every chunk of its files in one call (here), then hand the writer thread the store of
+    source, chunks, hash (in that order)."""
     if not pending.items:
         return
     texts = [c.text for _, chunks in pending.items for c in chunks]
@@ -130,8 +170,13 @@ def _flush(store: GraphStore, embedder: Embedder, pending: _Pending, root: str) 
     for doc, chunks in pending.items:
         items.append((doc, [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
                              "embedding": next(vectors)} for c in chunks]))
-    store.delete_sources(pending.replaced)
-    store.store_documents(items, root=root)
+    replaced = list(pending.replaced)
+
+    def store_batch() -> None:
+        store.delete_sources(replaced)
+        store.store_documents(items, root=root)
+
+    writer.submit(store_batch)
 
 
 class LocalRetriever:
