@@ -27,13 +27,14 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from openresearch.agents.verify.judge import CALIBRATED
 from openresearch.agents.verify.judge_cues import Cues, Thresholds, cues, decide
+from openresearch.agents.verify.judge_model import JudgeModel, label_of, lexical, pair_features
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,6 +48,7 @@ class Pair:
     evidence: str
     gold: str
     train: bool
+    group: str = ""  # the split key (claim id, source URL, file): cross-validation folds never cut a group
 
 
 @dataclass
@@ -73,7 +75,8 @@ def load_climate_fever(root: Path) -> list[Pair]:
         for line in fh:
             row = json.loads(line)
             for ev in row["evidences"]:
-                pairs.append(Pair(row["claim"], ev["evidence"], ev["evidence_label"], _in_train(row["claim_id"])))
+                pairs.append(Pair(row["claim"], ev["evidence"], ev["evidence_label"], _in_train(row["claim_id"]),
+                              "cf:" + row["claim_id"]))
     return pairs
 
 
@@ -81,7 +84,8 @@ def load_covid_fact(root: Path) -> list[Pair]:
     gold = {"SUPPORTED": "SUPPORTS", "REFUTED": "REFUTES"}
     with (root / "covid-fact" / "COVIDFACT_dataset.jsonl").open(encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
-    return [Pair(r["claim"], " ".join(r["evidence"]), gold[r["label"]], _in_train(r["gold_source"])) for r in rows]
+    return [Pair(r["claim"], " ".join(r["evidence"]), gold[r["label"]], _in_train(r["gold_source"]),
+                 "cv:" + r["gold_source"]) for r in rows]
 
 
 def load_scifact(root: Path) -> list[Pair]:
@@ -90,7 +94,8 @@ def load_scifact(root: Path) -> list[Pair]:
     for name, train in (("train.tsv", True), ("dev.tsv", False)):
         with (root / "scifact-rationale-pairs" / name).open(encoding="utf-8", newline="") as fh:
             for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
-                pairs.append(Pair(row["sentence2"], row["sentence1"], gold[row["entailment"]], train))
+                pairs.append(Pair(row["sentence2"], row["sentence1"], gold[row["entailment"]], train,
+                                  "sf:" + row["sentence2"]))
     return pairs
 
 
@@ -138,6 +143,7 @@ class Features:
     gold: list[str]
     labels: tuple[str, ...]
     cue_seconds: float
+    texts: list[tuple[str, str]] = field(default_factory=list)  # (claim, evidence), for the learned judge
 
 
 def featurise(ds: DataSet, train: bool, vec: dict[str, np.ndarray]) -> Features:
@@ -145,7 +151,8 @@ def featurise(ds: DataSet, train: bool, vec: dict[str, np.ndarray]) -> Features:
     cos = np.array([float(vec[p.claim] @ vec[p.evidence]) for p in pairs])  # unit vectors: dot = cosine
     t0 = time.perf_counter()
     found = [cues(p.claim, p.evidence) for p in pairs]
-    return Features(cos, found, [p.gold for p in pairs], ds.labels, time.perf_counter() - t0)
+    return Features(cos, found, [p.gold for p in pairs], ds.labels, time.perf_counter() - t0,
+                    [(p.claim, p.evidence) for p in pairs])
 
 
 def embed_all(sets: list[DataSet], cache_dir: Path) -> tuple[dict[str, np.ndarray], float]:
@@ -166,6 +173,14 @@ def embed_all(sets: list[DataSet], cache_dir: Path) -> tuple[dict[str, np.ndarra
 
 def judge_predict(f: Features, t: Thresholds) -> list[str]:
     return [decide(float(c), cue, t)[0] for c, cue in zip(f.cos, f.cues, strict=True)]
+
+
+def learned_predict(f: Features, t: Thresholds) -> list[str]:
+    """The shipped classifier (judge_model.npz) over the same cosines and cues, as EmbeddingJudge runs it."""
+    model = JudgeModel.load()
+    rows = [pair_features(lexical(claim, ev, float(c), cue), decide(float(c), cue, t)[0])
+            for (claim, ev), c, cue in zip(f.texts, f.cos, f.cues, strict=True)]
+    return [label_of(p)[0] for p in model.proba(np.stack(rows)).tolist()]
 
 
 def cos_predict(f: Features, threshold: float) -> list[str]:
@@ -248,7 +263,8 @@ def report(sets: list[DataSet], train: list[Features], test: list[Features], t: 
         rate = len(te.gold) / max(1e-9, time.perf_counter() - t0 + te.cue_seconds)
         rows = [(f"majority class ({majority})", [majority] * len(te.gold), False),
                 (f"embedding cosine >= {ct:.2f}", cos_predict(te, ct), False),
-                ("EmbeddingJudge (offline)", pred, True)]
+                ("rule judge (RuleJudge)", pred, True),
+                ("learned judge (EmbeddingJudge)", learned_predict(te, CALIBRATED), True)]
         for method, p, strict in rows:
             print(_row(ds.name, len(te.gold), method, te, p, strict))
         speed = f"(cues+decide {rate:,.0f} pairs/s)"

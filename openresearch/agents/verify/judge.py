@@ -1,8 +1,11 @@
 """Claim judges: does this evidence SUPPORT, REFUTE, or not address this claim?
 
-`EmbeddingJudge` is the offline default (invariant 7): sentence-embedding cosine plus the lexical cues
-of judge_cues.py, with thresholds calibrated on training splits of the shared fact-checking data sets.
-`LLMJudge` asks the VERIFY role and falls back to another judge when the model is unavailable.
+`EmbeddingJudge` is the offline default (invariant 7). It runs the learned classifier of judge_model.py
+(shipped weights over the all-MiniLM-L6-v2 vectors and the lexical cues of judge_cues.py, trained by
+bench/train_judge.py) when the embedder is the model it was trained on and the claim is English; otherwise,
+or with `learned=False` (`RuleJudge`), the older rule: cosine plus cues against thresholds calibrated on
+the training splits of the shared fact-checking data sets. `LLMJudge` asks the VERIFY role and falls
+back to another judge when the model is unavailable.
 """
 
 from __future__ import annotations
@@ -10,12 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Protocol
 
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.agents.llm.prompt import render
 from openresearch.agents.verify.judge_cues import Thresholds, cues, decide
+from openresearch.agents.verify.judge_model import WEIGHTS, JudgeModel, fits, label_of, lexical, pair_features
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.ingest.embed import Embedder
 from openresearch.models import ClaimJudgement
@@ -39,12 +44,28 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-class EmbeddingJudge:
-    """Deterministic and offline. Embeddings go through the embedder (and its cache) in batches."""
+@cache
+def shipped_model() -> JudgeModel | None:
+    """The weights in openresearch/data/judge_model.npz, read once per process; None when not installed."""
+    return JudgeModel.load() if WEIGHTS.is_file() else None
 
-    def __init__(self, embedder: Embedder, thresholds: Thresholds = CALIBRATED) -> None:
+
+class EmbeddingJudge:
+    """Deterministic and offline. Embeddings go through the embedder (and its cache) in batches.
+
+    `learned`: True = the shipped classifier where it fits (else the rule), False = the rule only,
+    or a JudgeModel of one's own."""
+
+    def __init__(self, embedder: Embedder, thresholds: Thresholds = CALIBRATED, *,
+                 learned: bool | JudgeModel = True) -> None:
         self.embedder = embedder
         self.thresholds = thresholds
+        self.model: JudgeModel | None = None
+        if isinstance(learned, JudgeModel):
+            self.model = learned
+        elif learned and (shipped := shipped_model()) is not None and \
+                str(getattr(embedder, "model_key", "")).split("@")[0] == shipped.embedding_model:
+            self.model = shipped
 
     def judge(self, claim: str, evidence: str) -> ClaimJudgement:
         return self.judge_many([(claim, evidence)])[0]
@@ -58,10 +79,24 @@ class EmbeddingJudge:
             if not claim.strip() or not evidence.strip():
                 out.append(ClaimJudgement(label="NOT_ENOUGH_INFO", score=1.0))
                 continue
-            label, score = decide(cosine(vectors[claim], vectors[evidence]), cues(claim, evidence),
-                                  self.thresholds)
-            out.append(ClaimJudgement(label=label, score=score))
+            out.append(self._one(claim, evidence, vectors[claim], vectors[evidence]))
         return out
+
+    def _one(self, claim: str, evidence: str, a: Sequence[float], b: Sequence[float]) -> ClaimJudgement:
+        c = cues(claim, evidence)
+        cos = cosine(a, b)
+        label, score = decide(cos, c, self.thresholds)
+        if self.model is not None and fits(self.model, claim, len(a)):
+            row = pair_features(lexical(claim, evidence, cos, c), label)
+            label, score = label_of(self.model.proba(row)[0].tolist())
+        return ClaimJudgement(label=label, score=score)
+
+
+class RuleJudge(EmbeddingJudge):
+    """The earlier offline judge (cosine + cues + calibrated thresholds), kept selectable."""
+
+    def __init__(self, embedder: Embedder, thresholds: Thresholds = CALIBRATED) -> None:
+        super().__init__(embedder, thresholds, learned=False)
 
 
 def _fence(text: str) -> str:
