@@ -113,6 +113,10 @@ def test_a_comparison_that_names_its_metrics_is_planned_by_metric_and_entity(pla
     ("What position did Gary Bennett play in during his professional career?", "Gary Bennett", "position"),
     ("When and where was George Grimes born?", "George Grimes", "born"),
     ("2nd Duke of Newcastle, what year was he born?", "2nd Duke of Newcastle", "born"),
+    ("When was Attorney General Hale called to the Bar?", "Attorney General Hale", "called to the bar"),
+    ("When did the Battle of Orvale take place?", "Battle of Orvale", "take place"),
+    ("When did Cosimo de' Rossi become Duke of Lucca?", "Cosimo de' Rossi", "become duke of lucca"),
+    ("When did Arne Holm die?", "Arne Holm", "died"),
 ])
 def test_a_lookup_is_one_sub_question_about_its_entity(planner: DeterministicPlanner, question: str, entity: str,
                                                       attribute: str) -> None:

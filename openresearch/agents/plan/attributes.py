@@ -22,6 +22,14 @@ _BE = r"(?:is|was|are|were)"
 # (pattern, which group is the attribute, which the entity); tried in order, the first match wins
 _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(p, re.I), a, e) for p, a, e in (
+        # When was X called to the Bar? / When was X elected to the House? (the event is a phrase, the entity before it)
+        (rf"^(?:when|in what year|what year|which year|when and where) (?:was|were|is|did) {_ART}(.+?) "
+         r"((?:(?:first|originally|initially|officially) )?(?-i:[a-z]+ed|born|built|held|made|won|begun|run|sworn)"
+         r"(?: (?:to|as|into|in|at|by|from|for|on) .+?)?)\s*[?？]?$", 2, 1),
+        # When did X take place? / When did X become Grand Duke of Y? (a name, then the verb phrase)
+        (r"^(?:when|in what year|what year|which year) did (?:the )?((?-i:[A-Z0-9\"“][\w.'’\"”()-]*)"
+         r"(?: (?:(?-i:[A-Z0-9][\w.'’\"”()-]*)|of|de|de'|del|da|von|van|the|and|y))*) "
+         r"((?-i:[a-z][\w'-]*)(?: [\w'-]+){2,}|take place)\s*[?？]?$", 2, 1),
         # When was X built? / What year was X founded? / When did X die?
         (rf"^(?:when|in what year|what year|which year|when and where) (?:was|were|is|did) {_ART}(.+?) (\w+?)"
          r"(?: in| on| at)?\s*[?？]?$", 2, 1),
@@ -71,7 +79,8 @@ _ATTR_WORDS = {"located": "location", "situated": "location", "based": "location
                "big": "size", "large": "size", "fast": "speed", "refer to": "meaning", "stand for": "meaning",
                "mean": "meaning", "directed": "director", "wrote": "author", "written": "author",
                "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator",
-               "married to": "spouse", "known for": "known for", "named after": "namesake", "named for": "namesake"}
+               "married to": "spouse", "die": "died", "open": "opened", "first held": "held",
+               "known for": "known for", "named after": "namesake", "named for": "namesake"}
 _WHEN_WORDS = frozenset({"year", "date", "day", "month", "decade", "century"})
 _ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(p), a, e) for p, a, e in (
