@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from openresearch.agents.run.components import Components
+from openresearch.agents.run.services import Services
+from openresearch.config import Settings
+from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder, SentenceTransformerEmbedder
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,3 +33,11 @@ def corpus(tmp_path: Path) -> Path:
 def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
     """The real bundled MiniLM, with a session cache so each chunk is embedded once per session."""
     return SentenceTransformerEmbedder(cache_dir=tmp_path_factory.mktemp("emb"))
+
+
+@pytest.fixture
+def offline_services(store: GraphStore, embedder: Embedder, tmp_path: Path) -> Services:
+    """The shared services of a run over the test's graph, every role deterministic (offline)."""
+    settings = Settings(data_dir=tmp_path / "data")
+    return Services(settings, store, embedder,
+                    lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))

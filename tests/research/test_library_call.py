@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.pipeline import replay_events, research, stored_report, write_report_files
 from openresearch.agents.run.run_config import RunOptions
@@ -24,19 +23,14 @@ pytestmark = pytest.mark.integration
 Q = "Which message broker has the highest throughput: Kafka, RabbitMQ or Pulsar?"
 
 
-def services_for(store: GraphStore, embedder: Embedder, tmp_path: Path) -> Services:
-    settings = Settings(data_dir=tmp_path / "data")
-    return Services(settings, store, embedder,
-                    lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
-
-
 def options(corpus: Path, tmp_path: Path, question: str = Q) -> RunOptions:
     return RunOptions(question=question, sources=[f"local:{corpus}"], offline=True, out=tmp_path / "out", workers=2)
 
 
 def test_research_in_the_callers_loop_emits_numbered_persisted_events(store: GraphStore, corpus: Path,
-                                                                       embedder: Embedder, tmp_path: Path) -> None:
-    services = services_for(store, embedder, tmp_path)
+                                                                      offline_services: Services,
+                                                                      tmp_path: Path) -> None:
+    services = offline_services
     seen: list[EventRecord] = []
 
     async def main() -> Report:
@@ -77,8 +71,9 @@ def test_research_in_the_callers_loop_emits_numbered_persisted_events(store: Gra
     assert len(replay_events(store, report.run_id)) == n
 
 
-def test_two_runs_share_one_event_loop(store: GraphStore, corpus: Path, embedder: Embedder, tmp_path: Path) -> None:
-    services = services_for(store, embedder, tmp_path)
+def test_two_runs_share_one_event_loop(store: GraphStore, corpus: Path, offline_services: Services,
+                                       tmp_path: Path) -> None:
+    services = offline_services
 
     async def main() -> list[Report]:
         return list(await asyncio.gather(
@@ -90,9 +85,9 @@ def test_two_runs_share_one_event_loop(store: GraphStore, corpus: Path, embedder
     assert {store.get_run(a.run_id)["status"], store.get_run(b.run_id)["status"]} == {"done"}
 
 
-def test_cancel_then_resume_duplicates_nothing(store: GraphStore, corpus: Path, embedder: Embedder,
+def test_cancel_then_resume_duplicates_nothing(store: GraphStore, corpus: Path, offline_services: Services,
                                                tmp_path: Path) -> None:
-    services = services_for(store, embedder, tmp_path)
+    services = offline_services
     seen: list[EventRecord] = []
 
     async def cancel_after_first_evidence() -> str:

@@ -8,26 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.manager import RunConflict, RunManager
 from openresearch.agents.run.pipeline import replay_events, stored_report
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.agents.run.state import RunState
-from openresearch.config import Settings
 from openresearch.errors import NotFound
 from openresearch.graph.store import GraphStore
-from openresearch.ingest.embed import Embedder
 
 pytestmark = pytest.mark.integration
 Q = "Which message broker has the highest throughput: Kafka, RabbitMQ or Pulsar?"
-
-
-def services_for(store: GraphStore, embedder: Embedder, tmp_path: Path) -> Services:
-    settings = Settings(data_dir=tmp_path / "data")
-    return Services(settings, store, embedder,
-                    lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
 
 
 def opts(corpus: Path, question: str = Q) -> RunOptions:
@@ -44,9 +35,9 @@ async def collect(manager: RunManager, run_id: str, after: int = 0, stop_after: 
     return out
 
 
-def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, embedder: Embedder,
+def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, offline_services: Services,
                                            tmp_path: Path) -> None:
-    services = services_for(store, embedder, tmp_path)
+    services = offline_services
 
     async def main() -> None:
         manager = RunManager(services, workers=1)
@@ -95,9 +86,9 @@ def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, embe
     asyncio.run(main())
 
 
-def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, corpus: Path, embedder: Embedder,
-                                                              tmp_path: Path) -> None:
-    services = services_for(store, embedder, tmp_path)
+def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, corpus: Path,
+                                                             offline_services: Services, tmp_path: Path) -> None:
+    services = offline_services
     RunState(store, "run-dead-1", opts(corpus)).save("gather", status="running")
     RunState(store, "run-dead-2", opts(corpus)).save("queued", status="queued")
 
@@ -114,3 +105,36 @@ def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, 
             await manager.stop()
 
     asyncio.run(main())
+
+
+def test_a_server_stopping_mid_run_leaves_it_interrupted_and_resumable(store: GraphStore, corpus: Path,
+                                                                       offline_services: Services,
+                                                                       tmp_path: Path) -> None:
+    services = offline_services
+
+    async def main() -> str:
+        manager = RunManager(services, workers=1)
+        await manager.start()
+        run_id = await manager.submit(opts(corpus))
+        async for r in manager.events(run_id):
+            if r.event.type == "evidence_added":
+                break
+        await manager.stop()  # the API shutting down
+        return run_id
+
+    run_id = asyncio.run(main())
+    assert store.get_run(run_id)["status"] == "interrupted"
+    last = replay_events(store, run_id)[-1].event
+    assert last.type == "failed" and last.status == "interrupted"
+
+    async def later() -> None:
+        manager = RunManager(services, workers=1)  # the next server
+        await manager.start()
+        try:
+            await manager.resume(run_id)
+            await manager.wait(run_id)
+        finally:
+            await manager.stop()
+
+    asyncio.run(later())
+    assert store.get_run(run_id)["status"] == "done"

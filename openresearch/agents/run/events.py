@@ -135,6 +135,9 @@ class EventBus:
         self._seq = start_seq
         self._subs: list[Subscriber] = []
         self._lock = threading.Lock()
+        # what a cancellation of the run means, set by whoever cancels it: the user's cancel, or a server
+        # shutting down (the run is then `interrupted` and resumable like one a crash stopped)
+        self.cancel_status: Literal["cancelled", "interrupted"] = "cancelled"
 
     def bind(self, run_id: str, start_seq: int) -> None:
         """Set the run (known once a run id is chosen or a resumed run is read back)."""

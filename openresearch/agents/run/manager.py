@@ -58,10 +58,11 @@ class RunManager:
         return n
 
     async def stop(self) -> None:
-        """Cancel running and queued runs (they are marked cancelled... then interrupted on next start if the
-        process dies first) and stop the workers."""
+        """Stop the workers; runs in flight are stopped and marked `interrupted` (resumable, as after a crash),
+        queued ones stay queued in the graph and are marked interrupted by the next `start`."""
         for job in list(self._jobs.values()):
             if job.task is not None:
+                job.bus.cancel_status = "interrupted"
                 job.task.cancel()
         for w in self._workers:
             w.cancel()

@@ -161,8 +161,10 @@ class ResearchRun:
             await self.io(self._save, "report", plan=plan)
             return result
         except asyncio.CancelledError:
-            await asyncio.shield(asyncio.to_thread(self._save, "cancelled", status="cancelled"))
-            self.emit(RunFailed(status="cancelled", error="the run was cancelled"))
+            status = self.events.cancel_status
+            await asyncio.shield(asyncio.to_thread(self._save, status, status=status))
+            self.emit(RunFailed(status=status, error="the run was cancelled" if status == "cancelled"
+                                else "the server stopped; resume the run to continue"))
             raise
         except BaseException as exc:
             self._save("failed", status="failed")
