@@ -34,7 +34,7 @@ import numpy as np
 
 from openresearch.agents.verify.judge import CALIBRATED
 from openresearch.agents.verify.judge_cues import Cues, Thresholds, cues, decide
-from openresearch.agents.verify.judge_model import JudgeModel, label_of, lexical, pair_features
+from openresearch.agents.verify.judge_model import JudgeModel, label_of, lexical, pair_features, rule_holds
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -180,7 +180,9 @@ def learned_predict(f: Features, t: Thresholds) -> list[str]:
     model = JudgeModel.load()
     rows = [pair_features(lexical(claim, ev, float(c), cue), decide(float(c), cue, t)[0])
             for (claim, ev), c, cue in zip(f.texts, f.cos, f.cues, strict=True)]
-    return [label_of(p)[0] for p in model.proba(np.stack(rows)).tolist()]
+    learned = [label_of(p)[0] for p in model.proba(np.stack(rows)).tolist()]
+    return [decide(float(c), cue, t)[0] if rule_holds(cue) else lab
+            for lab, c, cue in zip(learned, f.cos, f.cues, strict=True)]
 
 
 def cos_predict(f: Features, threshold: float) -> list[str]:

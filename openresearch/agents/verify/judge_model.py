@@ -120,6 +120,12 @@ def fits(model: JudgeModel, claim: str, vector_dim: int) -> bool:
     return vector_dim == model.dim and cjk_ratio(claim) < 0.2
 
 
+def rule_holds(c: Cues) -> bool:
+    """A number the claim states and the evidence contradicts in the same unit is the verifier's hard
+    cue (invariant 2): the rule's REFUTES stands whatever the model says."""
+    return c.number_clash
+
+
 def label_of(p: Sequence[float]) -> tuple[Label, float]:
     k = int(np.argmax(p))
     return LABELS[k], round(float(p[k]), 4)
