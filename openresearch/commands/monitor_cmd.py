@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,6 +17,7 @@ from openresearch.commands.common import GraphOpt, JsonOpt, console, print_json,
 from openresearch.errors import InputError
 
 if TYPE_CHECKING:  # deferred at run time so `--help` stays fast
+    from openresearch.graph.monitor_store import MonitorStore
     from openresearch.monitor.service import Monitor
 
 app = typer.Typer(help="Watch topics: scheduled research runs that merge what is new into the graph, with digests.",
@@ -31,6 +33,21 @@ def _monitor(graph: str | None, lease_s: float = 600.0) -> Iterator[Monitor]:
 
     with open_services(settings(), graph=graph) as services:
         yield Monitor(services, lease_ms=int(lease_s * 1000))
+
+
+@contextmanager
+def _topics(graph: str | None) -> Iterator[MonitorStore]:
+    """Topic bookkeeping needs only the graph (no embedder, no model): fast commands."""
+    from openresearch.commands.common import store
+    from openresearch.graph.monitor_store import MonitorStore
+
+    with store(graph) as st:
+        st.init_schema()
+        yield MonitorStore(st)
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
 
 
 def _when(ms: int | None) -> str:
@@ -54,9 +71,13 @@ def add(
 
     Example: openresearch monitor add "Kafka share groups" --source web --every 1d
     """
-    with _monitor(graph) as m:
-        t = m.add(topic, sources=source or ["web"], entities=entity or [], every=every, style=style,
-                  options={"offline": True} if offline else {}, webhook=webhook)
+    from openresearch.monitor.service import make_topic
+
+    new = make_topic(topic, sources=source or ["web"], entities=entity or [], every=every, style=style,
+                     options={"offline": True} if offline else {}, webhook=webhook, now=_now())
+    with _topics(graph) as ms:
+        ms.save_topic(new, _now())
+        t = ms.topic(new.id)
     if json_out:
         print_json(t)
         return
@@ -69,8 +90,8 @@ def list_topics(graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
 
     Example: openresearch monitor list
     """
-    with _monitor(graph) as m:
-        topics = m.store.topics()
+    with _topics(graph) as ms:
+        topics = ms.topics()
     if json_out:
         print_json(topics)
         return
@@ -91,9 +112,9 @@ def show(topic_id: IdArg, digests: Annotated[int, typer.Option(help="How many re
     """
     from openresearch.monitor.digest import to_markdown
 
-    with _monitor(graph) as m:
-        t = m.store.topic(topic_id)
-        ds = m.store.digests(topic_id, digests)
+    with _topics(graph) as ms:
+        t = ms.topic(topic_id)
+        ds = ms.digests(topic_id, digests)
     if json_out:
         print_json({"topic": t, "digests": ds})
         return
@@ -109,8 +130,8 @@ def pause(topic_id: IdArg, graph: GraphOpt = None) -> None:
 
     Example: openresearch monitor pause T-0123456789ab
     """
-    with _monitor(graph) as m:
-        m.pause(topic_id)
+    with _topics(graph) as ms:
+        ms.set_status(topic_id, "paused")
     console.print(f"paused {topic_id}")
 
 
@@ -120,8 +141,8 @@ def resume(topic_id: IdArg, graph: GraphOpt = None) -> None:
 
     Example: openresearch monitor resume T-0123456789ab
     """
-    with _monitor(graph) as m:
-        m.resume(topic_id)
+    with _topics(graph) as ms:
+        ms.set_status(topic_id, "active", max(ms.topic(topic_id).next_due, _now()))
     console.print(f"resumed {topic_id}")
 
 
@@ -131,8 +152,8 @@ def remove(topic_id: IdArg, graph: GraphOpt = None) -> None:
 
     Example: openresearch monitor remove T-0123456789ab
     """
-    with _monitor(graph) as m:
-        m.store.remove_topic(topic_id)
+    with _topics(graph) as ms:
+        ms.remove_topic(topic_id)
     console.print(f"removed {topic_id}")
 
 
@@ -182,3 +203,65 @@ def worker(poll: Annotated[float, typer.Option(help="Seconds between looks for d
         except KeyboardInterrupt:
             n = 0
     console.print(f"worker stopped after {n} runs")
+
+
+AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="A date (YYYY-MM-DD): what was current then.")]
+
+
+def _as_of(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError as e:
+        raise InputError(f"--as-of wants a date like 2026-02-01, not {text!r}") from e
+
+
+@app.command("values")
+def values(entity: Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity.")] = None,
+           metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
+           as_of: AsOfOpt = None,
+           superseded: Annotated[bool, typer.Option(help="Show superseded values too.")] = False,
+           graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """Observed values current now or as of a date, each with its evidence and dates.
+
+    Example: openresearch monitor values --entity Kafka --metric throughput --as-of 2025-06-30
+    """
+    from openresearch.commands.common import store
+    from openresearch.monitor import asof
+
+    with store(graph) as st:
+        rows = asof.values(st, entity=entity, metric=metric, as_of=_as_of(as_of), include_superseded=superseded)
+    if json_out:
+        print_json(rows)
+        return
+    table = Table(title=f"values as of {as_of or 'now'}")
+    for col in ("entity", "metric", "value", "condition", "dated", "superseded by", "evidence"):
+        table.add_column(col)
+    for r in rows:
+        dated = r.get("as_of") if r.get("as_of") is not None else r.get("published_at")
+        table.add_row(r.get("entity") or "", r["metric"], f"{r.get('raw_value')} {r.get('raw_unit') or ''}".strip(),
+                      r.get("condition") or "", _when(dated)[:10], r.get("superseded_by") or "", r["evidence_id"])
+    console.print(table)
+
+
+@app.command("conflicts")
+def conflicts(as_of: AsOfOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """Conflicts among the values current now or as of a date (a superseded value is not a conflict).
+
+    Example: openresearch monitor conflicts --as-of 2025-06-30
+    """
+    from openresearch.commands.common import store
+    from openresearch.monitor import asof
+
+    with store(graph) as st:
+        groups = asof.conflicts(st, _as_of(as_of))
+    if json_out:
+        print_json(groups)
+        return
+    if not groups:
+        console.print(f"no conflicts as of {as_of or 'now'}")
+    for g in groups:
+        vals = " vs ".join(f"{v.raw_values[0] if v.raw_values else v.value} [{', '.join(v.evidence_ids[:3])}]"
+                           for v in g.values)
+        console.print(f"{g.entity} {g.metric}{f' ({g.condition})' if g.condition else ''}: {vals}", markup=False)
