@@ -106,3 +106,20 @@ def test_neo4j_start_prints_a_browser_address_that_skips_the_login_and_the_guide
                              "&preselectAuthMethod=NO_AUTH")
     assert links["guide_command"] == ":guide http://127.0.0.1:7474/browser/openresearch/guide.html"
     assert links["style_command"] == ":style http://127.0.0.1:7474/browser/openresearch/style.grass"
+
+
+def test_a_report_renders_its_sections_conflicts_and_evidence_with_citation_links() -> None:
+    from openresearch.api.web import templates
+
+    ev = {"id": "E-1", "quote": "Kafka reached 605 MB/s.", "source": {"url": "https://a.example", "title": "A"}}
+    report = {"title": "T", "verified": False, "method": "deterministic",
+              "sections": [{"title": "Throughput", "limited": True,
+                            "sentences": [{"text": "Kafka reached 605 MB/s [E-1].", "kind": "claim"}]}],
+              "conflicts": [{"entity": "Kafka", "metric": "throughput", "condition": "3 brokers", "values": [
+                  {"value": 605.0, "raw_values": ["605 MB/s"], "evidence_ids": ["E-1"]},
+                  {"value": 1200.0, "raw_values": ["1.2 GB/s"], "evidence_ids": ["E-2"]}]}],
+              "evidence": [ev]}
+    html = templates.get_template("report.html").render(report=report, run_id="run-1")
+    assert html.count('data-evidence="E-1"') == 3  # the sentence, the conflict value, the evidence list
+    assert "605 MB/s" in html and "1.2 GB/s" in html and "evidence limited" in html
+    assert 'href="/runs/run-1/report.md"' in html
