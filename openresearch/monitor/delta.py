@@ -69,6 +69,12 @@ def values_as_of(rows: Sequence[Row], as_of_ms: int | None) -> list[Row]:
     return [r for r in rows if r["id"] in keep]
 
 
+def superseded_keys(rows: Iterable[Row]) -> set[tuple[str, str]]:
+    """(evidence id, observation key) of every superseded observation, from `MonitorStore.observation_rows()`:
+    the set `drop_superseded` takes."""
+    return {(str(r["evidence_id"]), str(r["key"])) for r in rows if r.get("superseded_by")}
+
+
 def drop_superseded(values: Iterable[ObservedValue], superseded: set[tuple[str, str]]) -> list[ObservedValue]:
     """The filter conflict grouping should apply so superseded values are not shown as conflicts:
     `superseded` holds (evidence id, entity id + '|' + metric + '|' + unit) of superseded observations."""

@@ -71,3 +71,17 @@ def test_incremental_query_parameters() -> None:
     assert [time_range(date(2026, 3, d), today) for d in (9, 8, 3, 1)] == ["day", "week", "week", "month"]
     assert time_range(date(2025, 1, 1), today) == "year"
     assert since_clause(date(2026, 3, 8), today) == "submittedDate:[202603080000 TO 202603112359]"
+
+
+def test_drop_superseded_filters_conflict_inputs() -> None:
+    from openresearch.conflicts import ObservedValue
+    from openresearch.monitor.delta import drop_superseded, superseded_keys
+
+    def ov(ev: str, value: float) -> ObservedValue:
+        return ObservedValue(entity_id="N-a", entity="A", metric="throughput", unit="rows/s", condition="",
+                             condition_key="", value=value, raw_value=str(value), raw_unit="rows/s", evidence_id=ev,
+                             quote="q", source_id="S-" + ev, url="u")
+    rows = [{"evidence_id": "E-old", "key": "N-a|throughput|rows/s", "superseded_by": "O-new"},
+            {"evidence_id": "E-new", "key": "N-a|throughput|rows/s", "superseded_by": None}]
+    kept = drop_superseded([ov("E-old", 1.0), ov("E-new", 2.0)], superseded_keys(rows))
+    assert [v.evidence_id for v in kept] == ["E-new"]
