@@ -265,8 +265,8 @@ def report(sets: list[DataSet], train: list[Features], test: list[Features], t: 
         rate = len(te.gold) / max(1e-9, time.perf_counter() - t0 + te.cue_seconds)
         rows = [(f"majority class ({majority})", [majority] * len(te.gold), False),
                 (f"embedding cosine >= {ct:.2f}", cos_predict(te, ct), False),
-                ("rule judge (RuleJudge)", pred, True),
-                ("learned judge (EmbeddingJudge)", learned_predict(te, CALIBRATED), True)]
+                ("EmbeddingJudge (rule, default)", pred, True),
+                ("LearnedJudge (judge_model.npz)", learned_predict(te, CALIBRATED), True)]
         for method, p, strict in rows:
             print(_row(ds.name, len(te.gold), method, te, p, strict))
         speed = f"(cues+decide {rate:,.0f} pairs/s)"
