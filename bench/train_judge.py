@@ -18,7 +18,8 @@ What was tried (train-split grouped CV, mean macro-F1 over the three sets; rule 
   lexical + rule label, tanh MLP 16 (shipped)                                0.526
 Held out, the shipped model still scored below the rule (CF 0.466 vs 0.474, COVID-Fact 0.511 vs 0.519,
 SciFact 0.562 vs 0.596; with the number-clash rule, as LearnedJudge runs it, 0.460 / 0.514 / 0.570 in
-bench_verifier.py), so EmbeddingJudge keeps the rule by default and LearnedJudge is opt-in. Frozen all-MiniLM-L6-v2 vectors carry little entailment signal beyond cosine.
+bench_verifier.py), so EmbeddingJudge keeps the rule by default and LearnedJudge is opt-in. Frozen
+all-MiniLM-L6-v2 vectors carry little entailment signal beyond cosine.
 """
 
 from __future__ import annotations
