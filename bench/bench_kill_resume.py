@@ -21,8 +21,7 @@ from openresearch.graph.falkor import FalkorBackend
 from openresearch.graph.falkor_server import EmbeddedFalkor
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = ["bench-confluent-2020.html", "bench-streamnative-2022.md", "rabbitmq-quorum-queues.md",
-        "zh-kafka-rabbitmq-selection.md"]
+DOCS = ["bench-confluent-2020.html", "bench-streamnative-2022.md", "rabbitmq-quorum-queues.md"]
 
 
 def free_port() -> int:
