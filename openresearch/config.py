@@ -92,6 +92,8 @@ class Settings(BaseSettings):
     llm_json_mode: str = Field(default="auto", description="auto | json_schema | json_object | prompt")
     llm_max_concurrency: int | None = Field(default=None, description="LLM requests in flight at once (1 for a "
                                             "local server with one slot).")
+    llm_roles: str | None = Field(default=None, description="Comma-separated roles that use the LLM (planner, rewrite, "
+                                  "extract, write, verify); unset = all. The others run deterministically.")
     # per role (planner, rewrite, extract, write, verify): a lighter role can use a cheaper model or endpoint;
     # unset fields inherit the defaults above
     llm_model_planner: str | None = None

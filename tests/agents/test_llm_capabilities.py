@@ -131,3 +131,19 @@ def test_max_concurrency_queues_requests_in_the_client_not_on_the_server(llm_ser
     with client, ThreadPoolExecutor(4) as pool:  # 4 x 0.2 s in one slot: a server-side queue would time out
         results = list(pool.map(lambda _i: client.complete_json(Role.VERIFY, ASK, Claim), range(4)))
     assert len(results) == 4 and llm_server.max_concurrent == 1
+
+
+def test_roles_left_out_of_llm_roles_take_the_deterministic_path_without_a_call(
+        llm_server: ScriptedLLMServer, tmp_path: Path) -> None:
+    from openresearch.config import Settings
+    settings = Settings(data_dir=tmp_path, llm_base_url=llm_server.base_url, llm_model="m",  # type: ignore[call-arg]
+                        llm_roles="planner, rewrite")
+    llm_server.script(answer(GOOD))
+    client = LLMClient.from_settings(settings)
+    assert client is not None
+    with client:
+        assert client.complete_json(Role.PLANNER, ASK, Claim).claim == "ok"
+        with pytest.raises(LLMError, match="not used for this role"):
+            client.complete_json(Role.EXTRACT, ASK, Claim)
+        usage = client.usage_report()
+    assert len(llm_server.requests) == 1 and usage["extract"]["calls"] == 0 and usage["extract"]["fallbacks"] == 1

@@ -12,7 +12,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from functools import partial
 from pathlib import Path
@@ -54,7 +54,8 @@ class LLMClient:
                  budget: Budget | None = None, max_retries: int = 2, backoff_base_s: float = 0.5,
                  max_backoff_s: float = 8.0, max_retry_after_s: float = 30.0,
                  sleep: Callable[[float], None] = time.sleep, capabilities: CapabilityStore | None = None,
-                 max_timeout_retries: int = 1, max_concurrency: int | None = None) -> None:
+                 max_timeout_retries: int = 1, max_concurrency: int | None = None,
+                 roles_enabled: Iterable[str] | None = None) -> None:
         self.default = default
         self.roles = dict(roles or {})
         self.budget = budget or Budget()
@@ -73,6 +74,9 @@ class LLMClient:
         # a local server with one slot queues parallel requests, and a queued request's timeout runs while
         # it waits: requests beyond this many wait here instead, where no timeout runs
         self._slots = threading.BoundedSemaphore(max_concurrency) if max_concurrency else None
+        # roles allowed to call the model (None = all): where a small model hurts (see bench/bench_llm.py), that
+        # role takes its deterministic path without spending a call
+        self.roles_enabled = None if roles_enabled is None else {Role(r.strip().lower()) for r in roles_enabled}
 
     @classmethod
     def from_settings(cls, settings: object, budget: Budget | None = None, **kwargs: Any) -> LLMClient | None:
@@ -85,6 +89,8 @@ class LLMClient:
             kwargs["capabilities"] = CapabilityStore(Path(cache_dir) / CAPABILITIES_FILE)
         if "max_concurrency" not in kwargs:
             kwargs["max_concurrency"] = getattr(settings, "llm_max_concurrency", None)
+        if "roles_enabled" not in kwargs and (roles := getattr(settings, "llm_roles", None)):
+            kwargs["roles_enabled"] = [r for r in str(roles).split(",") if r.strip()]
         return cls(built[0], built[1], budget=budget, **kwargs)
 
     def config(self, role: Role) -> LLMConfig:
@@ -121,8 +127,13 @@ class LLMClient:
         self.close()
 
     # -- public calls ---------------------------------------------------------------------------
+    def _check_enabled(self, role: Role) -> None:
+        if self.roles_enabled is not None and role not in self.roles_enabled:
+            raise LLMError(f"{role}: the LLM is not used for this role (OPENRESEARCH_LLM_ROLES)")
+
     def complete_text(self, role: Role, messages: Messages) -> str:
         try:
+            self._check_enabled(role)
             text = strip_think(self._content(self._send(role, self.config(role), messages, None)) or "")
             if not text:
                 raise LLMError(f"{role}: empty answer")
@@ -137,6 +148,7 @@ class LLMClient:
         Every call ends in one outcome counted per role: valid (first answer parsed as is), repaired (first
         answer usable after fences/prose/loose JSON were repaired), reask_ok, or fallback (raised)."""
         try:
+            self._check_enabled(role)
             value, outcome = self._complete_json(role, messages, schema)
         except (LLMError, BudgetExceeded) as exc:
             self.budget.note_outcome(role.value, "fallback")
