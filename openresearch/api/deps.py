@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from openresearch.api.cache import VersionedCache
 from openresearch.config import Settings
 from openresearch.errors import ConfigError
 from openresearch.graph.store import GraphStore
@@ -26,6 +27,10 @@ class ApiState:
     store: GraphStore
     runs: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    cache: VersionedCache = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cache = VersionedCache(self.store)
 
 
 def is_loopback(host: str) -> bool:

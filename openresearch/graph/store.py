@@ -292,6 +292,12 @@ class GraphStore(DocumentStore, RunStore):
         """The latest resolution per conflict id (for these ids, or all): what /conflicts and reports show."""
         return judgements.resolutions(self, conflict_ids)
 
+    def graph_version(self) -> tuple[int, int, int, int]:
+        """Counts of evidence, observations, feedback and resolutions: they grow with every change a cached API
+        answer depends on."""
+        r = self._read("api_graph_version")[0]
+        return int(r["evidence"]), int(r["observations"]), int(r["feedback"]), int(r["resolutions"])
+
 # --- helpers (pure) -------------------------------------------------------------------------------
 
 def fulltext_query(dialect: str, text: str) -> str:

@@ -4,22 +4,29 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
-from openresearch.api.deps import StoreDep
+from openresearch.api.deps import StateDep
 from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.schemas import CellEvidence, CompareOut
+from openresearch.graph.store import GraphStore
 
 router = APIRouter(tags=["compare"], responses={400: PROBLEM_RESPONSES[400]})
 
 
 @router.get("/compare", response_model=CompareOut)
 def compare(
-    store: StoreDep,
+    st: StateDep,
     entity: Annotated[list[str], Query(min_length=1, max_length=20,
                                        description="Entity names (aliases resolve); repeat for each.")],
     metric: Annotated[str | None, Query(max_length=200, description="Only this metric.")] = None,
-) -> CompareOut:
+) -> Response:
+    key = ("compare", tuple(entity), metric)
+    body = st.cache.get(key, lambda: comparison(st.store, entity, metric).model_dump_json().encode())
+    return Response(body, media_type="application/json")
+
+
+def comparison(store: GraphStore, entity: list[str], metric: str | None) -> CompareOut:
     names = [e for e in entity if e.strip()]
     comp = store.compare(names, metric or None) if names else None
     if comp is None:

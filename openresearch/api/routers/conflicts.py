@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Path, Query, Response
 
 from openresearch.api.deps import StateDep, StoreDep, page_size
 from openresearch.api.pagination import CursorParam, LimitParam, Page, after_key, decode_cursor, keyset_page
@@ -27,17 +27,22 @@ def conflicts_out(store: GraphStore, entity: str | None = None, metric: str | No
 
 @router.get("", response_model=Page[ConflictOut])
 def list_conflicts(
-    st: StateDep, store: StoreDep,
+    st: StateDep,
     entity: Annotated[str | None, Query(max_length=200, description="Only this entity (aliases resolve).")] = None,
     metric: Annotated[str | None, Query(max_length=200, description="Only this metric.")] = None,
     status: Annotated[Literal["open", "resolved", "all"], Query(description="Resolved by someone or not.")] = "all",
     cursor: CursorParam = None, limit: LimitParam = None,
-) -> Page[ConflictOut]:
+) -> Response:
     size = page_size(st, limit)
     after = after_key(decode_cursor(cursor))
-    rows = [c for c in conflicts_out(store, entity, metric)
-            if c.id > after and (status == "all" or c.status == status)][:size + 1]
-    return keyset_page(rows, size, rows[size - 1].id if len(rows) > size else None)
+
+    def page() -> bytes:
+        rows = [c for c in conflicts_out(st.store, entity, metric)
+                if c.id > after and (status == "all" or c.status == status)][:size + 1]
+        return keyset_page(rows, size, rows[size - 1].id if len(rows) > size else None).model_dump_json().encode()
+
+    body = st.cache.get(("conflicts", entity, metric, status, after, size), page)
+    return Response(body, media_type="application/json")
 
 
 @router.get("/{conflict_id}", response_model=ConflictOut, responses={404: PROBLEM_RESPONSES[404]})

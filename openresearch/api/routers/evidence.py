@@ -38,7 +38,8 @@ def list_evidence(
     state = decode_cursor(cursor)
     entity_ids = _entity_ids(store, entity) if entity else None
     if q and q.strip():
-        return _search(store, q, entity_ids, offset_of(state), size)
+        names = {store.aliases.canonical(" ".join(n.split())) for n in entity} if entity else None
+        return _search(store, q, names, offset_of(state), size)
     if entity_ids is not None and not entity_ids:
         return Page[EvidenceView](items=[])
     rows = store.evidence_page(after_key(state), size + 1, entity_ids)
@@ -49,13 +50,12 @@ def _entity_ids(store: GraphStore, names: list[str]) -> list[str]:
     return sorted({i for i in store.resolve_entities([n for n in names if n.strip()]).values() if i})
 
 
-def _search(store: GraphStore, q: str, entity_ids: list[str] | None, offset: int, size: int) -> Page[EvidenceView]:
+def _search(store: GraphStore, q: str, names: set[str] | None, offset: int, size: int) -> Page[EvidenceView]:
     """Full-text hits best first (ties by id, so pages never overlap), optionally only those that mention one
-    of the entities; views are read for the page only."""
+    of the entities (by canonical name); views are read for the page only."""
     hits = sorted(store.fulltext_evidence(q, MAX_TEXT_HITS), key=lambda h: (-h[1], h[0]))
     ids = [eid for eid, _ in hits]
-    if entity_ids is not None:
-        names = set(_names(store, entity_ids))
+    if names is not None:
         ids = [v.id for v in store.evidence(ids) if names & set(v.entities)] if ids else []
         keep = set(ids)
         hits = [h for h in hits if h[0] in keep]
@@ -68,10 +68,6 @@ def _search(store: GraphStore, q: str, entity_ids: list[str] | None, offset: int
             views[eid].score = round(float(score), 6)
             items.append(views[eid])
     return Page[EvidenceView](items=items, next_cursor=page.next_cursor)
-
-
-def _names(store: GraphStore, entity_ids: list[str]) -> list[str]:
-    return [str(store.entity_detail(i)["name"]) for i in entity_ids]
 
 
 @router.get("/{evidence_id}", response_model=EvidenceDetail, responses={404: PROBLEM_RESPONSES[404]})
