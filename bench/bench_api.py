@@ -188,6 +188,7 @@ def sse_latency(url: str, corpus: Path) -> None:
 
 
 def bench(kind: str, n: int, requests: int, neo4j_url: str | None, sse: bool) -> None:
+    ERRORS.clear()
     with open_graph(kind, neo4j_url) as (backend, url_of_graph, key), \
             tempfile.TemporaryDirectory(prefix="orbench-api-") as tmp:
         store = GraphStore(backend)
