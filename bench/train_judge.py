@@ -211,7 +211,7 @@ def report(test: Sequence[Matrix], train_mats: Sequence[Matrix], model: JudgeMod
         model_only = predict(model.logits(m.x) - model.offsets, m.n_labels, model.offsets)
         learned = [r if h else p for r, h, p in zip(rule, m.holds, model_only, strict=True)]
         for method, pred in ((f"majority class ({majority})", [majority] * len(gold)),
-                             ("rule judge (EmbeddingJudge default)", rule),
+                             ("EmbeddingJudge (rule, default)", rule),
                              ("model alone (judge_model.npz)", model_only),
                              ("LearnedJudge (model + number rule)", learned)):
             acc = sum(g == p for g, p in zip(gold, pred, strict=True)) / max(1, len(gold))
