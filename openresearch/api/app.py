@@ -6,6 +6,7 @@ opens or closes it, so the CLI, tests and benchmarks choose its lifetime. OpenAP
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 from collections.abc import AsyncIterator
@@ -16,9 +17,11 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from openresearch import __version__
+from openresearch.agents.run.services import Services
 from openresearch.api import problems
 from openresearch.api.deps import ApiState, require_key
 from openresearch.api.limits import BodyLimit
+from openresearch.api.mcp_mount import mount_mcp
 from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.routers import compare, conflicts, entities, evidence, feedback, graph, health
 from openresearch.config import Settings
@@ -46,7 +49,8 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
             if interrupted:
                 log.warning("%d runs left unfinished by an earlier process are marked interrupted", interrupted)
         try:
-            yield
+            async with mcp_running if mcp_running is not None else contextlib.nullcontext():
+                yield
         finally:
             if runs is not None:
                 await runs.stop()
@@ -74,6 +78,9 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
 
         app.include_router(runs_router.router, dependencies=guarded, responses=unauthorized)
     _include_web(app)
+    # the MCP tools at /mcp (streamable HTTP), sharing this app's run manager
+    mcp_running = mount_mcp(app, services, runs, settings) if runs is not None and isinstance(
+        services, Services) else None
     if settings.api_cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.api_cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"])

@@ -69,10 +69,9 @@ class RunManager:
         for w in self._workers:
             with contextlib.suppress(asyncio.CancelledError):
                 await w
-        for job in list(self._jobs.values()):
-            if job.task is not None:
-                with contextlib.suppress(BaseException):
-                    await job.task
+        tasks = [job.task for job in self._jobs.values() if job.task is not None]
+        if tasks:
+            await asyncio.wait(tasks)
 
     def mark_interrupted(self) -> int:
         store = self.services.store
@@ -131,10 +130,8 @@ class RunManager:
         while run_id in self._jobs:
             job = self._jobs[run_id]
             if job.task is not None:
-                with contextlib.suppress(BaseException):
-                    await asyncio.shield(job.task)
-            else:
-                await asyncio.sleep(0.05)
+                await asyncio.wait([job.task])
+            await asyncio.sleep(0.05)  # the worker pops the job right after its task ends
 
     async def events(self, run_id: str, after: int = 0) -> AsyncIterator[EventRecord]:
         """The run's events after `after`: first what the graph holds, then live ones until the run ends.
@@ -191,8 +188,8 @@ class RunManager:
             if job.run_id not in self._jobs:  # cancelled while queued
                 continue
             job.task = asyncio.create_task(self._run(job), name=f"research-{job.run_id}")
-            with contextlib.suppress(BaseException):
-                await job.task
+            # asyncio.wait neither raises the run's outcome nor swallows this worker's own cancellation
+            await asyncio.wait([job.task])
             self._jobs.pop(job.run_id, None)
 
     async def _run(self, job: _Job) -> None:
