@@ -21,6 +21,9 @@ LOOKUP = "What is the population of Blue Lake Township, Michigan?"
     ("The population of Blue Lake Township, Michigan is approximately 10,256", False),
     ("Blue Lake Township population", False),
     ("", False),
+    # seen from the 1.5B model (bench_llm): a question with its own invented answer appended
+    ("What is the population of Broken Bow? According to the latest census data, the population of Broken Bow "
+     "is 12,345.", False),
 ])
 def test_is_question(text: str, ok: bool) -> None:
     assert is_question(text) is ok

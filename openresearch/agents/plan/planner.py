@@ -53,6 +53,9 @@ def is_question(text: str) -> bool:
     t = text.strip()
     if not t:
         return False
+    first = min((i for i in (t.find("?"), t.find("？")) if i >= 0), default=-1)
+    if 0 <= first < len(t) - 1:
+        return False  # "What is X? According to ..., X is 12,345.": a question followed by a made-up answer
     if t.endswith(("?", "？")):
         return True
     return bool(_EN_ASK.match(t) or _ZH_ASK.search(t))
