@@ -93,8 +93,28 @@ def _run_block(chrome: Any, block: Any) -> None:
     """Click a guide's runnable block (it fills the editor), then the editor's run button."""
     first = block.text.splitlines()[0].strip()[:12]
     block.click()
-    _wait(chrome, lambda d: first in _css(d, "[data-testid=activeEditor]")[0].text.replace("\u00a0", " "))
-    _css(chrome, "[data-testid=editor-Run]")[0].click()
+    _wait(chrome, lambda d: first in _editor(d))
+    _run_editor(chrome, first)
+
+
+def _editor(driver: Any) -> str:
+    return str(_css(driver, "[data-testid=activeEditor]")[0].text.replace("\u00a0", " "))
+
+
+def _run_editor(chrome: Any, first: str) -> None:
+    """Click run until the editor is emptied (the Browser clears it once it takes the command): on a loaded
+    machine a click can land while the editor is still settling and be lost."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for _ in range(10):
+        _css(chrome, "[data-testid=editor-Run]")[0].click()
+        try:
+            WebDriverWait(chrome, 10, poll_frequency=0.2).until(lambda d: first not in _editor(d))
+            return
+        except TimeoutException:
+            continue
+    raise AssertionError(f"the Browser never ran {first!r}")
 
 
 def test_a_neo4j_not_started_by_openresearch_opens_the_guide_served_by_the_api(
@@ -119,8 +139,8 @@ def _guide_from_api(chrome: Any, bolt: str, http: str, guide: str) -> None:
     _wait(chrome, lambda d: _css(d, "[data-testid=guidesDrawer] pre.runnable"))
     _css(chrome, "[data-testid=activeEditor]")[0].click()
     ActionChains(chrome).send_keys(f":guide {guide}").perform()
-    _wait(chrome, lambda d: guide in _css(d, "[data-testid=activeEditor]")[0].text.replace("\u00a0", " "))
-    _css(chrome, "[data-testid=editor-Run]")[0].click()
+    _wait(chrome, lambda d: guide in _editor(d))
+    _run_editor(chrome, guide)
     style = guide.replace("guide.html", "style.grass")
     block = _wait(chrome, lambda d: next((p for p in _css(d, "[data-testid=guidesDrawer] pre.runnable")
                                           if style in p.text), None))

@@ -54,9 +54,12 @@ def run_web(falkor_store: GraphStore, tmp_path: Path) -> Iterator[tuple[Server, 
 
 
 def _wait(driver: Any, cond: Callable[[Any], Any]) -> Any:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT_S, poll_frequency=0.1).until(cond)
+    # the run page renders itself again when the run is done: an element read across that is stale, retried
+    return WebDriverWait(driver, WAIT_S, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(cond)
 
 
 def _css(driver: Any, sel: str) -> list[Any]:
@@ -77,8 +80,10 @@ def test_run_from_the_page_shows_progress_then_its_report_and_a_citation_shows_i
     # the run's page: its events arrive over SSE while it runs
     _wait(chrome, lambda d: "/ui/runs/" in d.current_url and (_css(d, "#events li") or _css(d, "#report")))
     run_id = chrome.current_url.rsplit("/", 1)[-1]
-    items = [li.text for li in _css(chrome, "#events li")]
-    assert items, "the run finished before its page showed any progress"
+    first = "(the report came first)"
+    items = _wait(chrome, lambda d: [li.text for li in _css(d, "#events li")] or ([first] if _css(d, "#report")
+                                                                                 else None))
+    assert items != [first], "the run finished before its page showed any progress"
     screenshot(chrome, "web-run-progress")
     assert items[0] == "Stage plan started", items
 
