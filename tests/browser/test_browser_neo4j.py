@@ -72,7 +72,7 @@ def _explore(chrome: Any, bolt: str, http: str) -> None:
     _wait(chrome, lambda d: _css(d, "[data-testid=guidesDrawer] [data-testid=pagination-4]"))
     drawer = _css(chrome, "[data-testid=guidesDrawer]")[0]
     assert "OpenResearch evidence graph" in drawer.text
-    assert any(urls.style in f.text for f in _css(chrome, "[data-testid=frameCommand]"))  # style applied
+    _wait(chrome, lambda d: any(urls.style in f.text for f in _css(d, "[data-testid=frameCommand]")))  # styled
 
     # slide 4: an entity's observations; set its parameter, then run the saved query, both from the guide
     _css(chrome, "[data-testid=pagination-4]")[0].click()
