@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.manager import RunConflict, RunManager
 from openresearch.agents.run.pipeline import replay_events, stored_report
@@ -138,3 +139,25 @@ def test_a_server_stopping_mid_run_leaves_it_interrupted_and_resumable(store: Gr
 
     asyncio.run(later())
     assert store.get_run(run_id)["status"] == "done"
+
+
+def test_a_run_failing_before_its_first_event_still_ends_its_stream(store: GraphStore, corpus: Path,
+                                                                   offline_services: Services) -> None:
+    def broken(_: RunOptions) -> Components:
+        raise RuntimeError("no roles today")
+
+    services = Services(offline_services.settings, store, offline_services.embedder, broken)
+
+    async def main() -> list[EventRecord]:
+        manager = RunManager(services, workers=1)
+        await manager.start()
+        try:
+            run_id = await manager.submit(opts(corpus))
+            return await asyncio.wait_for(collect(manager, run_id), 120)
+        finally:
+            await manager.stop()
+
+    events = asyncio.run(main())
+    assert [r.event.type for r in events] == ["failed"]
+    assert "no roles today" in events[0].event.error  # type: ignore[union-attr]
+    assert store.get_run(events[0].run_id)["status"] == "failed"

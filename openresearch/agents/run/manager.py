@@ -15,6 +15,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Literal
 
 from openresearch.agents.run.events import EventBus, EventRecord, RunFailed
 from openresearch.agents.run.pipeline import replay_events, research
@@ -40,6 +41,7 @@ class _Job:
     bus: EventBus = field(default_factory=EventBus)
     task: asyncio.Task[None] | None = None
     listeners: set[asyncio.Queue[EventRecord]] = field(default_factory=set)
+    ended: bool = False  # a terminal event (done / failed) went out
 
 
 class RunManager:
@@ -112,13 +114,7 @@ class RunManager:
             raise RunConflict(f"run {run_id} is {run['status']}; only a queued or running run can be cancelled")
         if job.task is None:  # still queued: it never starts
             self._jobs.pop(run_id, None)
-            state = RunState(self.services.store, run_id, job.options)
-            await asyncio.to_thread(state.save, "queued", status="cancelled")
-            record = job.bus.emit(RunFailed(status="cancelled", error="cancelled before it started"))
-            await asyncio.to_thread(self.services.store.append_run_events, run_id, [
-                {"seq": record.seq, "type": record.event.type, "at": record.at,
-                 "data": record.event.model_dump_json()}])
-            self._deliver(job, record)
+            await asyncio.to_thread(self._end, job, "cancelled", "cancelled before it started")
             return
         job.task.cancel()
 
@@ -173,7 +169,23 @@ class RunManager:
         job.bus.subscribe(lambda r: self._deliver(job, r))
         self._queue.put_nowait(job)
 
+    def _end(self, job: _Job, status: Literal["failed", "cancelled", "interrupted"], error: str) -> None:
+        """A run that stopped without its own terminal event (it failed before its first one: options, the
+        graph, the roles) gets one, persisted, so no event stream waits for it forever."""
+        job.bus.bind(job.run_id, self.services.store.last_run_event(job.run_id))  # number after what is stored
+        record = job.bus.emit(RunFailed(status=status, error=error[:500]))
+        self.services.store.append_run_events(job.run_id, [
+            {"seq": record.seq, "type": record.event.type, "at": record.at, "data": record.event.model_dump_json()}])
+        try:
+            run = self.services.store.get_run(job.run_id)
+            if run["status"] in ACTIVE:
+                RunState(self.services.store, job.run_id, job.options, run.get("started_at")).save(
+                    run["stage"] or "plan", status=status)
+        except NotFound:
+            pass
+
     def _deliver(self, job: _Job, record: EventRecord) -> None:
+        job.ended = job.ended or record.terminal
         loop = self._loop
         for q in list(job.listeners):
             loop.call_soon_threadsafe(q.put_nowait, record)
@@ -197,11 +209,13 @@ class RunManager:
             await research(job.options, self.services, resume=job.run_id if job.resume else None,
                            run_id=None if job.resume else job.run_id, events=job.bus)
         except asyncio.CancelledError:
+            if not job.ended:
+                await asyncio.to_thread(self._end, job, job.bus.cancel_status, "stopped before it started")
             raise
-        except NotFound:
-            log.exception("run %s vanished", job.run_id)
-        except Exception:
+        except Exception as exc:
             log.exception("run %s failed", job.run_id)
+            if not job.ended:
+                await asyncio.to_thread(self._end, job, "failed", f"{type(exc).__name__}: {exc}")
 
     def pending(self) -> int:
         """Runs queued or running in this manager (the API refuses new ones beyond its queue size)."""
