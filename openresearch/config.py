@@ -134,6 +134,8 @@ class Settings(BaseSettings):
     api_run_queue: int = Field(default=32, description="Runs that may wait for a worker; beyond it POST /runs is 503.")
     api_local_roots: list[Path] = Field(default_factory=list, description="Folders a run started through the API "
                                         "may read as local:PATH sources (none: only web, arxiv and scholar).")
+    api_monitor: bool = Field(default=True, description="The API process also runs due monitoring topics (the "
+                              "schedule and leases live in the graph, beside any `monitor worker` processes).")
 
     @property
     def cache_dir(self) -> Path:

@@ -6,6 +6,7 @@ opens or closes it, so the CLI, tests and benchmarks choose its lifetime. OpenAP
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
@@ -23,9 +24,10 @@ from openresearch.api.deps import ApiState, require_key
 from openresearch.api.limits import BodyLimit
 from openresearch.api.mcp_mount import mount_mcp
 from openresearch.api.problems import PROBLEM_RESPONSES
-from openresearch.api.routers import compare, conflicts, entities, evidence, feedback, graph, health
+from openresearch.api.routers import compare, conflicts, entities, evidence, feedback, graph, health, topics
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
+from openresearch.monitor.service import background_worker
 
 if TYPE_CHECKING:
     from openresearch.agents.run.manager import RunManager
@@ -48,10 +50,15 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
             interrupted = await runs.start()
             if interrupted:
                 log.warning("%d runs left unfinished by an earlier process are marked interrupted", interrupted)
+        # due monitoring topics run in this process too (leases in the graph keep any topic to one runner)
+        stop_monitor = background_worker(services) if runs is not None and settings.api_monitor and isinstance(
+            services, Services) else None
         try:
             async with mcp_running if mcp_running is not None else contextlib.nullcontext():
                 yield
         finally:
+            if stop_monitor is not None:
+                await asyncio.to_thread(stop_monitor)
             if runs is not None:
                 await runs.stop()
 
@@ -71,7 +78,8 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
     if keyed:
         unauthorized[401] = PROBLEM_RESPONSES[401]
     app.include_router(health.router)
-    for r in (evidence.router, entities.router, compare.router, conflicts.router, feedback.router, graph.router):
+    for r in (evidence.router, entities.router, compare.router, conflicts.router, feedback.router, graph.router,
+              topics.router):
         app.include_router(r, dependencies=guarded, responses=unauthorized)
     if runs is not None:
         from openresearch.api.routers import runs as runs_router
