@@ -1,7 +1,8 @@
 // purpose: the observations behind every conflict group (optionally for one metric): keys (entity, metric, unit) and normalised conditions whose values differ beyond a relative tolerance (any difference for years and dates), reported by two or more sources; one row per key and condition with all its observations, their evidence and sources
 // params: metric, tolerance, limit
 MATCH (o:Observation)
-WHERE $metric IS NULL OR o.metric = $metric
+// a value a newer one superseded (monitoring) is history, not a conflict
+WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
 WITH o.key AS key, o.condition_key AS ck, o.unit AS unit, min(o.value) AS lo, max(o.value) AS hi, collect(o) AS obs
 WHERE hi - lo > CASE WHEN unit IN ['year', 'date'] THEN 0.0
                      ELSE $tolerance * CASE WHEN abs(hi) > abs(lo) THEN abs(hi) ELSE abs(lo) END END

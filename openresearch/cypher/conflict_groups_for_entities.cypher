@@ -4,7 +4,8 @@
 MATCH (e:Entity) WHERE e.id IN $entity_ids
 WITH e
 MATCH (e)<-[:OF]-(o:Observation)
-WHERE $metric IS NULL OR o.metric = $metric
+// a value a newer one superseded (monitoring) is history, not a conflict
+WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
 WITH e, o.key AS key, o.condition_key AS ck, o.unit AS unit, min(o.value) AS lo, max(o.value) AS hi,
      collect(o) AS obs
 WHERE hi - lo > CASE WHEN unit IN ['year', 'date'] THEN 0.0

@@ -255,3 +255,15 @@ def test_export_round_trip_is_identical(store: GraphStore) -> None:
     store.write_evidence(exported)
     assert counts(store) == before
     assert [e.id for e in store.export_evidence()] == [e.id for e in exported]
+
+
+def test_a_superseded_value_is_not_a_conflict(store: GraphStore) -> None:
+    store.write_evidence([
+        rec("https://a.example/v1", "Qux 1.0 handles 100 ops/s.", "Qux", "throughput", 100, "ops/s"),
+        rec("https://b.example/v2", "Qux 2.0 handles 300 ops/s.", "Qux", "throughput", 300, "ops/s"),
+    ])
+    assert len(store.conflict_groups(entity="Qux")) == 1
+    # monitoring marks the older value superseded by the newer (both kept): the disagreement is history
+    store.backend.write("MATCH (o:Observation) WHERE o.value = 100 SET o.superseded_by = 'newer'", {})
+    assert store.conflict_groups(entity="Qux") == []
+    assert store.conflict_groups() == []
