@@ -1,7 +1,9 @@
 """Kill a research run at 20+ positions chosen by event count, resume, compare every label and relation count
 with a clean run; on the embedded FalkorDB and on a local Neo4j. Prints one line per position and a summary.
 
-    python bench/bench_kill_resume.py [--positions 20] [--backend falkordb|neo4j|both]
+    python bench/bench_kill_resume.py [--positions 20] [--backend falkordb|neo4j|both] [--victim run|server]
+
+`--victim server` kills the embedded FalkorDB server under the run instead of the run (FalkorDB only).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def free_port() -> int:
 def falkor_target(data: Path, graph: str) -> Target:
     def open_backend() -> FalkorBackend:
         return FalkorBackend(graph, unix_socket=str(EmbeddedFalkor(data).status().socket))
-    return Target(env_for(data, OPENRESEARCH_GRAPH_NAME=graph), [], open_backend)
+    return Target(env_for(data, OPENRESEARCH_GRAPH_NAME=graph), [], open_backend,
+                  lambda: EmbeddedFalkor(data).status().pid)
 
 
 def neo4j_target(data: Path, url: str) -> Target:
@@ -41,7 +44,7 @@ def neo4j_target(data: Path, url: str) -> Target:
     return Target(env_for(data), ["--graph", url], lambda: Neo4jBackend(url))
 
 
-def run_backend(name: str, n: int, tmp: Path, corpus: Path) -> tuple[int, int]:
+def run_backend(name: str, n: int, tmp: Path, corpus: Path, victim: str = "run") -> tuple[int, int]:
     data = tmp / f"data-{name}"
     url = None
     if name == "neo4j":
@@ -66,10 +69,10 @@ def run_backend(name: str, n: int, tmp: Path, corpus: Path) -> tuple[int, int]:
         chosen = positions(total, n)
         for pos in chosen:
             t0 = time.perf_counter()
-            got = kill_and_resume(target(f"kill{pos}"), corpus, tmp / f"{name}-k{pos}", pos)
+            got = kill_and_resume(target(f"kill{pos}"), corpus, tmp / f"{name}-k{pos}", pos, victim=victim)
             d = diff(clean, got.counts)
             equal += not d
-            print(f"  kill after {got.killed_at:>3}/{total} events (asked {pos}): "
+            print(f"  kill {victim} after {got.killed_at:>3}/{total} events (asked {pos}): "
                   f"{'equal' if not d else 'DIFFERENT ' + str(d)}  ({time.perf_counter() - t0:.1f} s)", flush=True)
         print(f"{name}: {equal}/{len(chosen)} resumed runs equal to the clean run")
         return equal, len(chosen)
@@ -85,6 +88,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--backend", choices=["falkordb", "neo4j", "both"], default="both")
+    ap.add_argument("--victim", choices=["run", "server"], default="run")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -93,8 +97,11 @@ def main() -> None:
         for name in DOCS:
             shutil.copy(REPO / "examples" / "corpus" / name, corpus / name)
         total_equal = total = 0
-        for name in (["falkordb", "neo4j"] if args.backend == "both" else [args.backend]):
-            e, n = run_backend(name, args.positions, tmp, corpus)
+        names = ["falkordb", "neo4j"] if args.backend == "both" else [args.backend]
+        if args.victim == "server":
+            names = [x for x in names if x == "falkordb"]  # the local Neo4j is not restarted on demand
+        for name in names:
+            e, n = run_backend(name, args.positions, tmp, corpus, args.victim)
             total_equal += e
             total += n
         print(f"all: {total_equal}/{total} equal")

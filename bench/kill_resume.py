@@ -29,10 +29,12 @@ FLAGS = ["--offline", "--workers", "1", "--budget", "6"]
 
 @dataclass
 class Target:
-    """Where a run writes: env for the CLI subprocess and a backend to read the same graph."""
+    """Where a run writes: env for the CLI subprocess and a backend to read the same graph; `server_pid`
+    finds the graph server's process (to kill the database itself instead of the run)."""
     env: dict[str, str]
     graph_args: list[str]
     open_backend: Callable[[], GraphBackend]
+    server_pid: Callable[[], int | None] | None = None
 
 
 def counts(backend: GraphBackend) -> dict[str, int]:
@@ -75,8 +77,10 @@ class KillResult:
     run_finished_before_kill: bool = False
 
 
-def kill_and_resume(target: Target, corpus: Path, out: Path, position: int, poll_s: float = 0.02) -> KillResult:
-    """Start a run, SIGKILL it once `position` events are persisted, resume it, return the graph's counts."""
+def kill_and_resume(target: Target, corpus: Path, out: Path, position: int, poll_s: float = 0.02,
+                    victim: str = "run") -> KillResult:
+    """Start a run, SIGKILL it (victim "run") or the graph server under it (victim "server") once `position`
+    events are persisted, resume the run, return the graph's counts."""
     proc = subprocess.Popen(research_args(corpus, out / "killed", target.graph_args), env=target.env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     b = target.open_backend()
@@ -91,7 +95,17 @@ def kill_and_resume(target: Target, corpus: Path, out: Path, position: int, poll
             except Exception:
                 run_id, seen = None, 0
             if seen >= position:
-                proc.send_signal(signal.SIGKILL)
+                if victim == "server" and target.server_pid is not None:
+                    pid = target.server_pid()
+                    if pid:
+                        os.kill(pid, signal.SIGKILL)
+                    b.close()
+                    try:  # the run fails on the lost connection, or reconnects to a restarted server
+                        proc.wait(timeout=900)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                else:
+                    proc.send_signal(signal.SIGKILL)
                 break
             if proc.poll() is not None:
                 finished = True
@@ -100,6 +114,10 @@ def kill_and_resume(target: Target, corpus: Path, out: Path, position: int, poll
                 raise TimeoutError(f"position {position}: no kill within 30 min")
             time.sleep(poll_s)
         proc.wait()
+        if victim == "server":  # the next command starts the graph server again: read it through a fresh one
+            subprocess.run([sys.executable, "-m", "openresearch.cli", "graph", "init", *target.graph_args],
+                           env=target.env, capture_output=True, timeout=300)
+            b = target.open_backend()
         run_id, seen = events_persisted(b)
         if run_id is None:
             raise RuntimeError(f"position {position}: the run persisted no event before it was killed")
