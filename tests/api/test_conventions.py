@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from conftest import Server, serve
+from api_support import Server, serve
 
 from openresearch.api.deps import check_bind, is_loopback
 from openresearch.config import Settings

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 import schemathesis
-from conftest import Server
+from api_support import Server
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
@@ -66,7 +66,7 @@ def test_no_5xx_and_no_schema_violation(api: Server) -> None:
 
 
 def test_fuzz_with_an_api_key(falkor_store: GraphStore) -> None:
-    from conftest import serve
+    from api_support import serve
 
     with serve(falkor_store, api_key="k") as server:
         tried = fuzz(server.url, examples=3)  # without the key: every guarded route is a 401 problem

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SEED, Server, serve
+from api_support import SEED, Server, serve
 
 from openresearch.graph.store import GraphStore
 

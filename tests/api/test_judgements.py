@@ -4,7 +4,7 @@ show in /conflicts and through the store method reports call."""
 from __future__ import annotations
 
 import pytest
-from conftest import Server
+from api_support import Server
 
 from openresearch.graph.judgements import trust_after
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Server, rec, serve
+from api_support import Server, rec, serve
 from mcp import Client
 
 from openresearch.agents.run.components import Components

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import free_port
+from api_support import free_port
 from test_runs import body, read_events
 
 from openresearch.graph.falkor import FalkorBackend

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Server, serve
+from api_support import Server, serve
 
 from openresearch.agents.run.components import Components
 from openresearch.agents.run.manager import RunManager
