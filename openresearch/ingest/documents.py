@@ -33,6 +33,46 @@ _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+# MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
+# line(s) ("<Screenshot alt=... />", "<TabItem value=\"py\">", "</details>"): markup, never text to quote
+_MDX_MODULE = re.compile(r"^(?:import\s+(?:[\w{}*,\s]+\s+from\s+)?['\"][^'\"]+['\"];?|"
+                         r"export\s+(?:const|default|function)\b.*)$")
+_TAG_START = re.compile(r"^</?[A-Za-z][\w.:-]*(?=[\s/>]|$)")
+
+
+def markup_lines(lines: list[str]) -> set[int]:
+    """Indexes of lines that are code or markup rather than prose: fenced code blocks with their fences, MDX
+    import/export lines, and tags that stand alone (a multi-line self-closing component to its `/>`). The
+    prose between an opening and a closing tag stays."""
+    out: set[int] = set()
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        stripped = lines[i].strip()
+        m = _FENCE.match(lines[i])
+        if fence is not None:
+            out.add(i)
+            if m and m.group(1) == fence and not stripped[3:].strip():
+                fence = None
+        elif m:
+            fence = m.group(1)
+            out.add(i)
+        elif _MDX_MODULE.match(stripped):
+            out.add(i)
+        elif _TAG_START.match(stripped):
+            j = i
+            text = stripped
+            while ">" not in text and j + 1 < len(lines) and j - i < 40 and lines[j + 1].strip():
+                j += 1
+                text += " " + lines[j].strip()
+            rest = text[text.find(">") + 1:].strip() if ">" in text else ""
+            if ">" in text and (not rest or re.fullmatch(r"(?:</?[A-Za-z][^>]*>\s*)+", rest)):
+                out.update(range(i, j + 1))  # only tags on these lines: no prose lost
+                i = j
+        i += 1
+    return out
+
 MAX_FILE_BYTES = 512_000_000
 _KINDS = {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"}
 
@@ -64,7 +104,11 @@ def normalise_plain(body: str) -> str:
     """Paragraphs separated by one blank line, whitespace collapsed, Markdown markers removed."""
     paragraphs: list[str] = []
     current: list[str] = []
-    for line in body.splitlines():
+    lines = body.splitlines()
+    markup = markup_lines(lines)
+    for n, line in enumerate(lines):
+        if n in markup:
+            line = ""  # ends the paragraph, as the block did
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|"):
             # a Markdown table row is its own paragraph (a quotable unit); the |---| rule carries no text
