@@ -252,3 +252,31 @@ def test_values_belong_to_the_entity_of_their_clause(everything: DeterministicEx
     assert peak.type == "statistic"  # three values, but no comparative word
     conditions = {o.entity: o.condition for o in peak.observations}
     assert conditions == {"Apache Kafka": None, "Apache Pulsar": None, "RabbitMQ": "mirrored queues"}
+
+
+def test_linking_is_cached_per_text_until_a_name_is_added() -> None:
+    """A source is read once per sub-question that finds it: its sentences are linked once, and again only when
+    a plan adds a name (which may change what they link to)."""
+    from openresearch.agents.extract.extract_rules import EntityLinker
+
+    linker = EntityLinker(AliasResolver.load(), names={}, discover=False)
+    text = "Zorblax stores 20 GB per node."
+    assert linker.link([text]) == [[]]
+    linker.add(["Zorblax"])
+    (found,) = linker.link([text])
+    assert [m.surface for m in found] == ["Zorblax"]
+    found.clear()  # a caller changing its list does not change the cache
+    assert [m.surface for m in linker.link([text])[0]] == ["Zorblax"]
+
+
+def test_a_figure_of_an_asked_quantity_outranks_a_sentence_that_only_shares_words() -> None:
+    text = ("FooDB is built for demanding series cardinality workloads in every deployment.\n\n"
+            "It can handle up to 100 million active time series on one node.\n\n"
+            "Series cardinality matters to every FooDB user and operator.")
+    source = SourceDoc(id="S-1", url="local://foo.md", title="FooDB FAQ", text=text, content_hash="h")
+    q = SubQuestion(id=question_id("What figures do the sources give for series cardinality?"),
+                    text="What figures do the sources give for series cardinality?", role="comparison",
+                    aspects=["max_series"], keywords=["series", "cardinality"], queries=["series cardinality"])
+    plan = Plan(question=q.text, metrics=["max_series"], sub_questions=[q])
+    top = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=1).extract(source, q, plan)
+    assert len(top.items) == 1 and "100 million active time series" in top.items[0].quote

@@ -52,3 +52,14 @@ def test_an_answer_takes_relative_claims_and_kindred_quantities_but_keys_stay_ap
     assert same_family("throughput", "ingest_throughput") and same_family("opened", "founded")
     assert not same_family("max_series", "max_columns") and not same_family("latency", "throughput")
     assert not same_family("speedup", "population") and not same_family("ratio", "storage")
+
+
+def test_metric_query_words_give_english_search_words_for_known_quantities_only() -> None:
+    from openresearch.agents.extract.metric_names import metric_query_words
+
+    assert metric_query_words("max_series") == "series cardinality"
+    assert metric_query_words("p99_latency") == "p99 latency"
+    assert metric_query_words("population") == "population"
+    assert metric_query_words("ingest_throughput") == "ingestion rows per second"
+    assert metric_query_words("colour_of_the_logo") is None  # a slug of a question's words, no known quantity
+    assert metric_query_words("表结构") is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
@@ -221,6 +222,9 @@ def mask_links(text: str) -> str:
     return _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)  # "[label](url)" -> " label      "
 
 
+_LINK_CACHE = 50_000  # sentences; a few MB
+
+
 class EntityLinker:
     """spaCy EntityRuler over blank pipelines: `en` for Latin text, `zh` (character segmentation) for
     text with CJK, where words touch without spaces. Canonical names come from the AliasResolver."""
@@ -234,6 +238,8 @@ class EntityLinker:
         self._pipes: dict[str, Any] = {}
         self._known: set[str] = set()
         self._names: list[tuple[str, str]] = []  # (surface, canonical)
+        # a source is read once per sub-question that finds it: its sentences are linked once per set of names
+        self._cache: OrderedDict[tuple[str, int], list[Mention]] = OrderedDict()
         for canonical, surfaces in (builtin_aliases() if names is None else names).items():
             self.add([canonical, *surfaces])
 
@@ -262,24 +268,38 @@ class EntityLinker:
     def link(self, texts: Sequence[str]) -> list[list[Mention]]:
         out: list[list[Mention]] = []
         for raw in texts:
-            text = mask_links(raw)  # "[docs](https://x.io/kafka-vs-pulsar)" names neither broker
-            with self._lock:  # research runs extract sources in threads; add() may grow the ruler meanwhile
-                doc = self._pipe("zh" if _CJK.search(text) else "en")(text)
-            found = []
-            for ent in doc.ents:
-                s, e = ent.start_char, ent.end_char
-                # character segmentation matches inside words ("Kafkaesque"): demand word edges
-                if (s > 0 and text[s - 1].isascii() and text[s - 1].isalnum()) or (
-                        e < len(text) and text[e].isascii() and text[e].isalnum()):
-                    continue
-                found.append(Mention(s, e, ent.text, ent.ent_id_ or self.aliases.canonical(ent.text)))
-            if self.discover:
-                taken = [(m.start, m.end) for m in found]
-                found += [Mention(m.start(), m.end(), m.group(0), self.aliases.canonical(m.group(0)))
-                          for m in _PRODUCT.finditer(text) if not any(s < m.end() and m.start() < e for s, e in taken)]
-                found.sort(key=lambda m: m.start)
-            out.append(found)
+            with self._lock:
+                key = (raw, len(self._names))  # a name added since changes what a text links to
+                cached = self._cache.get(key)
+                if cached is not None:
+                    self._cache.move_to_end(key)
+            if cached is None:
+                cached = self._link_one(raw, key)
+            out.append(list(cached))
         return out
+
+    def _link_one(self, raw: str, key: tuple[str, int]) -> list[Mention]:
+        text = mask_links(raw)  # "[docs](https://x.io/kafka-vs-pulsar)" names neither broker
+        with self._lock:  # research runs extract sources in threads; add() may grow the ruler meanwhile
+            doc = self._pipe("zh" if _CJK.search(text) else "en")(text)
+        found = []
+        for ent in doc.ents:
+            s, e = ent.start_char, ent.end_char
+            # character segmentation matches inside words ("Kafkaesque"): demand word edges
+            if (s > 0 and text[s - 1].isascii() and text[s - 1].isalnum()) or (
+                    e < len(text) and text[e].isascii() and text[e].isalnum()):
+                continue
+            found.append(Mention(s, e, ent.text, ent.ent_id_ or self.aliases.canonical(ent.text)))
+        if self.discover:
+            taken = [(m.start, m.end) for m in found]
+            found += [Mention(m.start(), m.end(), m.group(0), self.aliases.canonical(m.group(0)))
+                      for m in _PRODUCT.finditer(text) if not any(s < m.end() and m.start() < e for s, e in taken)]
+            found.sort(key=lambda m: m.start)
+        with self._lock:
+            self._cache[key] = found
+            if len(self._cache) > _LINK_CACHE:
+                self._cache.popitem(last=False)
+        return found
 
 
 # --- what a document is about ------------------------------------------------------------------------

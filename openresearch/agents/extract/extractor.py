@@ -11,12 +11,13 @@ of the source it was shown; the rest are rejected and counted, never repaired.
 
 from __future__ import annotations
 
-import math
 import re
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
 
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
@@ -37,7 +38,7 @@ from openresearch.agents.extract.extract_rules import (
     sentence_units,
     table_header,
 )
-from openresearch.agents.extract.metric_names import metric_mentions
+from openresearch.agents.extract.metric_names import metric_mentions, same_family
 from openresearch.agents.extract.observations import (
     condition_spans,
     has_statistic,
@@ -45,6 +46,7 @@ from openresearch.agents.extract.observations import (
     observations,
     table_row_observations,
 )
+from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.errors import BudgetExceeded, LLMError
@@ -72,10 +74,25 @@ _EMBED_GATE = threading.Lock()
 _RECORD_RATES = frozenset({"rows/s", "samples/s", "writes/s", "field writes/s"})
 _CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 _SUBJECT_CHARS = 30000  # enough of a source to tell what it is about
+_FACTS_CACHE = 50_000  # sentences
+# a sentence with a figure of a quantity the question asks for ("up to 100 million active time series" for
+# "series cardinality") outranks one that only shares its words
+_ASKED_METRIC_BONUS = 0.15
+_NO_FIGURE_FACTOR = 0.75
+_NOT_FIGURES = frozenset({"port", "year", "date"})
+# quantities whose values are dates or years
+_EVENT_METRICS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
 _MIDCAP = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{3,}(?![\w-])")
 _NOT_NAMES = frozenset(["january", "february", "march", "april", "june", "july", "august", "september", "october",
                         "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                         "sunday", "english", "however", "note", "table", "figure", "example", "section", "chapter"])
+
+
+class _SentenceFacts(NamedTuple):
+    tokens: frozenset[str]  # stems and metric words, for keyword overlap
+    metrics: frozenset[str]  # canonical keys of the quantities it names
+    statistic: bool  # a number with a unit, a percentage or a price
+    kinds: frozenset[str]  # the kinds of the values it states (count, bare, year, date, port, ...)
 
 
 class DocSubject(NamedTuple):
@@ -174,10 +191,15 @@ def _stems(text: str) -> set[str]:
     return {t[:-1] if len(t) > 3 and t.endswith("s") and not t.endswith("ss") else t for t in tokens(text)}
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
+def _best_cosines(rows: Sequence[Sequence[float]], asks: Sequence[Sequence[float]]) -> list[float]:
+    """For each row, its best cosine similarity to any of `asks`, floored at 0."""
+    if not rows:
+        return []
+    m, a = np.asarray(rows, dtype=np.float64), np.asarray(asks, dtype=np.float64)
+    m_norm, a_norm = np.linalg.norm(m, axis=1), np.linalg.norm(a, axis=1)
+    denom = np.outer(m_norm, a_norm)
+    sims = np.divide(m @ a.T, denom, out=np.zeros_like(denom), where=denom > 0)
+    return [max(0.0, float(x)) for x in sims.max(axis=1)]
 
 
 class DeterministicExtractor:
@@ -195,6 +217,7 @@ class DeterministicExtractor:
         self.max_sentence_chars = max_sentence_chars
         self.linker = EntityLinker(aliases, names, discover=discover)
         self._subjects: dict[tuple[str, str], DocSubject] = {}
+        self._facts: OrderedDict[str, _SentenceFacts] = OrderedDict()  # per sentence; sources are read repeatedly
 
     # -- the role -----------------------------------------------------------------------------------
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
@@ -240,20 +263,43 @@ class DeterministicExtractor:
         asks = [question.text, *question.queries]
         with _EMBED_GATE:  # one encode at a time: concurrent ONNX runs each hold their own activations
             vectors = self.embedder.embed([*asks, *texts])
-        ask_vecs, sent_vecs = vectors[:len(asks)], vectors[len(asks):]
+        sims = _best_cosines(vectors[len(asks):], vectors[:len(asks)])
         q_tokens = _stems(" ".join([question.text, *question.keywords, *question.aspects, *question.queries]))
         want = self.wanted(question, plan)
         numeric = bool(_NUMERIC_ASK.search(" ".join([question.text, *question.aspects])))
+        # the quantities asked: the sub-question's own, or (a sub-question about one entity) every one the
+        # question names
+        asked = [a for a in question.aspects if a in plan.metrics] or list(plan.metrics)
+        dated = any(a in _EVENT_METRICS for a in asked)
         out = []
-        for sent, vec, found in zip(texts, sent_vecs, mentions, strict=True):
-            emb = max(0.0, max(_cosine(vec, a) for a in ask_vecs))
-            s_tokens = _stems(sent) | metric_words(sent)
-            kw = min(1.0, len(q_tokens & s_tokens) / max(2, min(len(q_tokens), 6))) if q_tokens else 0.0
+        for sent, emb, found in zip(texts, sims, mentions, strict=True):
+            facts = self._sentence_facts(sent)
+            kw = min(1.0, len(q_tokens & facts.tokens) / max(2, min(len(q_tokens), 6))) if q_tokens else 0.0
             names = {m.canonical for m in found}
             ent = min(1.0, len(names & want) / min(len(want), 2)) if want else (0.5 if names else 0.0)
-            bonus = 0.05 if numeric and has_statistic(sent) else 0.0
-            out.append(round(0.45 * emb + 0.35 * kw + 0.2 * ent + bonus, 6))
+            bonus = 0.05 if (numeric or asked) and facts.statistic else 0.0
+            score = 0.45 * emb + 0.35 * kw + 0.2 * ent
+            if asked:
+                # the question asks for quantities: a sentence with no figure of the right kind (a year for
+                # "when was X built", a count or measure otherwise) answers it less than one that has one
+                figure = bool(facts.kinds & {"year", "date"}) if dated else bool(facts.kinds - _NOT_FIGURES)
+                if not figure:
+                    score *= _NO_FIGURE_FACTOR
+                elif any(same_family(k, a) for k in facts.metrics for a in asked):
+                    bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
+            out.append(round(score + bonus, 6))
         return out
+
+    def _sentence_facts(self, sent: str) -> _SentenceFacts:
+        found = self._facts.get(sent)
+        if found is None:
+            found = _SentenceFacts(frozenset(_stems(sent) | metric_words(sent)),
+                                   frozenset(m.key for m in metric_mentions(sent)), has_statistic(sent),
+                                   frozenset(v.kind for v in find_values(sent)))
+            self._facts[sent] = found
+            if len(self._facts) > _FACTS_CACHE:
+                self._facts.popitem(last=False)
+        return found
 
     def title_entity(self, source: SourceDoc, want: set[str]) -> str | None:
         """The one plan entity a source's title names ("Apache Kafka 4.0 Release Notes"): the subject of a

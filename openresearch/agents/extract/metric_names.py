@@ -133,6 +133,25 @@ def canonical_metric(phrase: str) -> str | None:
     return found[0].key if found else None
 
 
+# the words English documents state a quantity in, where its key's own words are not them
+_QUERY_WORDS = {"ingest_throughput": "ingestion rows per second", "query_throughput": "queries per second",
+                "max_series": "series cardinality", "max_columns": "columns per table",
+                "max_tables": "tables per database", "max_dimensions": "maximum dimensions", "storage": "storage space",
+                "max_row_size": "maximum row size", "max_databases": "maximum databases", "max_tags": "maximum tags"}
+_KEYS = frozenset(k for k, _ in _RULES)
+
+
+def metric_query_words(key: str) -> str | None:
+    """English search words for a canonical metric key ("max_series" -> "series cardinality"); None for a key
+    that is no known quantity (a slug of a question's own words)."""
+    if key in _QUERY_WORDS:
+        return _QUERY_WORDS[key]
+    if key in _KEYS or any(key.startswith(p) and key[len(p):] in _KEYS for p in _STAT_PREFIXES) or \
+            re.fullmatch(r"p\d{2,3}_latency", key):
+        return key.replace("_", " ")
+    return None
+
+
 def metric_family(key: str) -> str:
     """The quantity without its statistic or scope: p99_latency -> latency, ingest_throughput -> throughput.
     Limits keep their prefix (max_columns is its own quantity, there is no bare `columns`)."""
