@@ -132,3 +132,17 @@ def test_real_embedder_plans_and_rewrites(minilm: Embedder, llm_server: Scripted
     result = rewrite(SUB, PLAN, embedder=minilm, client=client_for(llm_server))
     assert result.queries == ["Kafka messages per second benchmark", SUB_TEXT]
     assert result.rejected == OFF_TOPIC
+
+
+def test_a_sub_question_that_asks_for_quantities_is_searched_by_them_in_both_languages() -> None:
+    """"TDengine 的写入吞吐…分别是多少" asks for quantities: its queries name them (in English too, for the English
+    documents), never "TDengine explained" or "TDengine 原理"."""
+    question = "TDengine 与 InfluxDB 相比，在写入吞吐、存储压缩以及序列基数限制方面，各自的官方文档给出了哪些具体数字？"
+    plan = DeterministicPlanner(HashEmbedder()).plan(question, budget=PlanBudget())
+    per_entity = [q for q in plan.sub_questions if q.entities == ["TDengine"]]
+    assert per_entity and set(per_entity[0].aspects) >= {"ingest_throughput", "max_series"}
+    queries = variants(per_entity[0], plan)
+    joined = " | ".join(queries)
+    assert "explained" not in joined and "how it works" not in joined and "原理" not in joined
+    assert any("series cardinality" in q for q in queries) and any(CJK.search(q) for q in queries)
+    assert all(q.startswith("TDengine") for q in queries)

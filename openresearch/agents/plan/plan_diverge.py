@@ -141,8 +141,10 @@ def _by_attribute(a: QuestionAnalysis, lang: str, selection: bool) -> list[Candi
     out = [Candidate(text=a.question, role="core", family="direct", entities=ents, aspects=a.aspects,
                      keywords=_attribute_keywords(a, ents, attrs), depth=2, priority=0.6)]
     for e in ents:
+        # the metric keys as its aspects: its queries search for those quantities, not "how X works"
         out.append(Candidate(text=t["entity_attrs"].format(e=e, x=listed), role="core", family="entity_attrs",
-                             entities=[e], keywords=_attribute_keywords(a, [e], attrs), depth=2, priority=0.9))
+                             entities=[e], aspects=list(dict.fromkeys(metric_key(x) for x in attrs)),
+                             keywords=_attribute_keywords(a, [e], attrs), depth=2, priority=0.9))
     for i, attr in enumerate(attrs):
         text = (t["compare_attr"].format(es=es, a=attr) if len(ents) >= 2 else t["topic_attr"].format(a=attr))
         # the metric key as its aspect: two comparisons on different metrics are never duplicates

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from openresearch.agents.extract.metric_names import metric_query_words
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.agents.llm.prompt import render
@@ -68,7 +69,17 @@ def _terms(sub: SubQuestion, lang: str) -> list[str]:
         aspect = ASPECT_BY_KEY.get(key)
         if aspect is not None:
             out.extend(aspect.zh_query if lang == "zh" else aspect.en_query)
+        elif lang == "en" and (words_for := metric_query_words(key)):
+            # a quantity the question names: its English words, so that a Chinese question also finds the
+            # English documents that state it (the question's own words are its content query)
+            out.append(words_for)
     return out
+
+
+def _measures(sub: SubQuestion) -> bool:
+    """A sub-question that asks for quantities (its aspects are metric keys): searched for by its quantities'
+    words, never by "explained" or "how it works"."""
+    return bool(sub.aspects) and not any(k in ASPECT_BY_KEY for k in sub.aspects)
 
 
 def _content_words(text: str, lang: str, entities: Sequence[str]) -> list[str]:
@@ -100,6 +111,11 @@ def _one_language(sub: SubQuestion, lang: str, own: bool) -> list[str]:
         out.append(" ".join([*names, *terms[:2]]))
     if content:
         out.append(" ".join([*names, *content]))
+    if _measures(sub):
+        out.extend(" ".join([*names, t]) for t in terms[2:4])
+        if own and sub.keywords:
+            out.append(" ".join(sub.keywords[:6]))
+        return out
     if names:
         out.append(" ".join([*names, *terms[:1], role[0]]))
     if terms:
