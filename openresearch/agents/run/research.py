@@ -67,7 +67,7 @@ T = TypeVar("T")
 STAGES = ("plan", "gather", "write", "verify", "report", "done")
 # a look-up is one sub-question: it can afford to read three times as many local sources per query, so a
 # passage that disagrees is read beside the ones that agree
-LOCAL_BREADTH = {"lookup": 3}
+LOCAL_BREADTH = {"lookup": 3, "comparison": 2, "overview": 2, "selection": 2}
 
 
 @dataclass
