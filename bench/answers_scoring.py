@@ -66,6 +66,7 @@ _DISAGREEMENT = re.compile(
     r"whereas|versus|vs\.?|but (?:another|other|a second)|other sources?|another source)\b"
     r"|矛盾|不一致|冲突|分歧|出入|不符",
     re.IGNORECASE)
+_RELATIVE_TO = re.compile(r"[(（]\s*(?:vs\.?|versus|compared (?:to|with)|相比|对比)\s[^)）]*[)）]", re.IGNORECASE)
 _EXPLANATION = re.compile(
     r"\b(different|differs? in|not (?:directly )?comparable|not a (?:real )?(?:conflict|contradiction|"
     r"disagreement)|near[- ]miss|another (?:metric|dataset|hardware|version|edition|product)|"
@@ -255,7 +256,8 @@ class ParsedReport:
         for c in self.conflicts:
             yield "conflict", c.text, c.evidence_ids
         for u in self.units:
-            if u.kind == "conflict" or _DISAGREEMENT.search(strip_refs(u.text)):
+            # "6.4x (vs InfluxDB)" is a relative claim's condition, not a disagreement between sources
+            if u.kind == "conflict" or _DISAGREEMENT.search(_RELATIVE_TO.sub("", strip_refs(u.text))):
                 yield "sentence", u.text, u.citations
 
 

@@ -266,6 +266,10 @@ def test_conflict_found_in_a_table_row_or_a_disagreement_sentence() -> None:
     js, md = report([("A", [sent(f"The posts disagree: 959k [{E1}] versus 904k rows/s [{E2}].")])])
     s = S.score_conflict(conflict, S.parse_report(js, md))
     assert s.found and not s.found_with_entity
+    # a relative claim's "(vs X)" condition is the writer's, not a disagreement between sources
+    js, md = report([("A", [sent(f"Throughput: FooDB 959k [{E1}]; 6.4x (vs BarDB, 4 threads) [{E1}]; "
+                                 f"904k [{E2}].")])])
+    assert not S.score_conflict(conflict, S.parse_report(js, md)).found
 
 
 def test_near_miss_sides() -> None:
