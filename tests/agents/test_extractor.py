@@ -280,3 +280,30 @@ def test_a_figure_of_an_asked_quantity_outranks_a_sentence_that_only_shares_word
     plan = Plan(question=q.text, metrics=["max_series"], sub_questions=[q])
     top = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=1).extract(source, q, plan)
     assert len(top.items) == 1 and "100 million active time series" in top.items[0].quote
+
+
+def test_a_passage_that_opens_with_an_infobox_takes_the_qualified_name_whose_qualifier_it_states() -> None:
+    """Two places share a name; a third passage never opens with its name but says which one it is about.
+    Its value belongs to that place (where a disagreement with it is a conflict), whatever the reading order."""
+    la = SourceDoc(id="S-la", url="local://a.txt", title="a", content_hash="1",
+                   text="Port Vincent, Louisiana Port Vincent is a village in Livingston Parish, Louisiana. "
+                        "The population was 741 at the 2010 census.")
+    sa = SourceDoc(id="S-sa", url="local://b.txt", title="b", content_hash="2",
+                   text="Port Vincent, South Australia Port Vincent is a small town on Yorke Peninsula. "
+                        "Port Vincent had a population of 472.")
+    box = SourceDoc(id="S-box", url="local://c.txt", title="c", content_hash="3",
+                    text="Elevation 7 ft Area code 225 Port Vincent is a village in Livingston Parish, Louisiana, "
+                         "United States. The population was 1,234 at the 2010 census.")
+    q, plan = ask("What is the population of Port Vincent?", ["Port Vincent"], aspects=["population"])
+    plan = plan.model_copy(update={"metrics": ["population"], "kind": "lookup"})
+
+    def entities_of(order: list[SourceDoc]) -> set[str]:
+        ex = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=10, min_score=0.0)
+        ex.prepare(order)
+        items = [it for s in order for it in ex.extract(s, q, plan).items if s.id == "S-box"]
+        return {o.entity for it in items for o in it.observations if o.metric == "population"}
+
+    assert entities_of([box, la, sa]) == entities_of([la, sa, box]) == {"Port Vincent, Louisiana"}
+    alone = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=10, min_score=0.0)
+    alone.prepare([box])  # no qualified names known: the plain name stays
+    assert {o.entity for it in alone.extract(box, q, plan).items for o in it.observations} == {"Port Vincent"}

@@ -159,6 +159,21 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
     return None
 
 
+_QUALIFIER_CUT = re.compile(r"\s*[(,（，]")
+
+
+def _plain_name(name: str) -> str:
+    """"Port Vincent, Louisiana" -> "Port Vincent"; "Douglas County Courthouse (Nebraska)" -> "Douglas County
+    Courthouse"; a name without a qualifier is itself."""
+    return _QUALIFIER_CUT.split(name, maxsplit=1)[0].strip() or name
+
+
+def _qualifier_of(name: str) -> str:
+    """"Port Vincent, South Australia" -> "South Australia"; "X (Nebraska)" -> "Nebraska"."""
+    rest = name[len(_plain_name(name)):]
+    return rest.strip(" ,，()（）")
+
+
 def name_variant(name: str, text: str) -> str | None:
     """A fuller form of a person-like name in `text`: "Carl Reinhold Roth" for "Carl Roth" (same first and last
     word, one or two capitalised words between), the way a passage writes the name a question shortens."""
@@ -184,6 +199,13 @@ def states_a_subject(text: str) -> bool:
 @runtime_checkable
 class Extractor(Protocol):
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult: ...
+
+
+@runtime_checkable
+class Preparing(Protocol):
+    """An extractor that first looks at a batch of sources together (optional)."""
+
+    def prepare(self, sources: Sequence[SourceDoc]) -> None: ...
 
 
 def _stems(text: str) -> set[str]:
@@ -217,6 +239,8 @@ class DeterministicExtractor:
         self.max_sentence_chars = max_sentence_chars
         self.linker = EntityLinker(aliases, names, discover=discover)
         self._subjects: dict[tuple[str, str], DocSubject] = {}
+        self._qualified: dict[str, set[str]] = {}  # plain name key -> qualified names sources open with
+        self._qualified_lock = threading.Lock()
         self._facts: OrderedDict[str, _SentenceFacts] = OrderedDict()  # per sentence; sources are read repeatedly
 
     # -- the role -----------------------------------------------------------------------------------
@@ -346,7 +370,7 @@ class DeterministicExtractor:
         mentions it (a look-up question), or the document's dominant one. Never a guess between two."""
         subject = self.doc_subject(source)
         if subject.lead:
-            return subject.lead
+            return self.by_qualifier(subject.lead, source)
         if titled := self.title_entity(source, want):
             return titled
         if len(named := {m.canonical for m in self.qualify(before, source)}) == 1:
@@ -365,12 +389,39 @@ class DeterministicExtractor:
                 return focus
         return subject.dominant
 
+    def prepare(self, sources: Sequence[SourceDoc]) -> None:
+        """Learn the qualified names a batch of sources open with ("Port Vincent, Louisiana", "Port Vincent,
+        South Australia"), before any is extracted, so the order they are read in does not matter."""
+        for source in sources:
+            lead = self.doc_subject(source).lead
+            if lead and (plain := _plain_name(lead)) != lead and entity_key(plain):
+                with self._qualified_lock:
+                    self._qualified.setdefault(entity_key(plain), set()).add(lead)
+
+    def by_qualifier(self, name: str, source: SourceDoc) -> str:
+        """A plain name ("Port Vincent") in a source that never opens with its qualified form (an infobox comes
+        first) takes the one qualified name known from other sources whose qualifier this source states
+        ("... is a village in Livingston Parish, Louisiana"); with none or several, the plain name stays."""
+        if _plain_name(name) != name:
+            return name
+        with self._qualified_lock:
+            options = sorted(self._qualified.get(entity_key(name), ()))
+        if len(options) < 2:
+            return name  # one qualified form only: the plain name may be yet another place of that name
+        head = source.text[:_SUBJECT_CHARS]
+        hits = [q for q in options if (rest := _qualifier_of(q)) and rest in head]
+        return hits[0] if len(hits) == 1 else name
+
     def qualify(self, found: Sequence[Mention], source: SourceDoc) -> list[Mention]:
         """A mention of the passage's subject by its plain name takes the qualified name the passage opens
         with ("Osgood" in a passage opening "Osgood, Indiana"): same-name entities stay apart."""
         lead = self.doc_subject(source).lead
+        if not lead or _plain_name(lead) == lead:
+            found = [m._replace(canonical=q) if (q := self.by_qualifier(m.canonical, source)) != m.canonical else m
+                     for m in found]
         if not lead:
             return list(found)
+        lead = self.by_qualifier(lead, source)
         lead_words = set(re.findall(r"\w+", re.split(r"\s*[(,]", lead, maxsplit=1)[0].casefold()))
 
         def same(name: str) -> bool:  # "Princess Xenia" in a passage opening "Princess Xenia Georgievna of Russia"
@@ -441,6 +492,9 @@ class LLMExtractor:
         self.fallback = fallback
         self.max_chars = max_chars
         self.max_items = max_items
+
+    def prepare(self, sources: Sequence[SourceDoc]) -> None:
+        self.fallback.prepare(sources)
 
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
         proposals: list[tuple[int, int, LLMQuote]] = []

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from openresearch.agents.extract.extractor import Preparing
 from openresearch.agents.extract.metric_names import same_family
 from openresearch.agents.plan.planner import PlanBudget, schedule
 from openresearch.agents.plan.reflect import Sufficiency, assess, follow_up_queries
@@ -294,7 +295,12 @@ class ResearchRun:
             if records:
                 self.emit(EvidenceAdded(question_id=sq.id, source_id=doc.id, count=len(records)))
 
-        # sources are independent: with an LLM each extraction is a round trip, so they overlap
+        # sources are independent: with an LLM each extraction is a round trip, so they overlap; first the
+        # extractor sees the batch whole (which qualified names the sources open with), so reading order
+        # does not change what any source's values are about
+        for ex in (self.c.extractor, self.c.fallback_extractor):
+            if fresh and isinstance(ex, Preparing):
+                await self.io(ex.prepare, list(fresh.values()))
         if fresh:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
