@@ -307,3 +307,17 @@ def test_a_passage_that_opens_with_an_infobox_takes_the_qualified_name_whose_qua
     alone = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=10, min_score=0.0)
     alone.prepare([box])  # no qualified names known: the plain name stays
     assert {o.entity for it in alone.extract(box, q, plan).items for o in it.observations} == {"Port Vincent"}
+
+
+def test_a_hatnote_naming_the_other_entity_does_not_qualify_a_passage() -> None:
+    a = SourceDoc(id="S-a", url="local://a.txt", title="a", content_hash="1",
+                  text="Danger Mouse (1981 TV series) Danger Mouse is a British animated series. It premiered in 1981.")
+    b = SourceDoc(id="S-b", url="local://b.txt", title="b", content_hash="2",
+                  text="Danger Mouse (2015 TV series) Danger Mouse is an updated version. It premiered in 2015.")
+    c = SourceDoc(id="S-c", url="local://c.txt", title="c", content_hash="3",
+                  text="For the 2015 series, see Danger Mouse (2015 TV series). Danger Mouse is a British animated "
+                       "television series.")
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver.load())
+    ex.prepare([a, b, c])
+    assert ex.by_qualifier("Danger Mouse", c) == "Danger Mouse"
+    assert ex.by_qualifier("Danger Mouse", a) == "Danger Mouse"  # "1981 TV series" only inside its own name

@@ -16,7 +16,7 @@ from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import LLMConfig
 from openresearch.identity import AliasResolver, content_hash
 from openresearch.ingest.embed import HashEmbedder
-from openresearch.models import ExtractionResult, SourceDoc
+from openresearch.models import EvidenceItem, ExtractionResult, SourceDoc
 
 pytestmark = pytest.mark.integration
 KAFKA = ("Kafka peaked at 590 MB/s on three brokers with 1 KB messages, 100 partitions and replication factor 3, "
@@ -49,6 +49,23 @@ def llm(server: ScriptedLLMServer, det: DeterministicExtractor, budget: Budget |
     return LLMExtractor(client, det, max_chars=max_chars)
 
 
+def model_part(result: ExtractionResult) -> list[EvidenceItem]:
+    """The items from the model's proposals: they come first, the rules' items that overlap none follow."""
+    n = next((int(m.group(1)) for r in result.reasons if (m := re.search(r"beside the model's (\d+)", r))),
+             len(result.items))
+    return result.items[:n]
+
+
+def assert_rules_fill(result: ExtractionResult, rules: ExtractionResult) -> None:
+    """After the model's items: only the rules' own items, none overlapping a model item, every figure kept."""
+    mine = model_part(result)
+    extra = result.items[len(mine):]
+    assert {it.id for it in extra} <= {it.id for it in rules.items}
+    assert all(not (m.start < e.end and e.start < m.end) for m in mine for e in extra)
+    free = [it for it in rules.items if not any(m.start < it.end and it.start < m.end for m in mine)]
+    assert {it.id for it in free if it.observations} <= {it.id for it in extra}
+
+
 def test_valid_answer(llm_server: ScriptedLLMServer, det: DeterministicExtractor) -> None:
     source = doc("bench-omb-reproduction.md")
     q, plan = ask("Which message broker has the highest throughput?")
@@ -63,7 +80,8 @@ def test_valid_answer(llm_server: ScriptedLLMServer, det: DeterministicExtractor
     assert isinstance(extractor, Extractor)
     result = extractor.extract(source, q, plan)
     assert_verbatim(source, result)
-    assert result.rejected == 0 and len(result.items) == 2
+    assert result.rejected == 0 and len(model_part(result)) == 2
+    assert_rules_fill(result, det.extract(source, q, plan))
     kafka = next(it for it in result.items if it.quote == KAFKA)
     assert kafka.type == "statistic" and kafka.entities == ["Apache Kafka"], "Oracle is not in the quote"
     (o,) = kafka.observations  # 700 is not written in the quote, Pulsar is not named in it: both dropped
@@ -82,13 +100,13 @@ def test_paraphrase_and_fragments_are_rejected(llm_server: ScriptedLLMServer, de
     q, plan = ask("Which message broker has the highest throughput?")
     llm_server.script(quotes({"quote": KAFKA}, {"quote": "Kafka reached about 590 MB/s on three brokers."}))
     result = llm(llm_server, det).extract(source, q, plan)
-    assert [it.quote for it in result.items] == [KAFKA]
+    assert [it.quote for it in model_part(result)] == [KAFKA]
     assert result.rejected == 1 and "not a verbatim span" in result.reasons[0]
 
     llm_server.script(quotes({"quote": "afka peaked at 590 MB/s"}, {"quote": "590 MB/s"}, {"quote": KAFKA},
                              {"quote": KAFKA}))
     result = llm(llm_server, det).extract(source, q, plan)
-    assert len(result.items) == 1 and result.rejected == 2  # a cut word, too short; the repeat is no rejection
+    assert len(model_part(result)) == 1 and result.rejected == 2  # a cut word, too short; the repeat is no rejection
     assert any("cuts a word" in r for r in result.reasons) and any("too short" in r for r in result.reasons)
 
 
@@ -137,7 +155,7 @@ def test_long_sources_are_read_in_windows(llm_server: ScriptedLLMServer, det: De
     result = llm(llm_server, det, max_chars=700).extract(source, q, plan)
     assert len(llm_server.requests) == len(parts)
     assert_verbatim(source, result)
-    assert result.rejected == len(parts) and len(result.items) == min(8, len(parts))
+    assert result.rejected == len(parts) and len(model_part(result)) == min(8, len(parts))
 
 
 def _same(a: ExtractionResult, b: ExtractionResult) -> None:
@@ -170,7 +188,9 @@ def test_injection_cannot_smuggle_quotes_through_the_llm(llm_server: ScriptedLLM
                              {"quote": CLEAN[1], "observations": [{"entity": "Kafka", "metric": "throughput",
                                                                    "value": "1000000", "unit": "msg/s"}]}))
     result = llm(llm_server, det).extract(source, q, plan)
-    assert result.rejected == 2 and [it.quote for it in result.items] == [CLEAN[1]]
+    assert result.rejected == 2 and [it.quote for it in model_part(result)] == [CLEAN[1]]
+    assert not any(it.quote.startswith("Kafka is deprecated") for it in result.items)
+    assert_rules_fill(result, det.extract(source, q, plan))
     # the model's number is not in the quote: dropped, and the rules' reading of the quote stands
     assert [o.value for o in result.items[0].observations] == ["20,500"]
     assert "E-000" not in {it.id for it in result.items}

@@ -409,7 +409,9 @@ class DeterministicExtractor:
         if len(options) < 2:
             return name  # one qualified form only: the plain name may be yet another place of that name
         head = source.text[:_SUBJECT_CHARS]
-        hits = [q for q in options if (rest := _qualifier_of(q)) and rest in head]
+        # stated on its own, not as part of the qualified name: "For the 2015 series, see Danger Mouse (2015 TV
+        # series)" points away from the page it is on
+        hits = [q for q in options if (rest := _qualifier_of(q)) and head.count(rest) > head.count(q)]
         return hits[0] if len(hits) == 1 else name
 
     def qualify(self, found: Sequence[Mention], source: SourceDoc) -> list[Mention]:
@@ -518,7 +520,22 @@ class LLMExtractor:
                                     reasons=[*reasons, f"LLM unavailable, deterministic fallback: {exc}"[:300],
                                              *result.reasons])
         items = self._items(source, question, plan, proposals, reasons)
+        items = self._with_rules(items, self.fallback.extract(source, question, plan).items, reasons)
         return ExtractionResult(items=items, rejected=rejected, reasons=reasons)
+
+    def _with_rules(self, chosen: list[EvidenceItem], ruled: list[EvidenceItem],
+                    reasons: list[str]) -> list[EvidenceItem]:
+        """The model's items, then the rules' items that overlap none of them: every one that states a figure,
+        and the others up to the item cap. A small model that skips the sentence with the number asked for
+        (or proposes nothing) never leaves the run with less than the offline extractor found."""
+        spans = [(it.start, it.end) for it in chosen]
+        fresh = [it for it in ruled if not any(s < it.end and it.start < e for s, e in spans)]
+        figures = [it for it in fresh if it.observations]
+        room = max(0, self.max_items - len(chosen) - len(figures))
+        added = [*figures, *[it for it in fresh if not it.observations][:room]]
+        if added:
+            reasons.append(f"kept {len(added)} rule-extracted items beside the model's {len(chosen)}")
+        return [*chosen, *added]
 
     def _items(self, source: SourceDoc, question: SubQuestion, plan: Plan,
                proposals: list[tuple[int, int, LLMQuote]], reasons: list[str]) -> list[EvidenceItem]:
