@@ -63,6 +63,7 @@ _POLL_S = 0.01
 _UNRESPONSIVE_GRACE_S = 2.0
 _SIGNAL_WAIT_S = 5.0
 _COMPACT_AT_STOP_S = 120.0
+_LOCK_WAIT_S = 60.0  # how long a command waits for another one holding the start/stop lock
 
 _ANSWERING: frozenset[str] = frozenset({"ready", "loading", "error"})
 
@@ -285,7 +286,11 @@ class EmbeddedFalkor:
         except OSError as exc:
             raise GraphUnavailable(f"cannot open lock file {self.lock_file}: {exc}") from exc
         try:
-            deadline = time.monotonic() + max(timeout_s, 1.0)
+            # the holder is starting, stopping or compacting the server, each bounded by its own timeout: a
+            # command's short answer timeout must not make it give up on a holder that is merely slow (four
+            # commands attaching to one loading server on a busy machine)
+            wait_s = max(timeout_s, _LOCK_WAIT_S)
+            deadline = time.monotonic() + wait_s
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -293,7 +298,7 @@ class EmbeddedFalkor:
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
                         raise GraphUnavailable(
-                            f"timed out after {timeout_s:g}s waiting for {self.lock_file} "
+                            f"timed out after {wait_s:g}s waiting for {self.lock_file} "
                             "(another process is starting or stopping the graph server)"
                         ) from None
                     time.sleep(0.02)
