@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from openresearch.errors import ConstraintViolation, GraphUnavailable, QueryErro
 from openresearch.graph.backend import Params, Row
 from openresearch.graph_schema import SchemaSpec
 
+_TRANSIENT_ATTEMPTS = 5
 _UNAVAILABLE = (nexc.ServiceUnavailable, nexc.SessionExpired, nexc.AuthError, OSError)
 
 
@@ -68,8 +70,18 @@ class Neo4jBackend:
         self._guard(lambda: self._exec(True, work))
 
     def _exec(self, write: bool, work: Any) -> Any:
-        with self._session(write) as s:
-            return s.execute_write(work) if write else s.execute_read(work)
+        for attempt in range(_TRANSIENT_ATTEMPTS):
+            try:
+                with self._session(write) as s:
+                    return s.execute_write(work) if write else s.execute_read(work)
+            except nexc.ResultFailedError as e:
+                # a deadlock between two concurrent writers: the driver retries a TransientError, but when the
+                # failed result is consumed while the error is handled, what reaches it is this wrapper, which it
+                # does not retry. The transaction was rolled back; run it again.
+                if not isinstance(e.__cause__, nexc.TransientError) or attempt == _TRANSIENT_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * 2 ** attempt)
+        raise AssertionError("unreachable")
 
     def _guard(self, fn: Any) -> Any:
         try:
@@ -80,6 +92,8 @@ class Neo4jBackend:
             raise ConstraintViolation(f"Neo4j: {e.code}: {_first_line(e)}") from None
         except nexc.Neo4jError as e:
             raise QueryError(f"Neo4j rejected the query: {e.code}: {_first_line(e)}") from None
+        except nexc.ResultFailedError as e:
+            raise QueryError(f"Neo4j query failed: {_first_line(e.__cause__ or e)}") from None
 
     def explain(self, query: str, params: Params | None = None) -> None:
         def work(tx: ManagedTransaction) -> None:
