@@ -8,7 +8,6 @@ behind it is the parametrised real backend of tests/conftest.py (or FalkorDB onl
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,18 +17,12 @@ from typing import Any
 
 import httpx
 import uvicorn
+from records_support import free_port, rec
 
 from openresearch.api.app import create_app
 from openresearch.config import Settings
 from openresearch.graph.backend import GraphBackend
 from openresearch.graph.store import GraphStore
-from openresearch.models import EvidenceRecord
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -67,17 +60,6 @@ def serve(store: GraphStore, runs: Any = None, services: Any = None, **overrides
     finally:
         server.should_exit = True
         thread.join(10)
-
-
-def rec(url: str, quote: str, entity: str, metric: str, value: Any, unit: str | None = None,
-        condition: str | None = None, question: str | None = None, published: str | None = None,
-        entities: list[str] | None = None) -> EvidenceRecord:
-    return EvidenceRecord.model_validate({
-        "source": {"url": url, "title": url.rsplit("/", 1)[-1], "published_at": published},
-        "quote": quote, "type": "statistic", "entities": entities or [entity],
-        "observations": [{"entity": entity, "metric": metric, "value": value, "unit": unit, "condition": condition}],
-        "question": question,
-    })
 
 
 SEED = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -11,16 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from records_support import free_port
+
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from records_support import rec
 
 from openresearch.errors import NotFound
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord
 
 pytestmark = pytest.mark.integration
-
-
-def rec(url: str, quote: str, entity: str, metric: str, value: Any, unit: str | None = None,
-        condition: str | None = None, question: str | None = None, published: str | None = None,
-        entities: list[str] | None = None) -> EvidenceRecord:
-    return EvidenceRecord.model_validate({
-        "source": {"url": url, "title": url.rsplit("/", 1)[-1], "published_at": published},
-        "quote": quote, "type": "statistic", "entities": entities or [entity],
-        "observations": [{"entity": entity, "metric": metric, "value": value, "unit": unit, "condition": condition}],
-        "question": question,
-    })
 
 
 BATCH = [
