@@ -112,6 +112,12 @@ def test_a_chinese_lookup_is_answered_in_chinese() -> None:
     assert section.title == "结论" and section.sentences[0].text.startswith("Milvus的最大维度为 32,768")
 
 
+def test_a_person_named_by_title_and_surname_is_the_full_name_with_that_surname() -> None:
+    assert same_thing("Harriet Bea Lund", "Judge Lund") and same_thing("Ola Lund", "Attorney General Lund")
+    assert not same_thing("Harriet Bea Moe", "Judge Lund") and not same_thing("Lundgren Hall", "Judge Lund")
+    assert not same_thing("Fort Lund", "Fort Worth")
+
+
 def test_a_fuller_name_is_the_same_thing_and_a_different_first_name_is_not() -> None:
     assert same_thing("Edvin Karl Lund", "Edvin Lund") and same_thing("Edvin Lund (skier)", "Edvin Lund")
     assert not same_thing("Maja Lund", "Edvin Lund") and not same_thing("Edvin Karl Moe", "Edvin Lund")

@@ -309,6 +309,45 @@ def test_a_passage_that_opens_with_an_infobox_takes_the_qualified_name_whose_qua
     assert {o.entity for it in alone.extract(box, q, plan).items for o in it.observations} == {"Port Vincent"}
 
 
+def test_a_copy_of_a_named_passage_is_about_what_that_passage_is_about() -> None:
+    """An edited copy of a passage that lost its opening name (a mirror, an excerpt) shares most of its text with
+    the original: its values belong to the original's entity, so a changed value there meets the original's as a
+    conflict. A passage sharing no text stays as it was."""
+    body = ("is a census-designated place in Harlan County, Tolvania. It is located on the north bank of the Vask "
+            "river, and the county road runs through its centre. There were 412 households and 290 families. ")
+    original = SourceDoc(id="S-o", url="local://o.txt", title="o", content_hash="1",
+                         text=f"Ash Creek, Tolvania Ash Creek {body}The population was 1,624 at the 2010 census.")
+    copy = SourceDoc(id="S-c", url="local://c.txt", title="c", content_hash="2",
+                     text=f"The place {body}The population was 2,500 at the 2010 census.")
+    other = SourceDoc(id="S-x", url="local://x.txt", title="x", content_hash="3",
+                      text="Ash Creek is a ghost town far away. The population was 12 at the 2010 census.")
+    q, plan = ask("What is the population of Ash Creek?", ["Ash Creek"], aspects=["population"])
+    plan = plan.model_copy(update={"metrics": ["population"], "kind": "lookup"})
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=10, min_score=0.0)
+    ex.prepare([copy, other, original])
+
+    def pop(s: SourceDoc) -> set[tuple[str, str]]:
+        return {(o.entity, o.value) for it in ex.extract(s, q, plan).items for o in it.observations
+                if o.metric == "population"}
+
+    assert pop(copy) == {("Ash Creek, Tolvania", "2,500")}
+    assert pop(other) == {("Ash Creek", "12")}
+
+
+def test_one_known_qualified_name_is_taken_only_for_a_specific_qualifier() -> None:
+    named = SourceDoc(id="S-n", url="local://n.txt", title="n", content_hash="1",
+                      text="Earl House (Vale Hill, Tolvania) Earl House is a house built in 1859.")
+    box = SourceDoc(id="S-b", url="local://b.txt", title="b", content_hash="2",
+                    text="Location Route 45, Vale Hill, Tolvania Area less than one acre Built 1920")
+    plain = SourceDoc(id="S-p", url="local://p.txt", title="p", content_hash="3",
+                      text="Earl Tower (Tolvania) Earl Tower is a tower built in 1901.")
+    other = SourceDoc(id="S-o", url="local://o.txt", title="o", content_hash="4", text="Location Tolvania Built 1920")
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver.load())
+    ex.prepare([named, box, plain, other])
+    assert ex.by_qualifier("Earl House", box) == "Earl House (Vale Hill, Tolvania)"
+    assert ex.by_qualifier("Earl Tower", other) == "Earl Tower"  # one word: another Earl Tower may be there too
+
+
 def test_a_hatnote_naming_the_other_entity_does_not_qualify_a_passage() -> None:
     a = SourceDoc(id="S-a", url="local://a.txt", title="a", content_hash="1",
                   text="Danger Mouse (1981 TV series) Danger Mouse is a British animated series. It premiered in 1981.")

@@ -67,6 +67,20 @@ def test_counts_rates_and_sizes_keep_their_raw_form() -> None:
 
 # --- observations from prose ------------------------------------------------------------------------
 
+def test_an_event_word_with_its_own_date_or_place_does_not_date_another_value() -> None:
+    text = "Source : Scorecard, 11 July 2009 Edda Vold (born 12 March 1955) is a former English cricketer."
+    born = [o.value for o in observations(text, [], set(), "Edda Vold") if o.metric == "born"]
+    assert born == ["12 March 1955"]  # the page's "Source ... 2009" is no birth date
+    text = "Born in Hiram, Maine, Vold read law to enter the bar in 1866."
+    assert not [o for o in observations(text, [], set(), "Edda Vold") if o.metric == "born"]
+    assert _one(observations("The church was built in 1887.", [], set(), "St Ola"), "built").value == "1887"
+
+
+def test_a_year_that_labels_the_count_after_it_is_no_count() -> None:
+    obs = observations("Tolva City Population 2011 50,000 2021 75,000", [], set(), "Tolva")
+    assert "2011" not in [o.value for o in obs if o.metric == "population"]
+
+
 def test_population_households_and_the_census_as_condition() -> None:
     text = "As of the census of 2010, there were 2,417 people, 1,002 households, and 655 families in the village."
     obs = observations(text, [], set(), "Maple Grove, Ohio")
@@ -191,6 +205,13 @@ def test_html_tables_become_rows_with_a_header() -> None:
     ("Lake Tolva Lake Tolva is a reservoir.", "Lake Tolva"),
     ("the second reservoir was filled in 1931. Lake Tolva", None),
     ("Release Notes (summary)\n\nKestrel 2.0 adds tiered storage.", None),
+    # a lead sentence: the name, its dates, then "was a"
+    ("Edda Marie Vold (July 15, 1875 – April 22, 1946) was a Norwegian judge. Vold was born in Bergen.",
+     "Edda Marie Vold"),
+    ("Achada Tolva is a settlement in the south of the island.", "Achada Tolva"),
+    ("It was a settlement in the south of the island.", None),
+    ("Tolva is a settlement.", None),  # one word: too little to tell a name from a sentence
+    ("The Old Mill House is a private residence.", None),
 ])
 def test_lead_subject(text: str, subject: str | None) -> None:
     assert lead_subject(text) == subject

@@ -318,6 +318,16 @@ def _capitalised(token: str) -> bool:
     return bool(token) and (token[0].isupper() or token[0].isdigit() or token[0] in "\"'“") and not token.isdigit()
 
 
+_LEAD_NAME = r"[\"“]?[A-Z][\w'’.\-]*[\"”]?"
+# "Harland Bradley Howe (July 15, 1875 – April 22, 1946) was a United States federal judge.": an encyclopedia
+# lead sentence names its subject first, before its dates and its "is a" / "was the"
+_LEAD_SENTENCE = re.compile(
+    rf"({_LEAD_NAME}(?:\s+(?:(?:of|de|du|da|del|la|le|von|van|der|den|y|and)\s+)?{_LEAD_NAME}){{1,5}})"
+    r"\s*(?:[(（][^()（）]{1,120}[)）]\s*){0,2},?\s+(?:is|was|are|were)\s+(?:a|an|the|one)\s")
+_NOT_LEAD = frozenset({"the", "a", "an", "in", "on", "it", "this", "that", "there", "he", "she", "they", "his", "her",
+                       "its", "our", "we", "from", "for", "after", "before", "during", "when", "at", "by", "as"})
+
+
 def lead_subject(text: str) -> str | None:
     """The entity a passage opens with, the way encyclopedia extracts do: "Osgood, Indiana Osgood is a town ...",
     "Douglas County Courthouse (Nebraska) The present ...". The name (with its disambiguating qualifier) is
@@ -344,8 +354,17 @@ def lead_subject(text: str) -> str | None:
         if tok.startswith("("):
             continue
         if not (_capitalised(tok) or tok.lower() in _CONNECTIVES):
-            return None
-    return None
+            break
+    return _lead_sentence(head)
+
+
+def _lead_sentence(head: str) -> str | None:
+    """The name a passage's first sentence is about when it opens "Name Name (dates) was a ..." (two words at
+    least: "It was a", "Cook is a" name no one)."""
+    m = _LEAD_SENTENCE.match(head)
+    if not m or m.group(1).split()[0].strip("\"“").lower() in _NOT_LEAD:
+        return None
+    return m.group(1)
 
 
 # --- tables ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
@@ -196,6 +196,39 @@ def states_a_subject(text: str) -> bool:
     return any(m.group(1).split()[0].lower() not in _NOT_SUBJECTS for m in _SUBJECT_STATEMENT.finditer(text))
 
 
+_SHINGLE = 6  # words
+_COPY_SHARE = 0.25  # of the smaller text's shingles
+
+
+def _shingles(text: str) -> set[int]:
+    words = re.findall(r"\w+", text[:_SUBJECT_CHARS].casefold())
+    return {hash(tuple(words[i:i + _SHINGLE])) for i in range(len(words) - _SHINGLE + 1)}
+
+
+def twin_leads(sources: Sequence[SourceDoc],
+               subject: Callable[[SourceDoc], DocSubject]) -> dict[tuple[str, str], str]:
+    """(source id, content hash) -> the name a source takes from the one named source whose text it copies: a
+    quarter of the six-word runs of the smaller of the two are shared. Only a source that opens with no name or
+    with the plain form of the other's qualified one takes it; two named sources it copies that disagree leave it
+    as it is."""
+    named = [(s, lead) for s in sources if (lead := subject(s).lead)]
+    if not named:
+        return {}
+    runs = {s.id: _shingles(s.text) for s in sources}
+    out: dict[tuple[str, str], str] = {}
+    for s in sources:
+        own = subject(s).lead
+        if own and _plain_name(own) != own:
+            continue
+        mine = runs[s.id]
+        leads = {lead for other, lead in named if other.id != s.id and lead != own
+                 and (own is None or _plain_name(lead) == own)
+                 and len(mine & runs[other.id]) >= max(15, _COPY_SHARE * min(len(mine), len(runs[other.id])))}
+        if len(leads) == 1:
+            out[(s.id, s.content_hash)] = leads.pop()
+    return out
+
+
 @runtime_checkable
 class Extractor(Protocol):
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult: ...
@@ -241,6 +274,7 @@ class DeterministicExtractor:
         self._subjects: dict[tuple[str, str], DocSubject] = {}
         self._qualified: dict[str, set[str]] = {}  # plain name key -> qualified names sources open with
         self._qualified_lock = threading.Lock()
+        self._prepared: set[tuple[str, str]] = set()  # sources whose copies prepare() has looked for
         self._facts: OrderedDict[str, _SentenceFacts] = OrderedDict()  # per sentence; sources are read repeatedly
 
     # -- the role -----------------------------------------------------------------------------------
@@ -378,7 +412,7 @@ class DeterministicExtractor:
         if len(want) == 1:
             (focus,) = want
             if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]):
-                return focus
+                return self.by_qualifier(focus, source)
             if variant := name_variant(focus, source.text[:_SUBJECT_CHARS]):
                 return variant  # "Carl Reinhold Roth" for "Carl Roth": the source's own fuller name
             if lookup and subject.dominant is None and not subject.named - {entity_key(focus)} and \
@@ -386,17 +420,24 @@ class DeterministicExtractor:
                 # a passage found for a look-up that names nothing at all ("There were 5,000 people ... in the
                 # town") is about what it was found for; the name it never states is the plain one, so it
                 # meets a qualified same-name entity ("X, Indiana") only in the reader's eyes, never in a key
-                return focus
+                return self.by_qualifier(focus, source)
         return subject.dominant
 
     def prepare(self, sources: Sequence[SourceDoc]) -> None:
         """Learn the qualified names a batch of sources open with ("Port Vincent, Louisiana", "Port Vincent,
-        South Australia"), before any is extracted, so the order they are read in does not matter."""
+        South Australia"), before any is extracted, so the order they are read in does not matter. A source that
+        opens with no name, or with the plain one, and copies much of one named source's text (a mirror, an
+        excerpt, an edited copy) is about what that source is about."""
         for source in sources:
             lead = self.doc_subject(source).lead
             if lead and (plain := _plain_name(lead)) != lead and entity_key(plain):
                 with self._qualified_lock:
                     self._qualified.setdefault(entity_key(plain), set()).add(lead)
+        with self._qualified_lock:
+            todo = [s for s in sources if (s.id, s.content_hash) not in self._prepared]
+            self._prepared.update((s.id, s.content_hash) for s in todo)
+        for key, lead in twin_leads(todo, self.doc_subject).items():
+            self._subjects[key] = self._subjects[key]._replace(lead=lead)
 
     def by_qualifier(self, name: str, source: SourceDoc) -> str:
         """A plain name ("Port Vincent") in a source that never opens with its qualified form (an infobox comes
@@ -406,12 +447,12 @@ class DeterministicExtractor:
             return name
         with self._qualified_lock:
             options = sorted(self._qualified.get(entity_key(name), ()))
-        if len(options) < 2:
-            return name  # one qualified form only: the plain name may be yet another place of that name
         head = source.text[:_SUBJECT_CHARS]
         # stated on its own, not as part of the qualified name: "For the 2015 series, see Danger Mouse (2015 TV
-        # series)" points away from the page it is on
-        hits = [q for q in options if (rest := _qualifier_of(q)) and head.count(rest) > head.count(q)]
+        # series)" points away from the page it is on. With one qualified form only, the plain name may be yet
+        # another place of that name unless the qualifier is specific ("Canehill, Arkansas", not "Texas")
+        hits = [q for q in options if (rest := _qualifier_of(q)) and head.count(rest) > head.count(q)
+                and (len(options) >= 2 or len(rest.split()) >= 2)]
         return hits[0] if len(hits) == 1 else name
 
     def qualify(self, found: Sequence[Mention], source: SourceDoc) -> list[Mention]:

@@ -149,7 +149,13 @@ def _event_metric(before: str, after: str) -> str | None:
         return "born"  # "Jane Doe (2 July 1829 – 3 November 1913)"; "Pulsar 2.1 (2018)" dates a release, no birth
     if got is None and re.search(r"^\s?[–-]\s?$|[(（][^()（）]{4,40}[–-]\s?$", before):
         return "died"
-    return got or _nearest(metric_mentions(after[:20]), lambda k: k in _EVENTS, last=False)
+    if got is None:
+        # "1887 the church was built"; but "Cricinfo, 11 July 2009 Geoffrey Cook (born 12 March 1955)": an event
+        # word followed by its own date is that date's
+        hit = next((m for m in metric_mentions(after[:20]) if m.key in _EVENTS), None)
+        if hit and not re.match(r"\s*(?:in|on|c\.|circa|:)?\s*\d", after[hit.end:]):
+            got = hit.key
+    return got
 
 
 def _rate_metric(v: Value, window: str) -> str:
@@ -175,8 +181,10 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
         event = _event_metric(before, after)
         if event:
             return event, v.kind
-        # a bare four-digit number after "population was" is a count, not a year
-        return _bare_metric(before) if v.kind == "year" and re.fullmatch(r"\d{4}", v.raw) else None
+        # a bare four-digit number after "population was" is a count, not a year; "Population 2011 50,000" labels
+        # the count after it with its year
+        return _bare_metric(before) if v.kind == "year" and re.fullmatch(r"\d{4}", v.raw) and not re.match(
+            r"\s+\d", after) else None
     if v.kind == "bare":
         return _bare_metric(before)
     if v.kind == "rate":
@@ -250,8 +258,10 @@ def _event_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, s
     before = text[lo:v.start]
     if re.search(r"[.;。；]", before):
         return None
-    event = _nearest(metric_mentions(before), lambda k: k in _EVENTS, last=True)
-    return (event, v.kind) if event and not _CENSUS.search(before) else None
+    hits = [m for m in metric_mentions(before) if m.key in _EVENTS]
+    if not hits or _CENSUS.search(before) or re.match(r",?\s+(?:in|at|near)\s+[A-Z]", before[hits[-1].end:]):
+        return None  # "Born in Hiram, Maine, Cole read law ... in 1866": the event is dated by a place, not 1866
+    return hits[-1].key, v.kind
 
 
 def _bare_metric(before: str) -> tuple[str, str] | None:

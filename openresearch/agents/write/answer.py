@@ -14,6 +14,7 @@ Pure: a function of the plan, the evidence and the groups. Every number is copie
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -82,11 +83,31 @@ def base_name(entity: str) -> str:
     return core_name(entity)
 
 
+# a person named by office and surname ("Judge Howe", "Attorney General Russell", "Sultan Ahmed")
+_TITLES = frozenset({"judge", "justice", "general", "attorney", "governor", "senator", "president", "mayor", "sultan",
+                     "king", "queen", "emperor", "empress", "prince", "princess", "bishop", "cardinal", "pope",
+                     "admiral", "colonel", "captain", "major", "lieutenant", "sergeant", "sir", "dame", "lord",
+                     "lady", "dr", "dr.", "professor", "prof.", "chief", "minister", "prime", "secretary",
+                     "chancellor", "commissioner", "sheriff", "representative", "congressman", "saint"})
+
+
+def _titled_surname(focus: str) -> str | None:
+    """'Judge Howe' -> 'howe': the one name left after the titles a question puts before it."""
+    words = focus.split()
+    rest = list(itertools.dropwhile(lambda w: w.casefold() in _TITLES, words))
+    return rest[0].casefold() if len(rest) == 1 and len(words) > 1 and rest[0][:1].isupper() else None
+
+
 def same_thing(name: str, focus: str) -> bool:
     """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart
-    ("Osgood, Indiana" for "Osgood"), or the fuller form of the name ("Carl Reinhold Roth" for "Carl Roth")."""
+    ("Osgood, Indiana" for "Osgood"), the fuller form of the name ("Carl Reinhold Roth" for "Carl Roth"), or
+    the full name of a person the question names by title and surname ("Harland Bradley Howe" for "Judge Howe")."""
     a, b = entity_key(base_name(name)), entity_key(base_name(focus))
-    return bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus)))
+    if bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus))):
+        return True
+    surname = _titled_surname(base_name(focus))
+    words = base_name(name).casefold().split()
+    return surname is not None and len(words) >= 2 and words[-1] == surname
 
 
 def _fuller(name: str, short: str) -> bool:
