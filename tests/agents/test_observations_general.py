@@ -76,6 +76,24 @@ def test_an_event_word_with_its_own_date_or_place_does_not_date_another_value() 
     assert _one(observations("The church was built in 1887.", [], set(), "St Ola"), "built").value == "1887"
 
 
+def test_a_figure_someone_failed_to_reach_is_no_measurement_and_a_load_level_is_a_condition() -> None:
+    text = "Borealis could not sustain 200 MB/s, so we measured it at lower rates."
+    assert observations(text, _mentions(text, "Borealis"), set()) == []
+    text = "I did not reach the roughly 600 MB/s that the Kestrel vendor claims."
+    assert observations(text, _mentions(text, "Kestrel"), set()) == []
+    text = "Kestrel did not reach 600 MB/s but it reached 420 MB/s."
+    assert [o.value for o in observations(text, _mentions(text, "Kestrel"), set())] == ["420"]
+    limit = observations("A table must not exceed 4,096 columns.", [], set(), "Kestrel")
+    assert [(o.metric, o.value) for o in limit] == [("max_columns", "4,096")]
+    text = "At 200 MB/s, Kestrel delivered a p99 end-to-end latency of 5 ms, while Borealis's p99 was 25 ms."
+    got = observations(text, _mentions(text, "Kestrel", "Borealis"), set())
+    assert [(o.metric, o.value, o.condition) for o in got] == [("p99_latency", "5", "At 200 MB/s"),
+                                                              ("p99_latency", "25", "At 200 MB/s")]
+    text = "While producers kept writing at 200 MB/s, Borealis served reads about 1.5 times faster than Kestrel."
+    assert not [o for o in observations(text, _mentions(text, "Kestrel", "Borealis"), set())
+                if o.metric.endswith("throughput")]
+
+
 def test_a_year_that_labels_the_count_after_it_is_no_count() -> None:
     obs = observations("Tolva City Population 2011 50,000 2021 75,000", [], set(), "Tolva")
     assert "2011" not in [o.value for o in obs if o.metric == "population"]

@@ -117,6 +117,11 @@ def test_a_comparison_that_names_its_metrics_is_planned_by_metric_and_entity(pla
     ("When did the Battle of Orvale take place?", "Battle of Orvale", "take place"),
     ("When did Cosimo de' Rossi become Duke of Lucca?", "Cosimo de' Rossi", "become duke of lucca"),
     ("When did Arne Holm die?", "Arne Holm", "died"),
+    ("When was Evening Tide first broadcast?", "Evening Tide", "first broadcast"),
+    ("When was Lake Orvale last drained?", "Lake Orvale", "last drained"),
+    ("How many buildings are included in the Orvale Historic District?", "Orvale Historic District", "buildings"),
+    ("How many libraries are part of the OCLS?", "OCLS", "libraries"),
+    ("How many people live in Orvale?", "Orvale", "population"),
 ])
 def test_a_lookup_is_one_sub_question_about_its_entity(planner: DeterministicPlanner, question: str, entity: str,
                                                       attribute: str) -> None:

@@ -24,15 +24,15 @@ _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(p, re.I), a, e) for p, a, e in (
         # When was X called to the Bar? / When was X elected to the House? (the event is a phrase, the entity before it)
         (rf"^(?:when|in what year|what year|which year|when and where) (?:was|were|is|did) {_ART}(.+?) "
-         r"((?:(?:first|originally|initially|officially) )?(?-i:[a-z]+ed|born|built|held|made|won|begun|run|sworn)"
+         r"((?:(?:first|originally|initially|officially|last) )?(?-i:[a-z]+ed|born|built|held|made|won|begun|run|sworn)"
          r"(?: (?:to|as|into|in|at|by|from|for|on) .+?)?)\s*[?？]?$", 2, 1),
         # When did X take place? / When did X become Grand Duke of Y? (a name, then the verb phrase)
         (r"^(?:when|in what year|what year|which year) did (?:the )?((?-i:[A-Z0-9\"“][\w.'’\"”()-]*)"
          r"(?: (?:(?-i:[A-Z0-9][\w.'’\"”()-]*)|of|de|de'|del|da|von|van|the|and|y))*) "
          r"((?-i:[a-z][\w'-]*)(?: [\w'-]+){2,}|take place)\s*[?？]?$", 2, 1),
         # When was X built? / What year was X founded? / When did X die?
-        (rf"^(?:when|in what year|what year|which year|when and where) (?:was|were|is|did) {_ART}(.+?) (\w+?)"
-         r"(?: in| on| at)?\s*[?？]?$", 2, 1),
+        (rf"^(?:when|in what year|what year|which year|when and where) (?:was|were|is|did) {_ART}(.+?) "
+         r"((?:(?:first|originally|initially|officially|last) )?\w+?)(?: in| on| at)?\s*[?？]?$", 2, 1),
         # What sport is X associated with? / What political party does X belong to? / What type of X is Y?
         (rf"^(?:what|which) ((?:type|kind|sort) of \w+|[\w -]{{2,30}}?) (?:is|was|does|did) {_ART}(.+?) "
          r"(?:associated with|known for|a member of|belong to|play|plays|affiliated with|part of|in)\s*[?？]?$", 1, 2),
@@ -43,6 +43,11 @@ _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
         # Who directed X? / Who wrote X? / Who won X?
         (r"^who ((?:\w+ed)|wrote|won|sang|built|founded|invented|created|produced|made|owns|ran) "
          rf"{_ART}(.+?)\s*[?？]?$", 1, 2),
+        # How many buildings are included in X? / How many libraries are part of X?
+        (r"^how (many [\w -]+?) (?:are|were|is|was) (?:included in|contained in|listed in|located in|found in|"
+         rf"part of|in|on|at|within) {_ART}(.+?)\s*[?？]?$", 1, 2),
+        # How many people live in X?
+        (rf"^how (many people) (?:live|lived|reside|resided|lives) in {_ART}(.+?)\s*[?？]?$", 1, 2),
         # How many employees does X have? / How much does X cost?
         (r"^how (many \w+(?: \w+)?|much|tall|long|high|big|large|old|fast) (?:does|do|did|is|was|are|were) "
          rf"{_ART}(.+?)(?: have| has| cost| weigh| take)?\s*[?？]?$", 1, 2),
@@ -75,7 +80,8 @@ _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     ))
 # Where ... -> "location"; Who directed -> "director"; "how much" -> "cost"
 _ATTR_WORDS = {"located": "location", "situated": "location", "based": "location", "headquartered": "location",
-               "much": "cost", "tall": "height", "high": "height", "old": "age", "long": "length",
+               "much": "cost", "people": "population", "tall": "height", "high": "height", "old": "age",
+               "long": "length",
                "big": "size", "large": "size", "fast": "speed", "refer to": "meaning", "stand for": "meaning",
                "mean": "meaning", "directed": "director", "wrote": "author", "written": "author",
                "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator",
