@@ -76,6 +76,16 @@ def test_a_lookup_without_observations_quotes_the_best_statement_without_a_wrapp
     assert "American football" in cited[0].text and "According to" not in cited[0].text
 
 
+def test_a_lookup_without_observations_prefers_the_statement_saying_what_the_focus_is() -> None:
+    aside = ev("E-0000000000c3", "Orvale Air also operated charter flights.", entities=["Orvale Air"], score=0.9,
+               kind="background")
+    lead = ev("E-0000000000c4", "Orvale Air was an airline based in Tolva, Vask.", entities=["Orvale Air"],
+              src="b", score=0.8, kind="background")
+    p = plan("Where was Orvale Air based?", "lookup", ["Orvale Air"], ["location"], [])
+    cited = [s for s in answer_section(p, {"Q-1": [aside, lead]}, []).sentences if s.citations]
+    assert cited[0].citations == [lead.id]
+
+
 def test_a_comparison_gives_one_cited_line_per_metric_and_says_what_is_missing() -> None:
     pg = ev("E-0000000000d1", "pgvector can index vectors with up to 2,000 dimensions.",
             [("pgvector", "max_dimensions", 2000, "dimensions", "2,000", "indexed")], src="pg")

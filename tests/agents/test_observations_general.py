@@ -85,6 +85,8 @@ def test_a_figure_someone_failed_to_reach_is_no_measurement_and_a_load_level_is_
     assert [o.value for o in observations(text, _mentions(text, "Kestrel"), set())] == ["420"]
     limit = observations("A table must not exceed 4,096 columns.", [], set(), "Kestrel")
     assert [(o.metric, o.value) for o in limit] == [("max_columns", "4,096")]
+    zh = observations("Kestrel 认定每表 250 列为安全上限", [], set(), "Kestrel")
+    assert [(o.metric, o.value) for o in zh] == [("max_columns", "250")]
     text = "At 200 MB/s, Kestrel delivered a p99 end-to-end latency of 5 ms, while Borealis's p99 was 25 ms."
     got = observations(text, _mentions(text, "Kestrel", "Borealis"), set())
     assert [(o.metric, o.value, o.condition) for o in got] == [("p99_latency", "5", "At 200 MB/s"),

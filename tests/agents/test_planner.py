@@ -131,6 +131,15 @@ def test_a_lookup_is_one_sub_question_about_its_entity(planner: DeterministicPla
     assert plan.sub_questions[0].entities == [entity] and plan.sub_questions[0].role == "core"
 
 
+def test_a_chinese_attribute_written_a_slash_b_is_two_attributes(planner: DeterministicPlanner) -> None:
+    plan = planner.plan("TDengine 与 InfluxDB 相比，在写入吞吐以及表结构/序列基数限制方面，文档给出了哪些数字？",
+                        budget=PlanBudget())
+    assert plan.attributes == ["写入吞吐", "表结构", "序列基数限制"]
+    assert plan.metrics == ["ingest_throughput", "max_columns", "max_series"]
+    english = planner.plan("Compare Kafka and Pulsar on read/write throughput", budget=PlanBudget())
+    assert "read/write throughput" in english.attributes
+
+
 def test_keywords_are_whole_words(planner: DeterministicPlanner) -> None:
     plan = planner.plan("Which message broker should we choose for high-throughput event streaming: Kafka, RabbitMQ "
                         "or Pulsar?", budget=PlanBudget())

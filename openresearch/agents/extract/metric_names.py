@@ -70,7 +70,8 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("max_series", r"\bseries cardinality\b|\bcardinality\b|\b(?:max(?:imum)? )?(?:number of )?(?:active )?"
                    r"time series(?: per database)?\b|\b(?:max(?:imum)?|active|unique) series\b|\bnumber of series\b|"
                    r"\bseries per (?:database|tenant|node)\b|\bmax-series\b|序列基数|时间线(?:数量?|上限)?|序列数"),
-    ("max_columns", r"\b(?:max(?:imum)? )?(?:number of )?columns?(?: per table)?\b|最大列数|列数(?:上限)?|列上限"),
+    ("max_columns", r"\b(?:max(?:imum)? )?(?:number of )?columns?(?: per table)?\b|最大列数|列数(?:上限)?|列上限|"
+                    r"表结构"),
     ("max_tables", r"\b(?:max(?:imum)? )?(?:number of )?tables? per database\b|最大表数|表数量?上限"),
     ("max_row_size", r"\b(?:max(?:imum)? )?row (?:size|length)\b|最大行长度?|行长度?"),
     ("max_databases", r"\b(?:max(?:imum)? )?(?:number of )?databases\b|数据库数量?上限"),

@@ -301,7 +301,7 @@ def _count_metric(v: Value, before: str, after: str) -> tuple[str, str] | None:
         # the limit word comes before the count, or names it right after ("250 columns as the safe limit");
         # "a table with 250 columns can have ... up to 249" limits the 249, not the 250
         limit = _LIMIT.search(before) or re.match(r"\s*\S+(?:\s\S+)?\s(?:max(?:imum)?\b|limits?\b|at most\b|上限)",
-                                                  after) or _cue(r"cardinality|基数|safe|quota|配额|as (?:the|a) "
+                                                  after) or _cue(r"cardinality|基数|safe|quota|配额|上限|as (?:the|a) "
                                                                  r"(?:\w+ )?limit", window)
         if v.unit == "partitions":
             return ("max_partitions" if limit else "partitions"), v.unit

@@ -153,7 +153,11 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     found: list[str] = []
     for pattern in patterns:
         for m in pattern.finditer(text):
-            for piece in _LIST_SPLIT.split(m.group(1)):
+            pieces = _LIST_SPLIT.split(m.group(1))
+            if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")
+                pieces = [q for p in pieces for q in (p.split("/") if all(
+                    len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
+            for piece in pieces:
                 item = _clean_item(piece)
                 if item and (language == "zh" or len(item.split()) <= 5) and item.lower() not in (
                         f.lower() for f in found):

@@ -225,13 +225,25 @@ def mentions(ev: EvidenceView, name: str) -> bool:
     return any(same_thing(e, name) for e in ev.entities) or (bool(key) and key in entity_key(ev.quote))
 
 
+_COPULA = re.compile(r"\s(?:is|was|are|were)\s+(?:a|an|the|one of)\s|\s(?:是|为)(?:一[个家座位所部种])", re.I)
+
+
+def defines(ev: EvidenceView, focus: str) -> bool:
+    """The quote says what the focus is ("Airways International was an airline based in Miami, Florida"): its
+    name, then "is a" / "was the". An encyclopedia passage answers "what sport / where / what kind" there."""
+    m = _COPULA.search(ev.quote[:300])
+    words = base_name(focus).casefold().split()
+    return m is not None and bool(words) and words[-1] in ev.quote[:m.start()].casefold()
+
+
 def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], words: list[str],
-                    n: int = 2) -> list[Sentence]:
-    """The highest-scoring statements from distinct sources, preferring ones naming the focus and the words."""
-    def rank(ev: EvidenceView) -> tuple[int, int, float]:
+                    n: int = 2, define: bool = False) -> list[Sentence]:
+    """The highest-scoring statements from distinct sources, preferring ones naming the focus and the words, then
+    (`define`: a look-up's "what sport / where / what kind") ones that say what the focus is."""
+    def rank(ev: EvidenceView) -> tuple[int, int, int, float]:
         named = sum(1 for f in focus if mentions(ev, f))
         hits = sum(1 for w in words if w and w.lower() in ev.quote.lower())
-        return -named, -hits, -ev.score
+        return -named, -hits, -sum(1 for f in focus if define and defines(ev, f)), -ev.score
 
     out: list[Sentence] = []
     sources: set[str] = set()
@@ -274,7 +286,7 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
                   items=_p(lang, "join").join(parts))
         out.append(Sentence(text=text, citations=[c for _, vs in ordered for c in _cited(vs, 2)]))
     else:
-        statements = best_statements(lang, items, [focus], attr.split())
+        statements = best_statements(lang, items, [focus], attr.split(), define=True)
         if statements:
             out.append(Sentence(text=_p(lang, "best", entity=focus, attr=attr), citations=[], key=False,
                                 kind="summary"))
