@@ -6,7 +6,7 @@ from pathlib import Path
 
 from openresearch.agents.verify.judge import EmbeddingJudge
 from openresearch.agents.verify.verifier import verify
-from openresearch.agents.write.answer import answer_section, base_name, same_thing
+from openresearch.agents.write.answer import answer_section, base_name, same_thing, value_text
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 from openresearch.models import Draft, EvidenceView, ObservationView, Plan, SourceView, SubQuestion
 
@@ -84,6 +84,15 @@ def test_a_lookup_without_observations_prefers_the_statement_saying_what_the_foc
     p = plan("Where was Orvale Air based?", "lookup", ["Orvale Air"], ["location"], [])
     cited = [s for s in answer_section(p, {"Q-1": [aside, lead]}, []).sentences if s.citations]
     assert cited[0].citations == [lead.id]
+
+
+def test_a_measure_keeps_the_unit_word_its_quote_writes_after_it() -> None:
+    quota = ev("E-0000000000c5", "Total query time: 1500 seconds of query time every 30 seconds",
+               [("Kestrel", "query_latency", 1_500_000.0, "ms", "1500", "")])
+    assert value_text(quota, quota.observations[0]) == "1500 seconds"
+    count = ev("E-0000000000c6", "Kestrel holds 2,000 dimensions.", [("Kestrel", "max_dimensions", 2000.0,
+                                                                     "dimensions", "2,000", "")])
+    assert value_text(count, count.observations[0]) == "2,000"
 
 
 def test_a_comparison_gives_one_cited_line_per_metric_and_says_what_is_missing() -> None:

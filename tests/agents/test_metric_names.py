@@ -48,6 +48,9 @@ def test_mentions_in_order_and_families() -> None:
 
 def test_an_answer_takes_relative_claims_and_kindred_quantities_but_keys_stay_apart() -> None:
     assert same_family("speedup", "ingest_throughput") and same_family("speedup", "query_latency")
+    # a query rate does not answer a question about ingestion; a plain throughput answers either
+    assert not same_family("query_throughput", "ingest_throughput") and not same_family("read_latency", "write_latency")
+    assert same_family("throughput", "ingest_throughput") and same_family("query_throughput", "throughput")
     assert same_family("storage_ratio", "bytes_per_sample") and same_family("compression_ratio", "storage")
     assert same_family("throughput", "ingest_throughput") and same_family("opened", "founded")
     assert not same_family("max_series", "max_columns") and not same_family("latency", "throughput")

@@ -96,6 +96,13 @@ def test_a_figure_someone_failed_to_reach_is_no_measurement_and_a_load_level_is_
                 if o.metric.endswith("throughput")]
 
 
+def test_a_count_word_a_long_scope_phrase_before_its_number() -> None:
+    text = "In the 2011 census the population of Tolva parish and the two electoral wards was 9,523."
+    pop = _one(observations(text, [], set(), "Tolva"), "population")
+    assert (pop.value, pop.condition) == ("9,523", "2011 census")
+    assert observations("The population of the town grew to 5,000 by 2010.", [], set(), "Tolva") == []
+
+
 def test_a_year_that_labels_the_count_after_it_is_no_count() -> None:
     obs = observations("Tolva City Population 2011 50,000 2021 75,000", [], set(), "Tolva")
     assert "2011" not in [o.value for o in obs if o.metric == "population"]

@@ -122,6 +122,11 @@ def test_a_comparison_that_names_its_metrics_is_planned_by_metric_and_entity(pla
     ("How many buildings are included in the Orvale Historic District?", "Orvale Historic District", "buildings"),
     ("How many libraries are part of the OCLS?", "OCLS", "libraries"),
     ("How many people live in Orvale?", "Orvale", "population"),
+    # the name in the subject phrase, not the kind of thing it is
+    ('Who is the artist of the "Orvale Nights" EP?', "Orvale Nights", "artist"),
+    ('Who is the artist of the album "Tolva Road"?', "Tolva Road", "artist"),
+    ("What is the length of the Orvale river?", "Orvale", "length"),
+    ("When was the Evening Tide TV series released?", "Evening Tide", "released"),
 ])
 def test_a_lookup_is_one_sub_question_about_its_entity(planner: DeterministicPlanner, question: str, entity: str,
                                                       attribute: str) -> None:

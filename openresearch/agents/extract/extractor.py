@@ -351,9 +351,13 @@ class DeterministicExtractor:
     def _sentence_facts(self, sent: str) -> _SentenceFacts:
         found = self._facts.get(sent)
         if found is None:
+            values = find_values(sent)
+            # the quantities it names, and the ones its figures measure ("单核每秒插入 100 万条记录" is an ingest
+            # rate though no word of it names one)
+            measured = {o.metric for o in observations(sent, [], set(), "_")} if values else set()
             found = _SentenceFacts(frozenset(_stems(sent) | metric_words(sent)),
-                                   frozenset(m.key for m in metric_mentions(sent)), has_statistic(sent),
-                                   frozenset(v.kind for v in find_values(sent)))
+                                   frozenset({m.key for m in metric_mentions(sent)} | measured), has_statistic(sent),
+                                   frozenset(v.kind for v in values))
             self._facts[sent] = found
             if len(self._facts) > _FACTS_CACHE:
                 self._facts.popitem(last=False)

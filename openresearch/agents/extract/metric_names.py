@@ -174,6 +174,7 @@ _KIN = {"bytes_per_sample": "storage", "compression_ratio": "storage", "compress
         "disk_usage": "storage", "raw_data_size": "storage"}
 _RELATIVE = re.compile(r"_(?:ratio|reduction|increase|saving|change)$")
 _SPEED = frozenset({"throughput", "latency"})
+_DIRECTION = re.compile(r"^(?:ingest|query|read|write)_")
 
 
 def _root(key: str) -> str:
@@ -189,6 +190,8 @@ def same_family(a: str, b: str) -> bool:
     throughput or a latency), or a kindred quantity (bytes per sample for storage). For answering only: keys
     and conflicts stay exact."""
     fa, fb = metric_family(a), metric_family(b)
+    if (pa := _DIRECTION.match(a)) and (pb := _DIRECTION.match(b)) and pa.group(0) != pb.group(0):
+        return False  # a query rate does not answer a question about ingestion, nor a read latency one about writes
     if fa == fb or _ANSWERS_FOR.get(fa, fa) == _ANSWERS_FOR.get(fb, fb):
         return True
     ra, rb = _root(a), _root(b)

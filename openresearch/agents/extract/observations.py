@@ -269,6 +269,25 @@ def _event_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, s
     return hits[-1].key, v.kind
 
 
+_OF_SCOPE = re.compile(r"\s(?:of|in|for)\s[^.;:()\d]{1,70}?\s(?:was|is|were|stood at|totall?ed|reached|numbered)"
+                       r"(?:\s(?:about|approximately|around|roughly|some|nearly|just over|over))?\s?$", re.I)
+
+
+def _count_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, str] | None:
+    """"the population of Sherborne parish and the two electoral wards was 9,523": a count's word may sit a long
+    scope phrase before it, with only "was" between the phrase and the number and no other value."""
+    if v.kind != "bare":
+        return None
+    lo = max([0, v.start - 120, *(w.end for w in values if w.end <= v.start)])
+    before = text[lo:v.start]
+    if re.search(r"[.;。；]", before):
+        return None
+    keys = [m for m in metric_mentions(before) if m.key in _COUNT_METRICS]
+    if not keys or not _OF_SCOPE.fullmatch(before[keys[-1].end:]):
+        return None
+    return keys[-1].key, _UNIT_OF.get(keys[-1].key, "")
+
+
 def _bare_metric(before: str) -> tuple[str, str] | None:
     """A number without a unit is a value only right after words naming a count ("The population was 1,624",
     "Population: 838", "最大列数 4096"): nothing but connectors may sit between them."""
@@ -463,7 +482,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, rel.metric, v.unit, rel))
         elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):
             continue  # "2x faster than it used to be": a comparison without a named baseline is no value
-        elif got := metric_for(v, *cue_window(text, v)) or _event_further(text, v, values):
+        elif got := metric_for(v, *cue_window(text, v)) or _event_further(text, v, values) or \
+                _count_further(text, v, values):
             measured.append((v, *got, None))
     measured = [(v, _widen(text, v, metric), unit, rel) for v, metric, unit, rel in measured
                 if not _MISSED.search(text[max(0, v.start - 60):v.start])]

@@ -131,8 +131,23 @@ def lookup(question: str, language: str) -> Lookup | None:
             verb = canonical_metric(text[m.end(ei):m.start(ai)])
             attr = next((w for w in re.findall(r"[a-z]+", text[m.end(ei):m.start(ai)].lower())
                          if canonical_metric(w) == verb), attr) if verb else attr
-        return Lookup(_ATTR_WORDS.get(attr, attr), entity)
+        return Lookup(_ATTR_WORDS.get(attr, attr), core_entity(m.group(ei).strip(" ,")).strip(" ,\"'“”"))
     return None
+
+
+def core_entity(entity: str) -> str:
+    """The name in a look-up's subject phrase: 'album "War Music"' -> 'War Music', 'the Moravica river' ->
+    'Moravica', 'Elks organization' -> 'Elks'; a name with no capitalised word ('1st arrondissement') stays."""
+    if (m := re.search(r"[\"“]([^\"“”]{2,80})[\"”]", entity)) and m.group(1).strip():
+        return m.group(1).strip(" ,")
+    words = entity.split()
+    cut = len(words)
+    while cut > 1 and re.fullmatch(r"[a-z][a-z-]*", words[cut - 1]):
+        cut -= 1
+    kept = words[:cut]
+    if cut < len(words) and len(kept) > 1 and re.fullmatch(r"[A-Z]{2,4}", kept[-1]):
+        kept = kept[:-1]  # "Danger Mouse TV series": the kind of thing, abbreviated, goes with it
+    return " ".join(kept) if cut < len(words) and any(re.match(r"[A-Z]", w) for w in kept) else entity
 
 
 def _clean_item(item: str) -> str:

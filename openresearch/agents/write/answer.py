@@ -130,6 +130,9 @@ class Found:
         return Quantity(self.obs.value, self.obs.unit)
 
 
+_TIME_UNITS = frozenset({"ns", "us", "µs", "ms", "s", "min", "h"})
+
+
 def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
@@ -137,7 +140,11 @@ def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
         return raw
     form = surface(ev.quote, obs.value, obs.unit)
     if form is None and raw and raw in ev.quote:
-        return raw
+        # "1500 seconds", not a bare "1500": a measure keeps the unit word its quote writes after it
+        after = ev.quote[ev.quote.find(raw) + len(raw):]
+        measure = obs.unit in _TIME_UNITS or obs.unit.endswith(("B", "/s"))
+        word = re.match(r"\s?[A-Za-zµ/%]{1,14}\b", after) if measure else None
+        return raw + (word.group(0) if word else "")
     if form is None and obs.unit in ("people", "households", "year", "count", ""):
         # a count's unit is a noun the number reader does not attach ("1,624 at the 2010 census")
         form = next((text for text, q in quantities(ev.quote) if abs(q.value - obs.value) < 1e-9), None)
