@@ -127,6 +127,8 @@ def test_a_comparison_that_names_its_metrics_is_planned_by_metric_and_entity(pla
     ('Who is the artist of the album "Tolva Road"?', "Tolva Road", "artist"),
     ("What is the length of the Orvale river?", "Orvale", "length"),
     ("When was the Evening Tide TV series released?", "Evening Tide", "released"),
+    ("When was the North Orvale electoral district created?", "North Orvale electoral district", "created"),
+    ("Who created Evening Tide?", "Evening Tide", "creator"),
 ])
 def test_a_lookup_is_one_sub_question_about_its_entity(planner: DeterministicPlanner, question: str, entity: str,
                                                       attribute: str) -> None:

@@ -131,8 +131,17 @@ def lookup(question: str, language: str) -> Lookup | None:
             verb = canonical_metric(text[m.end(ei):m.start(ai)])
             attr = next((w for w in re.findall(r"[a-z]+", text[m.end(ei):m.start(ai)].lower())
                          if canonical_metric(w) == verb), attr) if verb else attr
-        return Lookup(_ATTR_WORDS.get(attr, attr), core_entity(m.group(ei).strip(" ,")).strip(" ,\"'“”"))
+        if attr not in _WHO_WORDS or text.lower().startswith("who"):
+            attr = _ATTR_WORDS.get(attr, attr)
+        return Lookup(attr, core_entity(m.group(ei).strip(" ,")).strip(" ,\"'“”"))
     return None
+
+
+# the kind of thing a question writes after a name ("the Moravica river", "the Elks organization")
+_KIND_NOUNS = frozenset({"river", "race", "organization", "organisation", "work", "ep", "album", "film", "movie",
+                         "song", "single", "series", "band", "novel", "book", "painting", "game", "show"})
+# "Who created X" asks for a person; "When was X created" for a date
+_WHO_WORDS = frozenset({"directed", "wrote", "written", "produced", "invented", "created"})
 
 
 def core_entity(entity: str) -> str:
@@ -142,11 +151,12 @@ def core_entity(entity: str) -> str:
         return m.group(1).strip(" ,")
     words = entity.split()
     cut = len(words)
-    while cut > 1 and re.fullmatch(r"[a-z][a-z-]*", words[cut - 1]):
+    while cut > 1 and words[cut - 1].casefold() in _KIND_NOUNS:
         cut -= 1
     kept = words[:cut]
-    if cut < len(words) and len(kept) > 1 and re.fullmatch(r"[A-Z]{2,4}", kept[-1]):
+    if cut < len(words) and len(kept) > 1 and kept[-1] in ("TV", "EP", "LP"):
         kept = kept[:-1]  # "Danger Mouse TV series": the kind of thing, abbreviated, goes with it
+    # "South Calgary electoral district" keeps its words: only the kind of work or event a question adds goes
     return " ".join(kept) if cut < len(words) and any(re.match(r"[A-Z]", w) for w in kept) else entity
 
 
