@@ -6,7 +6,7 @@ from pathlib import Path
 
 from openresearch.agents.verify.judge import EmbeddingJudge
 from openresearch.agents.verify.verifier import verify
-from openresearch.agents.write.answer import answer_section, base_name, same_thing, value_text
+from openresearch.agents.write.answer import answer_section, base_name, best_statements, same_thing, value_text
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 from openresearch.models import Draft, EvidenceView, ObservationView, Plan, SourceView, SubQuestion
 
@@ -135,6 +135,16 @@ def test_a_person_named_by_title_and_surname_is_the_full_name_with_that_surname(
     assert same_thing("Harriet Bea Lund", "Judge Lund") and same_thing("Ola Lund", "Attorney General Lund")
     assert not same_thing("Harriet Bea Moe", "Judge Lund") and not same_thing("Lundgren Hall", "Judge Lund")
     assert not same_thing("Fort Lund", "Fort Worth")
+    assert same_thing("Golijska Tolva", "Tolva") and not same_thing("Golijska Tolvan", "Tolva")  # a one-word name
+
+
+def test_best_statements_give_a_sentence_two_copies_share_once() -> None:
+    a = ev("E-0000000000f1", "Tolva Stadium was built in 1930.", entities=["Tolva Stadium"], src="a", kind="background")
+    b = ev("E-0000000000f2", "Tolva Stadium was built in 1930.", entities=["Tolva Stadium"], src="b", kind="background")
+    c = ev("E-0000000000f3", "Tolva Stadium is the home venue of Orvale FC.", entities=["Tolva Stadium"], src="c",
+           score=0.1, kind="background")
+    said = best_statements("en", [a, b, c], ["Tolva Stadium"], ["team"])
+    assert [x.citations for x in said] == [[a.id], [c.id]]
 
 
 def test_a_fuller_name_is_the_same_thing_and_a_different_first_name_is_not() -> None:

@@ -106,6 +106,8 @@ def same_thing(name: str, focus: str) -> bool:
     if bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus))):
         return True
     surname = _titled_surname(base_name(focus))
+    if surname is None and len(base_name(focus).split()) == 1 and base_name(focus)[:1].isupper():
+        surname = base_name(focus).casefold()  # "Golijska Moravica" for "Moravica"
     words = base_name(name).casefold().split()
     return surname is not None and len(words) >= 2 and words[-1] == surname
 
@@ -254,10 +256,12 @@ def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], wor
 
     out: list[Sentence] = []
     sources: set[str] = set()
+    quotes: set[str] = set()
     for ev in sorted(items, key=rank):
-        if ev.source.id in sources or (focus and not any(mentions(ev, f) for f in focus)):
-            continue
+        if ev.source.id in sources or ev.quote in quotes or (focus and not any(mentions(ev, f) for f in focus)):
+            continue  # one statement per source, and a sentence two copies share once
         sources.add(ev.source.id)
+        quotes.add(ev.quote)
         out.append(restate(lang, ev))
         if len(out) >= n:
             break
