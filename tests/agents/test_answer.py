@@ -138,6 +138,19 @@ def test_a_person_named_by_title_and_surname_is_the_full_name_with_that_surname(
     assert same_thing("Golijska Tolva", "Tolva") and not same_thing("Golijska Tolvan", "Tolva")  # a one-word name
 
 
+def test_a_comparison_cell_states_figures_before_claims_against_a_competitor() -> None:
+    rel = [ev(f"E-00000000001{i}", f"Kestrel ingestion is {i + 2}x faster than Orvale{i}.",
+              [("Kestrel", "speedup", i + 2.0, "", f"{i + 2}x", f"vs Orvale{i}")], src=f"r{i}") for i in range(4)]
+    fig = [ev(f"E-00000000002{i}", f"Kestrel ingests {i + 5}00k rows/s.",
+              [("Kestrel", "ingest_throughput", (i + 5) * 1e5, "rows/s", f"{i + 5}00k", "")], src=f"f{i}")
+           for i in range(5)]
+    p = plan("Compare Kestrel and Orvale on ingestion throughput.", "comparison", ["Kestrel", "Orvale"],
+             ["ingestion throughput"], ["ingest_throughput"])
+    first = answer_section(p, {"Q-1": [*rel, *fig]}, []).sentences[0]
+    assert sum(f"{i + 5}00k" in first.text for i in range(5)) == 4  # four figures, then three relative claims
+    assert sum(f"{i + 2}x" in first.text for i in range(4)) == 3
+
+
 def test_best_statements_give_a_sentence_two_copies_share_once() -> None:
     a = ev("E-0000000000f1", "Tolva Stadium was built in 1930.", entities=["Tolva Stadium"], src="a", kind="background")
     b = ev("E-0000000000f2", "Tolva Stadium was built in 1930.", entities=["Tolva Stadium"], src="b", kind="background")

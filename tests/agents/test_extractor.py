@@ -309,18 +309,19 @@ def test_a_passage_that_opens_with_an_infobox_takes_the_qualified_name_whose_qua
     assert {o.entity for it in alone.extract(box, q, plan).items for o in it.observations} == {"Port Vincent"}
 
 
+def _local(key: str, version: str, text: str) -> SourceDoc:
+    return SourceDoc(id=f"S-{key}", url=f"local://{key}.txt", title=key, content_hash=version, text=text)
+
+
 def test_a_copy_of_a_named_passage_is_about_what_that_passage_is_about() -> None:
     """An edited copy of a passage that lost its opening name (a mirror, an excerpt) shares most of its text with
     the original: its values belong to the original's entity, so a changed value there meets the original's as a
     conflict. A passage sharing no text stays as it was."""
     body = ("is a census-designated place in Harlan County, Tolvania. It is located on the north bank of the Vask "
             "river, and the county road runs through its centre. There were 412 households and 290 families. ")
-    original = SourceDoc(id="S-o", url="local://o.txt", title="o", content_hash="1",
-                         text=f"Ash Creek, Tolvania Ash Creek {body}The population was 1,624 at the 2010 census.")
-    copy = SourceDoc(id="S-c", url="local://c.txt", title="c", content_hash="2",
-                     text=f"The place {body}The population was 2,500 at the 2010 census.")
-    other = SourceDoc(id="S-x", url="local://x.txt", title="x", content_hash="3",
-                      text="Ash Creek is a ghost town far away. The population was 12 at the 2010 census.")
+    original = _local("o", "1", f"Ash Creek, Tolvania Ash Creek {body}The population was 1,624 at the 2010 census.")
+    copy = _local("c", "2", f"The place {body}The population was 2,500 at the 2010 census.")
+    other = _local("x", "3", "Ash Creek is a ghost town far away. The population was 12 at the 2010 census.")
     q, plan = ask("What is the population of Ash Creek?", ["Ash Creek"], aspects=["population"])
     plan = plan.model_copy(update={"metrics": ["population"], "kind": "lookup"})
     ex = DeterministicExtractor(HashEmbedder(), AliasResolver.load(), max_items=10, min_score=0.0)
@@ -335,13 +336,10 @@ def test_a_copy_of_a_named_passage_is_about_what_that_passage_is_about() -> None
 
 
 def test_one_known_qualified_name_is_taken_only_for_a_specific_qualifier() -> None:
-    named = SourceDoc(id="S-n", url="local://n.txt", title="n", content_hash="1",
-                      text="Earl House (Vale Hill, Tolvania) Earl House is a house built in 1859.")
-    box = SourceDoc(id="S-b", url="local://b.txt", title="b", content_hash="2",
-                    text="Location Route 45, Vale Hill, Tolvania Area less than one acre Built 1920")
-    plain = SourceDoc(id="S-p", url="local://p.txt", title="p", content_hash="3",
-                      text="Earl Tower (Tolvania) Earl Tower is a tower built in 1901.")
-    other = SourceDoc(id="S-o", url="local://o.txt", title="o", content_hash="4", text="Location Tolvania Built 1920")
+    named = _local("n", "1", "Earl House (Vale Hill, Tolvania) Earl House is a house built in 1859.")
+    box = _local("b", "2", "Location Route 45, Vale Hill, Tolvania Area less than one acre Built 1920")
+    plain = _local("p", "3", "Earl Tower (Tolvania) Earl Tower is a tower built in 1901.")
+    other = _local("o", "4", "Location Tolvania Built 1920")
     ex = DeterministicExtractor(HashEmbedder(), AliasResolver.load())
     ex.prepare([named, box, plain, other])
     assert ex.by_qualifier("Earl House", box) == "Earl House (Vale Hill, Tolvania)"

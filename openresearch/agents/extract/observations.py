@@ -254,14 +254,17 @@ def _census(condition: str) -> str:
     return condition
 
 
+def _since_last_value(text: str, v: Value, values: Sequence[Value], reach: int) -> str | None:
+    """The text before a value back to the previous value (at most `reach` characters); None across a sentence."""
+    lo = max([0, v.start - reach, *(w.end for w in values if w.end <= v.start)])
+    before = text[lo:v.start]
+    return None if re.search(r"[.;。；]", before) else before
+
+
 def _event_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, str] | None:
     """"founded in the western town of Mayagüez, on April 25, 1942": an event word may sit a clause or two before its
     date, as long as no other value stands between them."""
-    if v.kind not in ("date", "year"):
-        return None
-    lo = max([0, v.start - 80, *(w.end for w in values if w.end <= v.start)])
-    before = text[lo:v.start]
-    if re.search(r"[.;。；]", before):
+    if v.kind not in ("date", "year") or (before := _since_last_value(text, v, values, 80)) is None:
         return None
     hits = [m for m in metric_mentions(before) if m.key in _EVENTS]
     if not hits or _CENSUS.search(before) or re.match(r",?\s+(?:in|at|near)\s+[A-Z]", before[hits[-1].end:]):
@@ -276,11 +279,7 @@ _OF_SCOPE = re.compile(r"\s(?:of|in|for)\s[^.;:()\d]{1,70}?\s(?:was|is|were|stoo
 def _count_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, str] | None:
     """"the population of Sherborne parish and the two electoral wards was 9,523": a count's word may sit a long
     scope phrase before it, with only "was" between the phrase and the number and no other value."""
-    if v.kind != "bare":
-        return None
-    lo = max([0, v.start - 120, *(w.end for w in values if w.end <= v.start)])
-    before = text[lo:v.start]
-    if re.search(r"[.;。；]", before):
+    if v.kind != "bare" or (before := _since_last_value(text, v, values, 120)) is None:
         return None
     keys = [m for m in metric_mentions(before) if m.key in _COUNT_METRICS]
     if not keys or not _OF_SCOPE.fullmatch(before[keys[-1].end:]):

@@ -214,6 +214,16 @@ def _cites(f: Found, n: int = 3) -> str:
     return "".join(f"[{e}]" for e in cite_ids(f, n))
 
 
+def _relative(f: Found) -> bool:
+    return f.obs.metric == "speedup" or (f.obs.condition or "").startswith("vs ")
+
+
+def cell_values(found: list[Found], absolute: int = 4, relative: int = 3) -> list[Found]:
+    """A comparison cell: its best supported measured values first, then its relative claims ("1.7x (vs X)"), a
+    few of each, so claims against a competitor never crowd out the figures themselves."""
+    return [f for f in found if not _relative(f)][:absolute] + [f for f in found if _relative(f)][:relative]
+
+
 def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
     return _p(lang, "join").join(f"{f.text}{_cond(lang, f)} {_cites(f)}" for f in found[:limit])
 
@@ -336,7 +346,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
     out: list[Sentence] = []
     labels = dict(zip(plan.metrics, plan.attributes, strict=False))
     for metric, row in metric_table(plan, items).items():
-        cells = [_p(lang, "cell", entity=e, values=_values(lang, vs, 5)) for e, vs in row.items()]
+        cells = [_p(lang, "cell", entity=e, values=_values(lang, cell_values(vs), 7)) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
@@ -345,7 +355,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         text = _p(lang, "metric", metric=labels.get(metric, metric.replace("_", " ")),
                   cells=_p(lang, "join").join(cells))
         out.append(Sentence(text=text[0].upper() + text[1:],
-                            citations=[c for vs in row.values() for c in _cited(vs, 5)]))
+                            citations=[c for vs in row.values() for c in _cited(cell_values(vs), 7)]))
     if not out:
         out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
     out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, plan.entities or [g.entity for g in groups],
