@@ -267,8 +267,12 @@ def _event_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, s
     if v.kind not in ("date", "year") or (before := _since_last_value(text, v, values, 80)) is None:
         return None
     hits = [m for m in metric_mentions(before) if m.key in _EVENTS]
-    if not hits or _CENSUS.search(before) or re.match(r",?\s+(?:in|at|near)\s+[A-Z]", before[hits[-1].end:]):
-        return None  # "Born in Hiram, Maine, Cole read law ... in 1866": the event is dated by a place, not 1866
+    rest = before[hits[-1].end:] if hits else ""
+    if not hits or _CENSUS.search(before) or re.match(r",?\s+(?:in|at|near|by)\s+[A-Z]", rest) or \
+            re.search(r",\s*(?:who|which|whose|where)\b", rest):
+        # "Born in Hiram, Maine, Cole read law ... in 1866", "built by Heman Goodrich, who was one of the first
+        # settlers in 1836": the event has its place or maker, and the later date is another clause's
+        return None
     return hits[-1].key, v.kind
 
 
