@@ -149,6 +149,10 @@ def test_a_comparison_cell_states_figures_before_claims_against_a_competitor() -
     first = answer_section(p, {"Q-1": [*rel, *fig]}, []).sentences[0]
     assert sum(f"{i + 5}00k" in first.text for i in range(5)) == 4  # four figures, then three relative claims
     assert sum(f"{i + 2}x" in first.text for i in range(4)) == 3
+    generic = ev("E-000000000030", "Kestrel ingestion is 9x faster than row-based execution.",
+                 [("Kestrel", "speedup", 9.0, "", "9x", "vs row-based execution")], src="g")
+    first = answer_section(p, {"Q-1": [generic, *rel, *fig]}, []).sentences[0]
+    assert "9x" not in first.text  # a claim against a product first; three of those fill the cell
 
 
 def test_best_statements_give_a_sentence_two_copies_share_once() -> None:

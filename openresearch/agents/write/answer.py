@@ -221,7 +221,10 @@ def _relative(f: Found) -> bool:
 def cell_values(found: list[Found], absolute: int = 4, relative: int = 3) -> list[Found]:
     """A comparison cell: its best supported measured values first, then its relative claims ("1.7x (vs X)"), a
     few of each, so claims against a competitor never crowd out the figures themselves."""
-    return [f for f in found if not _relative(f)][:absolute] + [f for f in found if _relative(f)][:relative]
+    # a claim against a named product ("vs ClickHouse") before one against a way of doing it ("vs non-vector
+    # based execution")
+    claims = sorted((f for f in found if _relative(f)), key=lambda f: not re.match(r"vs [A-Z]", f.obs.condition or ""))
+    return [f for f in found if not _relative(f)][:absolute] + claims[:relative]
 
 
 def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
