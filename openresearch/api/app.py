@@ -24,7 +24,7 @@ from openresearch.api.deps import ApiState, require_key
 from openresearch.api.limits import BodyLimit
 from openresearch.api.mcp_mount import mount_mcp
 from openresearch.api.problems import PROBLEM_RESPONSES
-from openresearch.api.routers import compare, conflicts, entities, evidence, feedback, graph, health, topics
+from openresearch.api.routers import compare, conflicts, docs, entities, evidence, feedback, graph, health, topics
 from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
 from openresearch.monitor.service import background_worker
@@ -67,6 +67,7 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
         title="OpenResearch API", version=__version__,
         description="Evidence, entity comparisons, conflicts, people's judgements and research runs over the "
         "OpenResearch knowledge graph. Every list is cursor-paginated; every error is an RFC 9457 problem.",
+        docs_url=None, redoc_url=None,  # /docs is routers/docs.py: Swagger UI from the package, not a CDN
     )
     app.state.api = ApiState(settings=settings, store=services.store, runs=runs)
     problems.install(app)
@@ -78,6 +79,7 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
     if keyed:
         unauthorized[401] = PROBLEM_RESPONSES[401]
     app.include_router(health.router)
+    app.include_router(docs.router)
     for r in (evidence.router, entities.router, compare.router, conflicts.router, feedback.router, graph.router,
               topics.router):
         app.include_router(r, dependencies=guarded, responses=unauthorized)

@@ -15,8 +15,15 @@ def test_health_ready_and_docs(api: Server) -> None:
     with api.client() as c:
         assert c.get("/healthz").json() == {"status": "ok"}
         assert c.get("/readyz").json() == {"status": "ready", "graph": "falkordb"}
-        assert "swagger" in c.get("/docs").text.lower()
+        page = c.get("/docs").text
+        assert "swagger" in page.lower() and "/docs/assets/swagger-ui-bundle.js" in page and "cdn" not in page
+        js = c.get("/docs/assets/swagger-ui-bundle.js")
+        assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript") and \
+            len(js.content) > 100_000
+        assert c.get("/docs/assets/swagger-ui.css").status_code == 200
+        assert c.get("/docs/assets/..%2Fapp.py").status_code == 404 and c.get("/docs/assets/LICENSE").status_code == 404
         paths = c.get("/openapi.json").json()["paths"]
+    assert "/docs" not in paths and "/docs/assets/{name}" not in paths
     for p in ("/evidence", "/evidence/{evidence_id}", "/entities", "/entities/{entity_id}", "/compare",
               "/conflicts", "/conflicts/{conflict_id}/resolution", "/feedback", "/graph/stats"):
         assert p in paths, p

@@ -134,3 +134,14 @@ def test_conflicts_resolve_button_and_the_comparison_table(
     screenshot(chrome, "web-conflict-resolved")
     stored = server.store.conflict_resolutions([conflict_id])[conflict_id]
     assert stored.decision == "both_hold" and stored.note == "different client settings"
+
+
+def test_the_openapi_page_renders_with_nothing_but_the_server(
+        chrome: Any, web: Server, screenshot: Callable[[Any, str], Path]) -> None:
+    """Swagger UI comes from the package: with the browser's network closed, /docs still lists the routes."""
+    chrome.get(web.url + "/docs")
+    title = _wait(chrome, lambda d: (_css(d, ".swagger-ui .info .title") or [None])[0])
+    assert "OpenResearch API" in title.text
+    paths = _wait(chrome, lambda d: [e.text for e in _css(d, ".opblock-summary-path")] or None)
+    assert "/evidence" in paths and "/compare" in paths
+    screenshot(chrome, "web-openapi-docs")
