@@ -76,6 +76,8 @@ def test_an_event_word_with_its_own_date_or_place_does_not_date_another_value() 
     assert _one(observations("The church was built in 1887.", [], set(), "St Ola"), "built").value == "1887"
     text = "Built between 1861–1862, this house was built by Ola Vold, who was one of the first settlers in 1836."
     assert [o.value for o in observations(text, [], set(), "Vold House") if o.metric == "built"] == ["1861–1862"]
+    text = "It is a compilation album, released by Orvale Records in Tolva on April 12, 2011."
+    assert _one(observations(text, [], set(), "Tides"), "released").value == "April 12, 2011"
 
 
 def test_a_figure_someone_failed_to_reach_is_no_measurement_and_a_load_level_is_a_condition() -> None:

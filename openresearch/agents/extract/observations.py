@@ -268,10 +268,12 @@ def _event_further(text: str, v: Value, values: Sequence[Value]) -> tuple[str, s
         return None
     hits = [m for m in metric_mentions(before) if m.key in _EVENTS]
     rest = before[hits[-1].end:] if hits else ""
-    if not hits or _CENSUS.search(before) or re.match(r",?\s+(?:in|at|near|by)\s+[A-Z]", rest) or \
+    opening = hits and not re.search(r"\S", text[:v.start - len(before) + hits[-1].start].split(".")[-1])
+    if not hits or _CENSUS.search(before) or (opening and re.match(r",?\s+(?:in|at|near)\s+[A-Z]", rest)) or \
             re.search(r",\s*(?:who|which|whose|where)\b", rest):
-        # "Born in Hiram, Maine, Cole read law ... in 1866", "built by Heman Goodrich, who was one of the first
-        # settlers in 1836": the event has its place or maker, and the later date is another clause's
+        # "Born in Hiram, Maine, Cole read law ... in 1866" (the sentence opens with the event and its place),
+        # "built by Heman Goodrich, who was one of the first settlers in 1836": the later date is another
+        # clause's. "released by Hear Music on April 12, 2011" is dated by it.
         return None
     return hits[-1].key, v.kind
 
