@@ -90,6 +90,9 @@ def test_a_measure_keeps_the_unit_word_its_quote_writes_after_it() -> None:
     quota = ev("E-0000000000c5", "Total query time: 1500 seconds of query time every 30 seconds",
                [("Kestrel", "query_latency", 1_500_000.0, "ms", "1500", "")])
     assert value_text(quota, quota.observations[0]) == "1500 seconds"
+    zh = ev("E-0000000000c7", "Kestrel 大概需要消耗 44851/5=8970T，8.9P空间。",
+            [("Kestrel", "storage", 8.9e9, "MB", "8.9", "")])
+    assert value_text(zh, zh.observations[0]) == "8.9P"  # a unit letter right before a Chinese character
     count = ev("E-0000000000c6", "Kestrel holds 2,000 dimensions.", [("Kestrel", "max_dimensions", 2000.0,
                                                                      "dimensions", "2,000", "")])
     assert value_text(count, count.observations[0]) == "2,000"
