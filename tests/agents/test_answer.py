@@ -139,6 +139,8 @@ def test_a_person_named_by_title_and_surname_is_the_full_name_with_that_surname(
     assert not same_thing("Harriet Bea Moe", "Judge Lund") and not same_thing("Lundgren Hall", "Judge Lund")
     assert not same_thing("Fort Lund", "Fort Worth")
     assert same_thing("Golijska Tolva", "Tolva") and not same_thing("Golijska Tolvan", "Tolva")  # a one-word name
+    assert same_thing("Republican Tolvan Party", "Tolvan Republican Party")
+    assert not same_thing("Tolvan Party", "Tolvan Republican Party Congress")
 
 
 def test_a_comparison_cell_states_figures_before_claims_against_a_competitor() -> None:

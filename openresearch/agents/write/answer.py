@@ -101,10 +101,14 @@ def _titled_surname(focus: str) -> str | None:
 def same_thing(name: str, focus: str) -> bool:
     """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart
     ("Osgood, Indiana" for "Osgood"), the fuller form of the name ("Carl Reinhold Roth" for "Carl Roth"), or
-    the full name of a person the question names by title and surname ("Harland Bradley Howe" for "Judge Howe")."""
+    the full name of a person the question names by title and surname ("Harland Bradley Howe" for "Judge Howe"), or
+    the same words in another order."""
     a, b = entity_key(base_name(name)), entity_key(base_name(focus))
     if bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus))):
         return True
+    words_a, words_b = sorted(base_name(name).casefold().split()), sorted(base_name(focus).casefold().split())
+    if len(words_a) >= 2 and words_a == words_b:
+        return True  # the same words in another order: "Republican Turkish Party" for "Turkish Republican Party"
     surname = _titled_surname(base_name(focus))
     if surname is None and len(base_name(focus).split()) == 1 and base_name(focus)[:1].isupper():
         surname = base_name(focus).casefold()  # "Golijska Moravica" for "Moravica"
