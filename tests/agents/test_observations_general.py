@@ -95,6 +95,9 @@ def test_a_figure_someone_failed_to_reach_is_no_measurement_and_a_load_level_is_
     got = observations(text, _mentions(text, "Kestrel", "Borealis"), set())
     assert [(o.metric, o.value, o.condition) for o in got] == [("p99_latency", "5", "At 200 MB/s"),
                                                               ("p99_latency", "25", "At 200 MB/s")]
+    text = "Kestrel had a p99 of 1 ms, but only at a reduced load of 30 MB/s; beyond that its latency rose."
+    assert [(o.metric, o.condition) for o in observations(text, _mentions(text, "Kestrel"), set())] == [
+        ("p99_latency", "at a reduced load of 30 MB/s")]
     text = "While producers kept writing at 200 MB/s, Borealis served reads about 1.5 times faster than Kestrel."
     assert not [o for o in observations(text, _mentions(text, "Kestrel", "Borealis"), set())
                 if o.metric.endswith("throughput")]

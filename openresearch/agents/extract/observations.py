@@ -63,7 +63,8 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
     r"不会?低于|至少|不少于|可达到?|最高可?达|高达",
 )]
-_AT_RATE = re.compile(r"\bat\s+\d[\d,.]*\s?[kKM]?\s?(?:MB/s|msg/s|msgs/s|messages/s)", re.I)
+_AT_RATE = re.compile(r"\bat\s+(?:an?\s+(?:\w+\s+)?(?:load|rate|throughput)\s+of\s+)?\d[\d,.]*\s?[kKM]?\s?"
+                      r"(?:MB/s|msg/s|msgs/s|messages/s)", re.I)
 # "RabbitMQ could not sustain 200 MB/s", "I did not reach the roughly 600 MB/s": a figure someone failed to reach
 # is nobody's measurement ("must not exceed 4,096 columns" is a limit, and stays)
 _MISSED = re.compile(r"(?:\bnot|\bnever|n't|\bunable to|\bfail(?:ed|s)? to)\s+(?:\w+\s+)?(?:sustain|reach|achieve|hit|"
