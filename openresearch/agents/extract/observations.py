@@ -437,6 +437,16 @@ def _relative(sentence: str, v: Value, mentions: Sequence[Mention]) -> Relative 
     return Relative(f"{base}_ratio" if up else f"{base}_reduction", baseline)
 
 
+RELATIVE_PREFIX = "vs "  # a relative claim's condition starts with its baseline: "vs ClickHouse, 4 threads"
+
+
+def relative_baseline(condition: str | None) -> str | None:
+    """The baseline a relative claim's condition names ("vs ClickHouse, 4 threads" -> "ClickHouse"), or None."""
+    if not condition or not condition.startswith(RELATIVE_PREFIX):
+        return None
+    return condition[len(RELATIVE_PREFIX):].split(",", 1)[0].strip()
+
+
 def _baselines(sentence: str, mentions: Sequence[Mention]) -> set[int]:
     """Mentions that a comparison is made against ("than ClickHouse"): never the subject of a value."""
     return {i for i, m in enumerate(mentions) if _BASELINE_CUE.search(sentence[max(0, m.start - 16):m.start])}
@@ -516,7 +526,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
             continue
         seen.add((entity, metric, v.raw, unit))
-        parts = [f"vs {rel.baseline}"] if rel else []
+        parts = [f"{RELATIVE_PREFIX}{rel.baseline}"] if rel else []
         parts += [_census(c) for (s, e, c), owner, att in zip(conds, owners, attached, strict=True)
                   if not (s <= v.start and v.end <= e) and owner in (None, entity) and att in (None, v.start)]
         if metric.endswith("throughput") and (st := _THROUGHPUT_STAT.search(cue_window(text, v)[0])):

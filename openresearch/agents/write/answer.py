@@ -20,6 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
+from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.verify.claim_text import quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
@@ -219,7 +220,7 @@ def _cites(f: Found, n: int = 3) -> str:
 
 
 def _relative(f: Found) -> bool:
-    return f.obs.metric == "speedup" or (f.obs.condition or "").startswith("vs ")
+    return f.obs.metric == "speedup" or relative_baseline(f.obs.condition) is not None
 
 
 def cell_values(found: list[Found], absolute: int = 4, relative: int = 3) -> list[Found]:
@@ -227,7 +228,8 @@ def cell_values(found: list[Found], absolute: int = 4, relative: int = 3) -> lis
     few of each, so claims against a competitor never crowd out the figures themselves."""
     # a claim against a named product ("vs ClickHouse") before one against a way of doing it ("vs non-vector
     # based execution")
-    claims = sorted((f for f in found if _relative(f)), key=lambda f: not re.match(r"vs [A-Z]", f.obs.condition or ""))
+    claims = sorted((f for f in found if _relative(f)),
+                    key=lambda f: not (relative_baseline(f.obs.condition) or "")[:1].isupper())
     return [f for f in found if not _relative(f)][:absolute] + claims[:relative]
 
 
