@@ -143,10 +143,15 @@ class ConflictGroup(BaseModel):
     every distinct value, best supported first."""
 
     id: str  # stable hash of the key
+    # "value": the sources give different values under one condition; "condition": they give the same value
+    # but state a different set-up for it (each value is one stated set-up, its `conditions` what it says)
+    kind: Literal["value", "condition"] = "value"
     entity: str
     metric: str
     unit: str
-    condition: str = ""  # as written (the group's observations share its normalised form)
+    # as written (the group's observations share its normalised form); for kind "condition", the disputed
+    # set-up dimension (threads, hardware, cardinality, dataset)
+    condition: str = ""
     values: list[ConflictValue] = Field(min_length=2)
     relative_difference: float
     credibility: str = ""  # a plain-language note on which value is better supported

@@ -238,14 +238,25 @@ _DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((d, re.compile(p, r
 ))
 
 
+def dimension_of(part: str) -> str:
+    """The dimension one condition part sets ("4 threads" -> threads, "m5.8xlarge" -> hardware, "vs ClickHouse"
+    -> vs); a part no rule knows is its own dimension."""
+    return next((d for d, rx in _DIMENSIONS if rx.search(part)), part)
+
+
 def condition_dimensions(condition: str | None) -> dict[str, set[str]]:
-    """Each normalised part of a condition under the dimension it sets ("4 threads" -> threads, "m5.8xlarge" ->
-    hardware, "vs ClickHouse" -> vs); a part no rule knows is its own dimension."""
+    """Each normalised part of a condition under the dimension it sets."""
     out: dict[str, set[str]] = {}
     for part in filter(None, normalise_condition(condition).split(" | ")):
-        dim = next((d for d, rx in _DIMENSIONS if rx.search(part)), part)
-        out.setdefault(dim, set()).add(part)
+        out.setdefault(dimension_of(part), set()).add(part)
     return out
+
+
+def written_parts(condition: str | None, dimension: str) -> list[str]:
+    """The parts of a condition as written that set one dimension ("high cardinality, 10 million devices" for
+    cardinality out of "high cardinality, 10 million devices, four threads")."""
+    parts = (p.strip(" .") for p in re.split(r"[,;，；]|\band\b", condition or ""))
+    return [p for p in parts if p and dimension_of(normalise_condition(p)) == dimension]
 
 
 def conditions_compatible(a: str | None, b: str | None) -> bool:

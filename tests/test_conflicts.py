@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
 
+from openresearch.condition_conflicts import condition_groups
 from openresearch.conflicts import (
     ObservedValue,
     build_group,
@@ -202,3 +204,46 @@ def test_the_statistic_a_quote_states_is_part_of_the_key() -> None:
     assert [quote_qualifiers(o) for o in named] == [(), ()] and len(conflict_groups(named, 0.05)) == 1
     assert quote_qualifiers(quoted(2000, "", "pgvector indexes vectors of up to 2,000 dimensions.", "d",
                                    "dimensions")) == ("max", "indexed")
+
+
+# --- disputed conditions: the same figure under different stated set-ups ---------------------------------
+
+def throughput(value: float, source: str, condition: str, quote: str, evidence: str | None = None) -> ObservedValue:
+    o = ob(value, source, entity="QuestDB", metric="ingest_throughput", unit="rows/s", condition_key=condition,
+           evidence=evidence)
+    return replace(o, quote=quote, raw_value=f"{value / 1000:g}k", raw_unit="rows/sec")
+
+
+def test_the_same_figure_under_a_different_stated_set_up_is_a_disputed_condition() -> None:
+    low = throughput(904000, "june", "low cardinality of 100 devices",
+                     "Using a dataset with low cardinality of 100 devices, we hit 904k rows/sec.")
+    high = throughput(904000, "tutorial", "high cardinality, 10 million devices, four threads",
+                      "For datasets with high cardinality (>10 million devices), QuestDB peaked at 904k rows/sec.")
+    (g,) = condition_groups([low, high])
+    assert g.kind == "condition" and g.condition == "cardinality"
+    assert sorted(v.conditions[0] for v in g.values) == ["high cardinality, 10 million devices",
+                                                         "low cardinality of 100 devices"]
+    assert conflict_groups([low, high], 0.05) == []  # the values agree: no value conflict
+    # figures 1.5% apart are the same figure; the thread counts they are stated with differ
+    a = throughput(914000, "may", "twice as many threads as QuestDB", "ClickHouse hits 914k rows/sec with twice...")
+    b = throughput(900000, "june", "four times as many workers as QuestDB", "ClickHouse could ingest 900k rows/sec")
+    (t,) = condition_groups([a, b])
+    assert t.condition == "threads" and sorted(v.value for v in t.values) == [900000, 914000]
+
+
+def test_what_is_not_a_disputed_condition() -> None:
+    q = "QuestDB ingested 904k rows/sec."
+    # the same source stating two set-ups describes two runs
+    assert condition_groups([throughput(904000, "a", "100 devices", q, "E-1"),
+                             throughput(904000, "a", "10 million devices", q, "E-2")]) == []
+    # different figures: a value question, not a set-up one
+    assert condition_groups([throughput(904000, "a", "100 devices", q),
+                             throughput(640000, "b", "10 million devices", q)]) == []
+    # two set-up dimensions differ: more likely two experiments that happen to agree
+    assert condition_groups([throughput(904000, "a", "100 devices, 4 threads", q),
+                             throughput(904000, "b", "10 million devices, 16 threads", q)]) == []
+    # a version or a census year: the figure stayed the same
+    assert condition_groups([throughput(904000, "a", "version 6.0", q),
+                             throughput(904000, "b", "version 7.1", q)]) == []
+    # a figure with no set-up disputes nothing
+    assert condition_groups([throughput(904000, "a", "", q), throughput(904000, "b", "100 devices", q)]) == []

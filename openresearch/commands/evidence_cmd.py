@@ -11,7 +11,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, store
-from openresearch.conflicts import condition_label, value_summary
+from openresearch.conflicts import condition_label, value_cell
 from openresearch.models import Comparison, ConflictGroup
 
 app = typer.Typer(help="Import, export and inspect evidence.", no_args_is_help=True)
@@ -126,7 +126,7 @@ def print_conflicts(found: list[ConflictGroup]) -> None:
     for col in ("entity", "metric", "condition", "values (best supported first)", "Δ", "credibility"):
         table.add_column(col)
     for c in found:
-        values = "\n".join(f"{value_summary(v)} {' '.join(v.evidence_ids)}" for v in c.values)
+        values = "\n".join(f"{value_cell(c, v)} {' '.join(v.evidence_ids)}" for v in c.values)
         table.add_row(c.entity, c.metric, condition_label(c), values, f"{c.relative_difference:.0%}", c.credibility)
     console.print(table)
 

@@ -171,6 +171,9 @@ def record_resolution(store: CatalogueStore, group: ConflictGroup, res: ValueCor
                       now: int | None = None) -> Resolution:
     """Store a resolution of `group`; InputError when `value` is not one of the group's values."""
     value = None
+    if res.value is not None and group.kind == "condition":
+        raise InputError(f"conflict {group.id} disputes the set-up of one figure ({group.condition}), not a value: "
+                         "resolve it without a value")
     if res.value is not None:
         value = matching_value(group, res.value)
         if value is None:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import get_args
 
+from openresearch.condition_conflicts import condition_groups
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
@@ -187,7 +188,8 @@ class GraphStore(DocumentStore, RunStore):
                         entities: list[str] | None = None, tolerance: float | None = None,
                         limit: int = 1000) -> list[ConflictGroup]:
         """Conflicts as groups (one per entity + metric + unit + condition, every value with all of its
-        evidence), for one entity, several, or the whole graph; `limit` bounds the keys read."""
+        evidence), and disputed conditions (the same figure under different stated set-ups, kind "condition"),
+        for one entity, several, or the whole graph; `limit` bounds the keys read."""
         tol = self.tolerance if tolerance is None else tolerance
         m = normalise_metric(metric) if metric else None
         names = ([entity] if entity is not None else []) + list(entities or [])
@@ -196,9 +198,13 @@ class GraphStore(DocumentStore, RunStore):
             if not ids:
                 return []
             rows = self._read("conflict_groups_for_entities", entity_ids=ids, metric=m, tolerance=tol, limit=limit)
+            disputed = self._read("condition_conflicts_for_entities", entity_ids=ids, metric=m, limit=limit)
         else:
             rows = self._read("conflict_groups_all", metric=m, tolerance=tol, limit=limit)
-        return conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol)
+            disputed = self._read("condition_conflicts_all", metric=m, limit=limit)
+        values = conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol)
+        conditions = condition_groups(_observed(o) for r in disputed for o in r["rows"])
+        return sorted(values + conditions, key=lambda g: (g.entity, g.metric, g.condition, g.kind, g.id))
 
     def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
         resolved = self.resolve_entities(entities)

@@ -1,12 +1,14 @@
-"""Conflict disclosures state each value as its quote writes it, so the verifier's numeric check passes."""
+"""Conflict disclosures state each value (and a disputed set-up) as its quote writes it, so the verifier's numeric
+check passes."""
 
 from __future__ import annotations
 
 import pytest
-from writing_fixtures import conflict, ev
+from writing_fixtures import conflict, ev, observed
 
 from openresearch.agents.verify.verifier import verify
 from openresearch.agents.write.writer_templates import conflict_sentence
+from openresearch.condition_conflicts import condition_groups
 from openresearch.models import ClaimJudgement, Draft, DraftSection, EvidenceView
 
 
@@ -37,6 +39,45 @@ def test_years_and_dates_are_stated_as_written_and_verify(items: list[EvidenceVi
     group = conflict(*items)
     sentence = conflict_sentence(lang, group)
     assert all(f in sentence.text for f in forms), sentence.text
+    draft = Draft(title="t", sections=[DraftSection(question_id="q", title="t", sentences=[sentence])])
+    result = verify(draft, {e.id: e for e in items}, [group], Supports())
+    assert result.verdicts[0].verdict == "PASS", result.verdicts[0].reasons
+    assert result.undisclosed_conflicts == []
+
+
+def written(e: EvidenceView, raw: str) -> EvidenceView:
+    """The observation as the extractor stores it: its value and unit as the quote writes them."""
+    o = e.observations[0].model_copy(update={"raw_value": raw, "raw_unit": "rows/sec"})
+    return e.model_copy(update={"observations": [o]})
+
+
+LOW = ev("E-low", "Using a dataset with low cardinality of 100 devices, we hit 904k rows/sec.",
+         [("QuestDB", "ingest throughput", 904000, "rows/s", "low cardinality of 100 devices")],
+         url="https://questdb.example/june")
+HIGH = ev("E-high", "With high cardinality (>10 million devices), QuestDB peaked at 904k rows/sec.",
+          [("QuestDB", "ingest throughput", 904000, "rows/s", "high cardinality, 10 million devices, 4 threads")],
+          url="https://tutorial.example/compare")
+# the set-up one side is stated with holds a number its quote lacks: the quote says it instead
+ELSEWHERE = ev("E-else", "ClickHouse could ingest 900k rows/sec.",
+               [("ClickHouse", "ingest throughput", 900000, "rows/s", "16 threads")], url="https://a.example/c")
+TWICE = ev("E-twice", "ClickHouse hits 914k rows/sec with twice as many threads.",
+           [("ClickHouse", "ingest throughput", 914000, "rows/s", "twice as many threads")], url="https://b.example/c")
+
+
+@pytest.mark.parametrize(("items", "lang", "parts"), [
+    ([LOW, HIGH], "en", ["same figure but state different cardinality",
+                         "904k rows/sec (low cardinality of 100 devices) [E-low]",
+                         "904k rows/sec (high cardinality, 10 million devices) [E-high]"]),
+    ([LOW, HIGH], "zh", ["所述基数不同", "（low cardinality of 100 devices）"]),
+    ([ELSEWHERE, TWICE], "en", ["different thread counts", "900k rows/sec (“ClickHouse could ingest 900k rows/sec”) "
+                                "[E-else]", "914k rows/sec (twice as many threads) [E-twice]"]),
+])
+def test_a_disputed_condition_states_each_set_up_and_verifies(items: list[EvidenceView], lang: str,
+                                                              parts: list[str]) -> None:
+    items = [written(e, e.quote.split(" rows/sec")[0].split()[-1]) for e in items]
+    (group,) = condition_groups([observed(e, e.observations[0]) for e in items])
+    sentence = conflict_sentence(lang, group)
+    assert all(p in sentence.text for p in parts), sentence.text
     draft = Draft(title="t", sections=[DraftSection(question_id="q", title="t", sentences=[sentence])])
     result = verify(draft, {e.id: e for e in items}, [group], Supports())
     assert result.verdicts[0].verdict == "PASS", result.verdicts[0].reasons

@@ -255,3 +255,23 @@ def test_a_superseded_value_is_not_a_conflict(store: GraphStore) -> None:
     store.backend.write("MATCH (o:Observation) WHERE o.value = 100 SET o.superseded_by = 'newer'", {})
     assert store.conflict_groups(entity="Qux") == []
     assert store.conflict_groups() == []
+
+
+def test_the_same_figure_under_different_stated_set_ups_is_a_disputed_condition(store: GraphStore) -> None:
+    store.write_evidence([
+        rec("https://questdb-blog.example/june", "Using a dataset with low cardinality of 100 devices, we hit "
+            "maximum ingestion throughput of 904k rows/sec.", "QuestDB", "ingest throughput", "904k", "rows/s",
+            "low cardinality of 100 devices"),
+        rec("https://tutorial.example/compare", "For datasets with high cardinality (>10 million devices), QuestDB "
+            "peaked at 904k rows/sec.", "QuestDB", "ingest throughput", "904k", "rows/s",
+            "high cardinality, 10 million devices"),
+        rec("https://questdb-blog.example/june", "QuestDB sustained 640k rows/sec with 10 million devices.",
+            "QuestDB", "ingest throughput", "640k", "rows/s", "10 million devices"),
+    ])
+    for groups in (store.conflict_groups(), store.conflict_groups(entity="QuestDB")):
+        (g,) = groups
+        assert g.kind == "condition" and g.condition == "cardinality" and g.entity == "QuestDB"
+        assert sorted(v.conditions[0] for v in g.values) == ["high cardinality, 10 million devices",
+                                                             "low cardinality of 100 devices"]
+        assert {v.value for v in g.values} == {904000.0}
+    assert store.conflict_group(g.id) == g

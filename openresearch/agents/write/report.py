@@ -11,8 +11,7 @@ import networkx as nx
 
 from openresearch.agents.write.answer import ANSWER_ID, cite_ids, metric_table
 from openresearch.agents.write.report_model import Report
-from openresearch.conflicts import condition_label
-from openresearch.conflicts import value_summary as conflict_value
+from openresearch.conflicts import condition_label, value_cell
 
 _CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]")
 
@@ -98,7 +97,7 @@ def to_markdown(result: Report) -> str:
                 "| entity | metric | condition | values (best supported first) | difference | credibility |",
                 "|---|---|---|---|---|---|"]
         for c in result.conflicts:
-            values = "; ".join(f"{_cell(conflict_value(v))} " + "".join(f"[{e}]" for e in v.evidence_ids)
+            values = "; ".join(f"{_cell(value_cell(c, v))} " + "".join(f"[{e}]" for e in v.evidence_ids)
                                for v in c.values)
             out.append(f"| {_cell(c.entity)} | {_cell(c.metric)} | {_cell(condition_label(c))} | {values} | "
                        f"{c.relative_difference:.0%} | {_cell(c.credibility)} |")
@@ -201,7 +200,7 @@ def to_html(result: Report) -> str:
         rows = "".join(
             f"<tr><td>{html.escape(c.entity)}</td><td>{html.escape(c.metric)}</td>"
             f"<td>{html.escape(condition_label(c))}</td><td>"
-            + "<br>".join(html.escape(conflict_value(v)) + " " + " ".join(
+            + "<br>".join(html.escape(value_cell(c, v)) + " " + " ".join(
                 f'<a class="cite" href="#{e}">[{e}]</a>' for e in v.evidence_ids) for v in c.values)
             + f"</td><td>{c.relative_difference:.0%}</td><td>{html.escape(c.credibility)}</td></tr>"
             for c in result.conflicts)

@@ -92,6 +92,12 @@ def conflict_lines(conflicts: list[ConflictGroup]) -> str:
     for g in conflicts:
         forms = [conflict_value_text(v) for v in g.values]
         values = " versus ".join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
+        if g.kind == "condition":  # the figures agree; what they were measured under does not
+            sides = " versus ".join(f"{form} under {', '.join(v.conditions) or 'an unstated set-up'} "
+                                    + "".join(f"[{e}]" for e in ids) for (form, ids), v in zip(forms, g.values,
+                                                                                             strict=True))
+            lines.append(f"- {g.entity} {g.metric}: the same figure with different {g.condition}: {sides}.")
+            continue
         cond = f" ({g.condition})" if g.condition else ""
         lines.append(f"- {g.entity} {g.metric}{cond}: {values}. {g.credibility}")
     return "\n".join(lines) if lines else "(none)"

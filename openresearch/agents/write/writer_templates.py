@@ -23,6 +23,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "limited": "The evidence for this part is limited, so this answer may be incomplete.",
         "conflict": "Sources disagree on {entity} {metric}{cond}: {values}; {note}.",
         "conflict_join": " versus ",
+        "dispute": "Sources give {entity} {metric} the same figure but state different {dimension} for it: {values}.",
         "stat": "{entity} {metric}: {values}.",
         "stat_join": "; ",
         "value": "{v}{cond} [{e}]",
@@ -41,6 +42,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "limited": "这部分的证据有限，回答可能不完整。",
         "conflict": "关于{entity}的{metric}{cond}，来源之间存在分歧：{values}；{note}。",
         "conflict_join": " 与 ",
+        "dispute": "关于{entity}的{metric}，来源给出相同的数字，但所述{dimension}不同：{values}。",
         "stat": "{entity}的{metric}：{values}。",
         "stat_join": "；",
         "value": "{v}{cond} [{e}]",
@@ -55,6 +57,10 @@ PHRASES: dict[str, dict[str, str]] = {
         "date": "（{d}）",
     },
 }
+# the set-up dimension a disputed-condition group is about, as a sentence names it
+DIMENSION_NAMES = {"en": {"threads": "thread counts", "hardware": "hardware", "cardinality": "cardinality",
+                          "dataset": "datasets"},
+                   "zh": {"threads": "线程数", "hardware": "硬件", "cardinality": "基数", "dataset": "数据集"}}
 _MAX_QUOTE = 320  # characters of a quote restated in a sentence; longer ones are cut at a word boundary
 
 
@@ -158,10 +164,34 @@ def conflict_value_text(v: ConflictValue) -> tuple[str, list[str]]:
     return value_label(v), v.evidence_ids[:CONFLICT_CITES]
 
 
+def dispute_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
+    """A disputed condition: 'Sources give QuestDB ingest throughput the same figure but state different
+    cardinality for it: 904k rows/sec (high cardinality, 10 million devices) [E-a] versus 904k rows/sec (low
+    cardinality of 100 devices) [E-b].' A side's set-up is named when its numbers are in its cited quotes, else
+    the quote says it."""
+    sides = []
+    cited: list[str] = []
+    for v in g.values:
+        form, ids = conflict_value_text(v)
+        quotes = [q for e, q in zip(v.evidence_ids, v.quotes, strict=False) if e in ids]
+        said = ", ".join(v.conditions)
+        if not said or unmatched_numbers(said, quotes):
+            said = "“" + clip_quote(quotes[0]) + "”" if quotes else ""
+        sides.append(f"{form}{phrase(lang, 'cond', c=said) if said else ''} " + "".join(f"[{e}]" for e in ids))
+        cited.extend(ids)
+    names = DIMENSION_NAMES["zh" if lang == "zh" else "en"]
+    text = phrase(lang, "dispute", entity=g.entity, metric=metric_label(g.metric),
+                  dimension=names.get(g.condition, g.condition), values=phrase(lang, "conflict_join").join(sides))
+    return Sentence(text=text, citations=cited, key=True, kind="conflict")
+
+
 def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     """Every value of the group with its citations, then which is better supported: 'Sources disagree on
     Osgood, Indiana population: 1,624 [E-a][E-b] versus 2,500 [E-c]; 1,624 is given by two independent
-    sources; 2,500 by one source.' The condition is named when its numbers are in the cited quotes."""
+    sources; 2,500 by one source.' The condition is named when its numbers are in the cited quotes. A disputed
+    condition gets its own sentence."""
+    if g.kind == "condition":
+        return dispute_sentence(lang, g)
     forms = [conflict_value_text(v) for v in g.values]
     values = phrase(lang, "conflict_join").join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
     note = credibility_note(g.values, lang, [form for form, _ in forms])

@@ -1,0 +1,104 @@
+"""Disputed conditions: sources that give the same figure for an entity's metric but state a different set-up
+for it ("904k rows/s ... with a low cardinality of 100 devices" against "high cardinality (>10 million) ...
+904k rows/s"; "914k rows/s with twice as many threads as QuestDB" against "900k rows/s but four times as many
+workers"). One of them misreports the measurement it quotes, which a value conflict cannot show: the values
+agree. The pure core behind the condition groups of `GraphStore.conflict_groups`; no I/O.
+
+A dispute needs the same figure (within `SAME_FIGURE`, tighter than the value tolerance: agreement is the
+same number, rounded), from different sources, whose conditions both set a set-up dimension (threads,
+hardware, cardinality, dataset) and differ in exactly that one of the dimensions both set: two figures whose
+set-ups differ in several ways are more likely two experiments that happen to agree. A version, a date or a
+census year is no dispute (a figure that stayed the same), nor a plan, scope or statistic (a product can
+have the same limit in two plans).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from openresearch.conflicts import (
+    EXACT_UNITS,
+    GENERIC_METRICS,
+    ObservedValue,
+    cluster,
+    cluster_value,
+    credibility_note,
+    group_id,
+    quote_qualifiers,
+    support_rank,
+)
+from openresearch.models import ConflictGroup
+from openresearch.numbers import condition_dimensions, written_parts
+
+SAME_FIGURE = 0.02
+SETUP_DIMENSIONS = ("threads", "hardware", "cardinality", "dataset")
+
+
+def disputed_dimension(a: ObservedValue, b: ObservedValue) -> str | None:
+    """The one set-up dimension both conditions set and state differently, if that is their only difference
+    among the dimensions both set."""
+    da, db = condition_dimensions(a.condition), condition_dimensions(b.condition)
+    differ = [d for d in da.keys() & db.keys() if da[d] != db[d]]
+    return differ[0] if len(differ) == 1 and differ[0] in SETUP_DIMENSIONS else None
+
+
+def _sides(obs: Sequence[ObservedValue], dimension: str) -> dict[frozenset[str], list[ObservedValue]]:
+    out: dict[frozenset[str], list[ObservedValue]] = {}
+    for ob in obs:
+        parts = condition_dimensions(ob.condition).get(dimension)
+        if parts:
+            out.setdefault(frozenset(parts), []).append(ob)
+    return out
+
+
+def _groups_of(obs: list[ObservedValue], qualifiers: tuple[str, ...]) -> list[ConflictGroup]:
+    """The disputes within one cluster of equal figures of one key."""
+    pairs = [(a, b) for a, b in combinations(obs, 2)
+             if a.source_id != b.source_id and a.evidence_id != b.evidence_id]
+    dims = sorted({d for a, b in pairs if (d := disputed_dimension(a, b))})
+    out = []
+    for dim in dims:
+        sides = _sides(obs, dim)
+        # a source stating two set-ups for one figure is describing two runs, not disputing its own
+        owners: dict[str, set[frozenset[str]]] = {}
+        for side, members in sides.items():
+            for ob in members:
+                owners.setdefault(ob.source_id, set()).add(side)
+        kept = {side: members for side, members in sides.items()
+                if not any(len(owners[ob.source_id]) > 1 for ob in members)}
+        if len(kept) < 2 or len({ob.source_id for m in kept.values() for ob in m}) < 2:
+            continue
+        values = []
+        for side in sorted(kept, key=sorted):
+            members = kept[side]
+            v = cluster_value(members)
+            # what each side says about the disputed dimension, as its sources write it
+            written = dict.fromkeys(p for ob in members for p in written_parts(ob.condition, dim))
+            values.append(v.model_copy(update={"conditions": [", ".join(written)] if written else v.conditions}))
+        values.sort(key=support_rank)
+        first = obs[0]
+        lo, hi = min(ob.value for ob in obs), max(ob.value for ob in obs)
+        out.append(ConflictGroup(
+            id=group_id(first.entity_id, first.metric, first.unit, "condition:" + dim, qualifiers),
+            kind="condition", entity=first.entity, metric=first.metric, unit=first.unit, condition=dim,
+            values=values, relative_difference=round(abs(hi - lo) / (max(abs(hi), abs(lo)) or 1.0), 4),
+            credibility=credibility_note(values)))
+    return out
+
+
+def condition_groups(observations: Iterable[ObservedValue]) -> list[ConflictGroup]:
+    """Observations of any keys -> the disputed-condition groups among them (kind 'condition'), one per key,
+    figure and dimension; each value of a group is one stated set-up, its `conditions` what it says about the
+    dimension (the group's `condition`)."""
+    keyed: dict[tuple[str, str, str, tuple[str, ...]], list[ObservedValue]] = {}
+    for ob in observations:
+        if ob.metric in GENERIC_METRICS or ob.unit in EXACT_UNITS or not ob.condition:
+            continue
+        keyed.setdefault((ob.entity_id, ob.metric, ob.unit, quote_qualifiers(ob)), []).append(ob)
+    out: list[ConflictGroup] = []
+    for (*_, qualifiers), obs in sorted(keyed.items()):
+        for c in cluster([o.value for o in obs], SAME_FIGURE):
+            if len(c) >= 2:
+                out.extend(_groups_of([obs[i] for i in c], qualifiers))
+    return sorted(out, key=lambda g: (g.entity, g.metric, g.condition, g.id))

@@ -1,0 +1,20 @@
+// purpose: the observations behind every disputed-condition group (optionally for one metric): keys (entity, metric, unit) whose observations state two or more different conditions, from two or more sources; one row per key with its observations that state a condition, their evidence and sources (which of them give the same figure under a different set-up is decided in condition_conflicts.py)
+// params: metric, limit
+MATCH (o:Observation)
+// a value a newer one superseded (monitoring) is history, not a dispute
+WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL AND o.condition_key <> ''
+  AND NOT o.unit IN ['year', 'date']
+WITH o.key AS key, count(DISTINCT o.condition_key) AS conditions, collect(o) AS obs
+WHERE conditions >= 2
+UNWIND obs AS o
+MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+MATCH (o)-[:OF]->(e:Entity)
+WITH key, count(DISTINCT s.id) AS n,
+     collect({entity_id: e.id, entity: e.name, metric: o.metric, unit: o.unit, condition: o.condition,
+              condition_key: o.condition_key, value: o.value, raw_value: o.raw_value, raw_unit: o.raw_unit,
+              evidence_id: ev.id, quote: ev.quote, source_id: s.id, url: s.url, domain: s.domain,
+              title: s.title, published_at: s.published_at, trust: s.trust}) AS rows
+WHERE n >= 2
+RETURN key, rows
+ORDER BY key
+LIMIT $limit
