@@ -102,3 +102,8 @@ def condition_groups(observations: Iterable[ObservedValue]) -> list[ConflictGrou
             if len(c) >= 2:
                 out.extend(_groups_of([obs[i] for i in c], qualifiers))
     return sorted(out, key=lambda g: (g.entity, g.metric, g.condition, g.id))
+
+
+def together(values: list[ConflictGroup], disputes: list[ConflictGroup]) -> list[ConflictGroup]:
+    """Value conflicts and disputed conditions in one list, in the order every reader shows them."""
+    return sorted(values + disputes, key=lambda g: (g.entity, g.metric, g.condition, g.kind, g.id))

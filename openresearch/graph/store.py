@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import get_args
 
-from openresearch.condition_conflicts import condition_groups
+from openresearch.condition_conflicts import condition_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
@@ -202,9 +202,8 @@ class GraphStore(DocumentStore, RunStore):
         else:
             rows = self._read("conflict_groups_all", metric=m, tolerance=tol, limit=limit)
             disputed = self._read("condition_conflicts_all", metric=m, limit=limit)
-        values = conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol)
-        conditions = condition_groups(_observed(o) for r in disputed for o in r["rows"])
-        return sorted(values + conditions, key=lambda g: (g.entity, g.metric, g.condition, g.kind, g.id))
+        return together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
+                        condition_groups(_observed(o) for r in disputed for o in r["rows"]))
 
     def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
         resolved = self.resolve_entities(entities)

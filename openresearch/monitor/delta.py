@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from openresearch.condition_conflicts import condition_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.models import ConflictGroup
 from openresearch.monitor.models import ConflictItem, SourceItem, ValueChange
@@ -60,7 +61,8 @@ def conflicts_as_of(rows: Sequence[Row], as_of_ms: int | None, tolerance: float)
     """Conflict groups among the values current at `as_of_ms` (None: now): superseded values never conflict
     with their successors; values of the same time that disagree do."""
     keep = current_as_of(timed_observations(rows), as_of_ms)
-    return conflict_groups((observed(r) for r in rows if r["id"] in keep), tolerance)
+    current = [observed(r) for r in rows if r["id"] in keep]
+    return together(conflict_groups(current, tolerance), condition_groups(current))
 
 
 def values_as_of(rows: Sequence[Row], as_of_ms: int | None) -> list[Row]:
