@@ -207,3 +207,15 @@ def test_a_bare_speedup_answers_the_quantity_its_quote_or_title_names_and_no_oth
     sentences = answer_section(p, {"Q-1": [fast]}, []).sentences
     assert [s.text.split(":")[0] for s in sentences if s.citations] == ["Ingestion throughput"]
     assert "Kestrel 2.5x (vs Plover, 8 threads)" in sentences[0].text
+
+
+def test_one_value_under_one_condition_is_one_entry_however_its_condition_is_spaced() -> None:
+    old = ev("E-000000000031", "如果一个插入请求带200条以上记录，单核就能达到每秒插入100万条记录的速度。",
+             [("TDengine", "ingest_throughput", 1_000_000, "rows/s", "100万", "一个插入请求带200条以上记录, 单核")],
+             src="a")
+    new = ev("E-000000000032", "如果一个插入请求带 200 条以上记录，单核就能达到每秒插入 100 万条记录的速度。",
+             [("TDengine", "ingest_throughput", 1_000_000, "rows/s", "100 万", "一个插入请求带 200 条以上记录, 单核")],
+             src="b")
+    p = plan("TDengine 的写入吞吐是多少？", "comparison", ["TDengine"], ["写入吞吐"], ["ingest_throughput"], "zh")
+    text = " ".join(s.text for s in answer_section(p, {"Q-1": [old, new]}, []).sentences)
+    assert text.count("100") == 1 and "[E-000000000031][E-000000000032]" in text.replace(" ", ""), text

@@ -67,6 +67,24 @@ def test_counts_rates_and_sizes_keep_their_raw_form() -> None:
 
 # --- observations from prose ------------------------------------------------------------------------
 
+def test_the_storage_something_takes_is_its_own_quantity() -> None:
+    got = observations("TDengine 大概需要消耗 44.851 / 5 = 8.97024T 空间。", [], set(), "TDengine")
+    assert [(o.metric, o.value) for o in got] == [("storage_required", "8.97024")]
+    assert _one(observations("Each node requires 500 GB of disk.", [], set(), "Kafka"), "storage_required")
+    assert _one(observations("The index needs 2 GB of memory.", [], set(), "Kafka"), "memory")
+
+
+def test_a_life_in_parentheses_is_the_life_of_the_name_before_it() -> None:
+    text = ("The club was owned by partners Matthew C. (Matty) Walsh (1914–2006) and Edda Vold (1911–1963); the "
+            "doorman Gilbert J. Pincus (1907–1980) became known as the mayor of the street.")
+    vold = Mention(text.index("Edda"), text.index("Edda") + len("Edda Vold"), "Edda Vold", "Edda Vold")
+    got = [o.value for o in observations(text, [vold], set(), "Edda Vold") if o.metric in ("born", "died")]
+    assert got and all("1911" in v or "1963" in v for v in got), got  # not Walsh's 1914 nor Pincus's 1907
+    # the entity under a longer form of its name keeps its life
+    text = "Edda Marie Vold (July 15, 1875 – April 22, 1946) was a Norwegian judge."
+    assert _one(observations(text, [], set(), "Judge Vold"), "born").value == "July 15, 1875"
+
+
 def test_an_event_word_with_its_own_date_or_place_does_not_date_another_value() -> None:
     text = "Source : Scorecard, 11 July 2009 Edda Vold (born 12 March 1955) is a former English cricketer."
     born = [o.value for o in observations(text, [], set(), "Edda Vold") if o.metric == "born"]

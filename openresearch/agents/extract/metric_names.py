@@ -171,7 +171,7 @@ _ANSWERS_FOR = {"opened": "founded"}
 # quantities a question about one of them is answered by (never merged in a key): what a sample costs on disk is
 # a question about storage, and a compression ratio answers it too
 _KIN = {"bytes_per_sample": "storage", "compression_ratio": "storage", "compression_saving": "storage",
-        "disk_usage": "storage", "raw_data_size": "storage"}
+        "disk_usage": "storage", "raw_data_size": "storage", "storage_required": "storage"}
 _RELATIVE = re.compile(r"_(?:ratio|reduction|increase|saving|change)$")
 _SPEED = frozenset({"throughput", "latency"})
 _DIRECTION = re.compile(r"^(?:ingest|query|read|write)_")

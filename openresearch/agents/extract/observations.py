@@ -100,6 +100,11 @@ _SCOPE = re.compile(r"^\s(?:in|of|for|at) (?:the |this |that )?(?:city|town|vill
                     r"municipality|community|district|area|region|country|state|province|parish)\b", re.I)
 _CENSUS = re.compile(r"\bcensus\b[^.;]{0,12}$|^\s?census\b|\bas of (?:the )?$|普查", re.I)
 _LIFESPAN = re.compile(r"[(（]\s?(?:born\s|b\.\s)?$")
+# capitalised words that open a sentence or name no one ("In (1914–2006)" does not happen; "He (born 1950)" does)
+_SENTENCE_WORDS = frozenset({"he", "she", "they", "it", "the", "his", "her", "their", "its", "this", "who", "and"})
+# the name a parenthesised life is written after: "Matthew C. (Matty) Walsh (1914–2006)", "Gilbert J. Pincus ("
+_NAME_BEFORE = re.compile(r"((?:[A-Z][\w'’.-]*|\([A-Z]\w*\))(?:\s+(?:[A-Z][\w'’.-]*|\([A-Z]\w*\)|de|van|von|da|di|"
+                          r"del|la|le))*)\s*$")
 
 
 def _is_perf(metric: str) -> bool:
@@ -221,6 +226,10 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
             return "memory", v.unit
         if _cue(r"raw data|原始数据", window):
             return "raw_data_size", v.unit
+        if _cue(r"需要|消耗|占用|\brequire[sd]?\b|\bneed(?:s|ed)?\b|\bconsum(?:es|ed|e)\b|\btakes? up\b", window):
+            # "TDengine 大概需要消耗 8.97T 空间", "the cluster needs 2 TB of disk": what it takes, a quantity two
+            # sources can disagree on (a bare "storage" or "size" is not)
+            return "storage_required", v.unit
         return ("storage" if _cue(r"disk|storage|存储|磁盘|retention|空间", window) else "size"), v.unit
     if v.kind == "money":
         return "price", v.unit
@@ -482,6 +491,21 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
     return min(pool, key=rank).canonical
 
 
+def _someone_elses_life(before: str, entity: str) -> bool:
+    """A life in parentheses belongs to the name written right before it: "owned by Matthew C. (Matty) Walsh
+    (1914–2006) and Jimmy Ryan (1911–1963)" dates Walsh's life, not Jimmy Ryan's; a name sharing a word with the
+    entity's is the entity ("Harland Bradley Howe (July 15, 1875 – ..." for Judge Howe)."""
+    if not (paren := _LIFESPAN.search(before)):
+        return False
+    name = _NAME_BEFORE.search(before[:paren.start()])
+    if not name or not (words := re.findall(r"[A-Za-z]{2,}", name.group(1))):
+        return False
+    if len(words) == 1 and words[0].lower() in _SENTENCE_WORDS:
+        return False
+    own = {w.lower() for w in re.findall(r"\w{2,}", entity)}
+    return not own & {w.lower() for w in words}
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = ()) -> list[ObservationIn]:
     """Observations for one sentence. `context_entity` stands in where the sentence names no entity;
@@ -524,6 +548,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         own_skip = skip | {i for i, m in enumerate(mentions) if rel and m.canonical == rel.baseline}
         entity = _entity(text, v, mentions, preferred, context_entity, own_skip)
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
+            continue
+        if metric in ("born", "died") and _someone_elses_life(text[:v.start], entity):
             continue
         seen.add((entity, metric, v.raw, unit))
         parts = [f"{RELATIVE_PREFIX}{rel.baseline}"] if rel else []

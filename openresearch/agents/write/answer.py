@@ -26,7 +26,7 @@ from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, 
 from openresearch.conflicts import core_name, count_word
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
-from openresearch.numbers import Quantity
+from openresearch.numbers import Quantity, normalise_condition
 
 ANSWER_ID = "answer"
 _LOWER_IS_BETTER = ("latency", "price", "cost", "bytes_per_sample", "storage", "memory")
@@ -182,8 +182,9 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None) ->
             if text is None:
                 continue
             bucket = out[obs.entity]
-            match = next((f for f in bucket if _same_value(f.obs, obs) and (f.obs.condition or "") == (
-                obs.condition or "")), None)
+            # the same value under the same condition, however spaced ("带 200 条" is "带200条"), is one entry
+            match = next((f for f in bucket if _same_value(f.obs, obs) and normalise_condition(
+                f.obs.condition) == normalise_condition(obs.condition)), None)
             if match is None:
                 bucket.append(Found(text, obs, [ev]))
             elif ev.id not in {e.id for e in match.evidence}:
