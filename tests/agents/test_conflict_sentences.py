@@ -82,3 +82,13 @@ def test_a_disputed_condition_states_each_set_up_and_verifies(items: list[Eviden
     result = verify(draft, {e.id: e for e in items}, [group], Supports())
     assert result.verdicts[0].verdict == "PASS", result.verdicts[0].reasons
     assert result.undisclosed_conflicts == []
+
+
+def test_a_chinese_sentence_names_the_metric_in_chinese() -> None:
+    old = ev("E-old", "TDengine大概需要消耗44851/5=8970T, 8.9P空间。",
+             [("TDengine", "storage_required", 8970 * 1024 * 1024, "MB", "")], url="https://a.example/2020")
+    new = ev("E-new", "TDengine 大概需要消耗 44.851 / 5 = 8.97024T 空间。",
+             [("TDengine", "storage_required", 8.97024 * 1024 * 1024, "MB", "")], url="https://b.example/2024")
+    group = conflict(old, new)
+    assert "关于TDengine的所需存储空间" in conflict_sentence("zh", group).text
+    assert "TDengine storage required" in conflict_sentence("en", group).text

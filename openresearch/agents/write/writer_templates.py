@@ -103,7 +103,21 @@ def clip_quote(quote: str) -> str:
     return cut + "…"
 
 
-def metric_label(metric: str) -> str:
+# what a Chinese sentence calls a canonical metric (an unknown key is written as its words)
+_ZH_METRICS = {
+    "throughput": "吞吐量", "ingest_throughput": "写入吞吐", "query_throughput": "查询吞吐", "latency": "延迟",
+    "query_latency": "查询延迟", "p99_latency": "p99 延迟", "storage": "存储空间", "storage_required": "所需存储空间",
+    "raw_data_size": "原始数据量", "bytes_per_sample": "每个数据点的字节数", "compression_ratio": "压缩比",
+    "max_columns": "最大列数", "max_series": "序列基数上限", "max_tables": "最大表数", "max_row_size": "最大行长度",
+    "memory": "内存", "price": "价格", "population": "人口", "born": "出生时间", "died": "去世时间",
+    "founded": "成立时间", "built": "建成时间", "released": "发布时间", "speedup": "速度倍数",
+}
+
+
+def metric_label(metric: str, lang: Lang = "en") -> str:
+    """How a sentence names a canonical metric: 'ingest throughput', '写入吞吐'."""
+    if lang == "zh" and metric in _ZH_METRICS:
+        return _ZH_METRICS[metric]
     return metric.replace("_", " ")
 
 
@@ -135,7 +149,7 @@ def stat_sentence(lang: Lang, entity: str, metric: str, values: list[Value]) -> 
             part = phrase(lang, "value", v=v.surface, cond="", e=v.evidence.id)
         parts.append(part)
     joined = phrase(lang, "stat_join").join(parts)
-    text = phrase(lang, "stat", entity=entity, metric=metric_label(metric), values=joined)
+    text = phrase(lang, "stat", entity=entity, metric=metric_label(metric, lang), values=joined)
     return claim(text, _unique([v.evidence for v in values]))
 
 
@@ -143,7 +157,7 @@ def compare_sentence(lang: Lang, metric: str, best: list[Value]) -> Sentence:
     """One value per entity, highest first, each cited; no 'better/worse' wording, since whether higher
     is better depends on the metric (throughput vs latency) and the quotes do not say which."""
     ordered = sorted(best, key=lambda v: -v.obs.value)
-    head = phrase(lang, "compare_head", metric=metric_label(metric), entity=ordered[0].obs.entity,
+    head = phrase(lang, "compare_head", metric=metric_label(metric, lang), entity=ordered[0].obs.entity,
                   v=ordered[0].surface, e=ordered[0].evidence.id)
     tails = [phrase(lang, "compare_tail", v=v.surface, entity=v.obs.entity, e=v.evidence.id) for v in ordered[1:]]
     end = "。" if lang == "zh" else "."
@@ -180,7 +194,7 @@ def dispute_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
         sides.append(f"{form}{phrase(lang, 'cond', c=said) if said else ''} " + "".join(f"[{e}]" for e in ids))
         cited.extend(ids)
     names = DIMENSION_NAMES["zh" if lang == "zh" else "en"]
-    text = phrase(lang, "dispute", entity=g.entity, metric=metric_label(g.metric),
+    text = phrase(lang, "dispute", entity=g.entity, metric=metric_label(g.metric, lang),
                   dimension=names.get(g.condition, g.condition), values=phrase(lang, "conflict_join").join(sides))
     return Sentence(text=text, citations=cited, key=True, kind="conflict")
 
@@ -200,7 +214,7 @@ def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     cond = phrase(lang, "cond", c=g.condition) if g.condition else ""
     if cond and unmatched_numbers(cond, [quotes.get(e, "") for e in cited]):
         cond = ""
-    text = phrase(lang, "conflict", entity=g.entity, metric=metric_label(g.metric), cond=cond, values=values,
+    text = phrase(lang, "conflict", entity=g.entity, metric=metric_label(g.metric, lang), cond=cond, values=values,
                   note=note)
     return Sentence(text=text, citations=cited, key=True, kind="conflict")
 
