@@ -9,7 +9,7 @@ from writing_fixtures import conflict, ev, observed
 from openresearch.agents.verify.verifier import verify
 from openresearch.agents.write.writer_templates import conflict_sentence
 from openresearch.condition_conflicts import condition_groups
-from openresearch.models import ClaimJudgement, Draft, DraftSection, EvidenceView
+from openresearch.models import ClaimJudgement, ConflictGroup, Draft, DraftSection, EvidenceView
 
 
 class Supports:
@@ -36,9 +36,14 @@ BORN = [ev("E-d1", "Born on May 4, 1912 in Omaha.", [("John Smith", "date of bir
 ])
 def test_years_and_dates_are_stated_as_written_and_verify(items: list[EvidenceView], lang: str,
                                                           forms: list[str]) -> None:
-    group = conflict(*items)
+    assert_discloses_and_verifies(conflict(*items), items, lang, forms)
+
+
+def assert_discloses_and_verifies(group: ConflictGroup, items: list[EvidenceView], lang: str,
+                                  parts: list[str]) -> None:
+    """The group's sentence holds every part, passes the verifier and discloses the group."""
     sentence = conflict_sentence(lang, group)
-    assert all(f in sentence.text for f in forms), sentence.text
+    assert all(p in sentence.text for p in parts), sentence.text
     draft = Draft(title="t", sections=[DraftSection(question_id="q", title="t", sentences=[sentence])])
     result = verify(draft, {e.id: e for e in items}, [group], Supports())
     assert result.verdicts[0].verdict == "PASS", result.verdicts[0].reasons
@@ -76,12 +81,7 @@ def test_a_disputed_condition_states_each_set_up_and_verifies(items: list[Eviden
                                                               parts: list[str]) -> None:
     items = [written(e, e.quote.split(" rows/sec")[0].split()[-1]) for e in items]
     (group,) = condition_groups([observed(e, e.observations[0]) for e in items])
-    sentence = conflict_sentence(lang, group)
-    assert all(p in sentence.text for p in parts), sentence.text
-    draft = Draft(title="t", sections=[DraftSection(question_id="q", title="t", sentences=[sentence])])
-    result = verify(draft, {e.id: e for e in items}, [group], Supports())
-    assert result.verdicts[0].verdict == "PASS", result.verdicts[0].reasons
-    assert result.undisclosed_conflicts == []
+    assert_discloses_and_verifies(group, items, lang, parts)
 
 
 def test_a_chinese_sentence_names_the_metric_in_chinese() -> None:
