@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from records_support import rec
 
-from openresearch.errors import NotFound
+from openresearch.errors import InputError, NotFound
+from openresearch.graph.judgements import NoValue, ValueCorrect
 from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceRecord
 
@@ -275,3 +276,7 @@ def test_the_same_figure_under_different_stated_set_ups_is_a_disputed_condition(
                                                              "low cardinality of 100 devices"]
         assert {v.value for v in g.values} == {904000.0}
     assert store.conflict_group(g.id) == g
+    # the figures agree: a resolution names no value, and may say both set-ups hold
+    with pytest.raises(InputError, match="not a value"):
+        store.resolve_conflict(g.id, ValueCorrect(decision="value_correct", value=904000))
+    assert store.resolve_conflict(g.id, NoValue(decision="both_hold")).conflict_id == g.id
