@@ -80,7 +80,8 @@ def _groups_of(obs: list[ObservedValue], qualifiers: tuple[str, ...]) -> list[Co
         first = obs[0]
         lo, hi = min(ob.value for ob in obs), max(ob.value for ob in obs)
         out.append(ConflictGroup(
-            id=group_id(first.entity_id, first.metric, first.unit, "condition:" + dim, qualifiers),
+            # one key can hold two disputed figures (904k and 640k rows/s, each under two cardinalities)
+            id=group_id(first.entity_id, first.metric, first.unit, f"condition:{dim}:{lo:.3g}", qualifiers),
             kind="condition", entity=first.entity, metric=first.metric, unit=first.unit, condition=dim,
             values=values, relative_difference=round(abs(hi - lo) / (max(abs(hi), abs(lo)) or 1.0), 4),
             credibility=credibility_note(values)))

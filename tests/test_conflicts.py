@@ -247,3 +247,11 @@ def test_what_is_not_a_disputed_condition() -> None:
                              throughput(904000, "b", "version 7.1", q)]) == []
     # a figure with no set-up disputes nothing
     assert condition_groups([throughput(904000, "a", "", q), throughput(904000, "b", "100 devices", q)]) == []
+
+
+def test_two_disputed_figures_of_one_key_are_two_groups_with_their_own_ids() -> None:
+    q = "QuestDB ingested rows."
+    obs = [throughput(904000, "a", "100 devices", q), throughput(904000, "b", "10 million devices", q),
+           throughput(640000, "a", "1,000 devices", q), throughput(640000, "b", "10 million devices", q)]
+    groups = condition_groups(obs)
+    assert len(groups) == 2 and len({g.id for g in groups}) == 2
