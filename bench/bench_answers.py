@@ -253,6 +253,19 @@ def missing(path: Path) -> bool:
 
 # --- ramdocs -------------------------------------------------------------------------------------------------
 
+@contextmanager
+def fixed_dir(name: str) -> Iterator[str]:
+    """A scratch folder at the same path on every run: a local source's id is its path, and ties between equally
+    ranked items fall to ids, so a random folder name would make two runs of the same code differ."""
+    path = Path(tempfile.gettempdir()) / name
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    try:
+        yield str(path)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def ramdocs(n: int, seed: int, take_all: bool, verbose: bool, keep: Path | None) -> None:
     if missing(RAMDOCS):
         return
@@ -263,7 +276,7 @@ def ramdocs(n: int, seed: int, take_all: bool, verbose: bool, keep: Path | None)
     scores: list[tuple[int, S.RamdocsScore]] = []
     walls: list[float] = []
     failed: list[str] = []
-    with runner() as r, tempfile.TemporaryDirectory(prefix="orbench-ramdocs-") as tmp:
+    with runner() as r, fixed_dir("orbench-ramdocs") as tmp:
         print(f"   model load {r.load_s:.1f} s (apart from the wall times below)")
         for k, idx in enumerate(picked):
             item = rows[idx]
