@@ -65,6 +65,20 @@ def test_same_name_entities_are_listed_apart_not_merged() -> None:
     assert "two different entities named Osgood" in text and "1,624" in text and "48" in text
 
 
+def test_same_name_entities_show_dated_values_before_undated_ones() -> None:
+    undated = ev("E-00000000000d", "5,195 people, 1,470 households, and 1,230 families.",
+                 [("Osgood, Indiana", "population", 5195, "people", "5,195", "")], src="c")
+    dated = ev("E-00000000000e", "The population was 1,624 at the 2010 census.",
+               [("Osgood, Indiana", "population", 1624, "people", "1,624", "2010 census")], src="d")
+    also = ev("E-00000000000f", "As of the 2010 census there were 2,500 people.",
+              [("Osgood, Indiana", "population", 2500, "people", "2,500", "2010 census")], src="e")
+    mo = ev("E-00000000000b", "Osgood, Missouri: the population was 48 at the 2010 census.",
+            [("Osgood, Missouri", "population", 48, "people", "48", "")], src="b")
+    p = plan("What is the population of Osgood?", "lookup", ["Osgood"], ["population"], ["population"])
+    text = answer_section(p, {"Q-1": [undated, dated, also, mo]}, []).sentences[0].text
+    assert "1,624" in text and "2,500" in text and "5,195" not in text, text
+
+
 def test_a_lookup_without_observations_quotes_the_best_statement_without_a_wrapper() -> None:
     good = ev("E-0000000000c1", "Bobby Carpenter is a former American football linebacker.",
               entities=["Bobby Carpenter"], score=0.8, kind="background")

@@ -304,6 +304,29 @@ def test_same_name_entities_stay_apart_and_an_unqualified_passage_keeps_the_plai
     assert got[nameless.url] == [], "a passage that names no entity gives no observation"
 
 
+def test_an_excerpt_is_about_the_one_same_name_place_of_the_kind_it_describes() -> None:
+    ex = DeterministicExtractor(HashEmbedder(), AliasResolver())
+    q = "What is the population of Maple Grove?"
+    town = _source("Maple Grove, Ohio Maple Grove is a town in Lorain County. The population was 2,417 at the 2010 "
+                   "census.", "local://k/1.txt")
+    village = _source("Maple Grove, Iowa Maple Grove is a village in Dallas County. The population was 388 at the "
+                      "2010 census.", "local://k/2.txt")
+    excerpt = _source("As of the census of 2010, there were 5,100 people and 2,000 households living in the town.",
+                      "local://k/3.txt")
+    mixed = _source("As of the census of 2010, there were 7,000 people in the town and 300 in the village.",
+                    "local://k/4.txt")
+    ex.prepare([town, village, excerpt, mixed])
+    got = {s.url: [o.entity for o in _observe(ex, s, q, ["Maple Grove"]) if o.metric == "population"]
+           for s in (excerpt, mixed)}
+    assert got[excerpt.url] == ["Maple Grove, Ohio"]  # and so its 5,100 meets the town's 2,417 as a conflict
+    assert got[mixed.url] == [], "two kinds of place: it cannot be told which one it describes"
+    # two places of the kind it describes: it stays unnamed
+    other = DeterministicExtractor(HashEmbedder(), AliasResolver())
+    second_town = _source("Maple Grove, Maine Maple Grove is a town in York County.", "local://k/5.txt")
+    other.prepare([town, second_town, excerpt])
+    assert [o for o in _observe(other, excerpt, q, ["Maple Grove"]) if o.metric == "population"] == []
+
+
 def test_the_document_subject_stands_in_for_sentences_that_name_none() -> None:
     ex = DeterministicExtractor(HashEmbedder(), AliasResolver())
     text = ("Kestrel Cloud limits\n\nThese quotas apply to every Kestrel Cloud account.\n\nFree Plan\n\n"
@@ -398,3 +421,12 @@ def test_a_passage_that_writes_the_name_in_full_is_about_that_name() -> None:
                   "in Bergen.", "local://p/6.txt")
     got = [o for o in _lookup_observe(ex, src, "When was Edvin Lund born?", "Edvin Lund") if o.metric == "born"]
     assert [(o.entity, o.value) for o in got] == [("Edvin Karl Lund", "3 March 1771")]
+
+
+@pytest.mark.parametrize("text", [
+    "As of the 2010 United States Census, [1] there were 12,345 people, 1,542 households in the CDP.",
+    "At the 2010 U.S. census the town had 12,345 people.",
+    "As of the census [3] of 2010, there were 12,345 people.",
+])
+def test_every_spelling_of_a_census_is_one_condition(text: str) -> None:
+    assert _one(observations(text, [], set(), "Pinehurst"), "population").condition == "2010 census"

@@ -229,6 +229,46 @@ def twin_leads(sources: Sequence[SourceDoc],
     return out
 
 
+# what a place is ("Osgood is a town in ...", "Pinehurst is a census-designated place (CDP)"), and what a passage
+# calls the place it describes ("... families living in the town", "residing in the CDP")
+_PLACE_KINDS = r"city|town|village|township|borough|hamlet|census-designated place|cdp"
+_DECLARED_KIND = re.compile(rf"\b(?:is|was) an? (?:small |large )?({_PLACE_KINDS})\b", re.I)
+_KIND_USE = re.compile(r"\b(?:in|of|for) the (city|town|village|township|borough|hamlet|cdp)\b", re.I)
+
+
+def _place_kind(word: str) -> str:
+    w = word.lower()
+    return "cdp" if w == "census-designated place" else w
+
+
+def kind_leads(sources: Sequence[SourceDoc],
+               subject: Callable[[SourceDoc], DocSubject]) -> dict[tuple[str, str], str]:
+    """(source id, content hash) -> the qualified name an excerpt takes from the kind of place it describes.
+
+    When the batch holds same-name places whose sources open with their qualified names and say what they are
+    ("Osgood, Indiana Osgood is a town ...", "Osgood, Missouri Osgood is a village ..."), a source that opens with
+    no name (or the plain one) and calls its subject by one kind only ("... 2,500 people, 638 households, and 417
+    families living in the town") is about the one place of that kind. Two places of that kind, or a source
+    using two kinds, leave it as it is."""
+    declared: dict[str, dict[str, set[str]]] = {}  # plain name -> kind -> qualified names
+    for s in sources:
+        lead = subject(s).lead
+        if lead and _plain_name(lead) != lead and (m := _DECLARED_KIND.search(s.text[:2000])):
+            declared.setdefault(_plain_name(lead), {}).setdefault(_place_kind(m.group(1)), set()).add(lead)
+    families = {plain: kinds for plain, kinds in declared.items()
+                if len({lead for leads in kinds.values() for lead in leads}) >= 2}
+    out: dict[tuple[str, str], str] = {}
+    for s in sources:
+        own = subject(s).lead
+        if own and _plain_name(own) != own:
+            continue
+        family = families.get(own) if own else (next(iter(families.values())) if len(families) == 1 else None)
+        used = {_place_kind(m.group(1)) for m in _KIND_USE.finditer(s.text[:_SUBJECT_CHARS])}
+        if family and len(used) == 1 and len(leads := family.get(used.pop(), set())) == 1:
+            out[(s.id, s.content_hash)] = next(iter(leads))
+    return out
+
+
 @runtime_checkable
 class Extractor(Protocol):
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult: ...
@@ -440,7 +480,9 @@ class DeterministicExtractor:
         with self._qualified_lock:
             todo = [s for s in sources if (s.id, s.content_hash) not in self._prepared]
             self._prepared.update((s.id, s.content_hash) for s in todo)
-        for key, lead in twin_leads(todo, self.doc_subject).items():
+        # a copy of a named source takes its name; else an excerpt the kind of place it describes names
+        named = {**kind_leads(todo, self.doc_subject), **twin_leads(todo, self.doc_subject)}
+        for key, lead in named.items():
             self._subjects[key] = self._subjects[key]._replace(lead=lead)
 
     def by_qualifier(self, name: str, source: SourceDoc) -> str:

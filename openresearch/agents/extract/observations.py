@@ -49,8 +49,10 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"\b(?:indexed|stored)\b(?!\s(?:in|into|on|as|by|at|to|for|with|within)\b)|\bfor indexing\b|"
     r"\bwith (?:an? )?(?:HNSW|IVF\w*|DiskANN) index\b",
     r"\brows? (?:are |of )?(?:around |about |~)?\d+(?:\.\d+)?\s?(?:KB|Kb|kB|bytes?|B)\b(?: in size)?",
-    r"\b(?:the )?\d{4} census\b|\bcensus (?:\[\s?\d+\s?\] )?of \d{4}\b|\bas of (?:the )?(?:\d{4}|"
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4})\b",
+    # "the 2010 census", "census [13] of 2010", "As of the 2010 United States Census"
+    r"\b(?:the )?\d{4} (?:United States |U\.S\. |US |national )?census\b|\bcensus (?:\[\s?\d+\s?\] )?of \d{4}\b|"
+    r"\bas of (?:the )?(?:\d{4}|(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December) \d{4})(?: (?:United States |U\.S\. |US |national )?census)?\b",
     r"\b(?:free|usage-based|pay-as-you-go|enterprise|OSS|open source) (?:plan|tier|edition)\b|\bOSS\b|"
     r"\b(?:Enterprise|Community) edition\b|\bsingle[- ]node(?: version| instance)?\b",
     r"\d+(?:\.\d+)?\s?万?\s?台(?:智能)?(?:电表|设备|服务器|机器|主机)|"

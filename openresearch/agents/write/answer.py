@@ -312,6 +312,9 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
         out.append(Sentence(text=text, citations=_cited(values)))
     elif found:
         ordered = sorted(found.items(), key=lambda kv: (kv[0] == focus, kv[0]))  # the unqualified name last
+        # two values each: among equally supported ones, those that say when they were true ("2010 census") first
+        ordered = [(e, sorted(vs, key=lambda f: (-len({x.source.id for x in f.evidence}), not f.obs.condition)))
+                   for e, vs in ordered]
         parts = [_p(lang, "item", entity=e, values=_values(lang, vs, 2)) for e, vs in ordered]
         text = _p(lang, "many", n=count_word(len(found), lang), base=base_name(focus),
                   items=_p(lang, "join").join(parts))
