@@ -430,3 +430,8 @@ def test_a_passage_that_writes_the_name_in_full_is_about_that_name() -> None:
 ])
 def test_every_spelling_of_a_census_is_one_condition(text: str) -> None:
     assert _one(observations(text, [], set(), "Pinehurst"), "population").condition == "2010 census"
+
+
+def test_an_inception_is_a_founding() -> None:
+    text = "Statements instance of high school 0 references inception August 1998 0 references country United States"
+    assert _one(observations(text, [], set(), "South Hills High School"), "founded").value == "August 1998"
