@@ -35,28 +35,31 @@ SAME_FIGURE = 0.02
 SETUP_DIMENSIONS = ("threads", "hardware", "cardinality", "dataset")
 
 
-def disputed_dimension(a: ObservedValue, b: ObservedValue) -> str | None:
-    """The one set-up dimension both conditions set and state differently, if that is their only difference
-    among the dimensions both set."""
-    da, db = condition_dimensions(a.condition), condition_dimensions(b.condition)
+Dimensions = dict[str, set[str]]
+
+
+def disputed_dimension(da: Dimensions, db: Dimensions) -> str | None:
+    """The one set-up dimension two conditions (`condition_dimensions`) both set and state differently, if that
+    is their only difference among the dimensions both set."""
     differ = [d for d in da.keys() & db.keys() if da[d] != db[d]]
     return differ[0] if len(differ) == 1 and differ[0] in SETUP_DIMENSIONS else None
 
 
-def _sides(obs: Sequence[ObservedValue], dimension: str) -> dict[frozenset[str], list[ObservedValue]]:
+def _sides(obs: Sequence[tuple[ObservedValue, Dimensions]],
+           dimension: str) -> dict[frozenset[str], list[ObservedValue]]:
     out: dict[frozenset[str], list[ObservedValue]] = {}
-    for ob in obs:
-        parts = condition_dimensions(ob.condition).get(dimension)
-        if parts:
+    for ob, dims in obs:
+        if parts := dims.get(dimension):
             out.setdefault(frozenset(parts), []).append(ob)
     return out
 
 
-def _groups_of(obs: list[ObservedValue], qualifiers: tuple[str, ...]) -> list[ConflictGroup]:
+def _groups_of(cluster_obs: list[ObservedValue], qualifiers: tuple[str, ...]) -> list[ConflictGroup]:
     """The disputes within one cluster of equal figures of one key."""
-    pairs = [(a, b) for a, b in combinations(obs, 2)
-             if a.source_id != b.source_id and a.evidence_id != b.evidence_id]
-    dims = sorted({d for a, b in pairs if (d := disputed_dimension(a, b))})
+    obs = [(ob, condition_dimensions(ob.condition)) for ob in cluster_obs]  # read each condition once
+    dims = sorted({d for (a, da), (b, db) in combinations(obs, 2)
+                   if a.source_id != b.source_id and a.evidence_id != b.evidence_id
+                   and (d := disputed_dimension(da, db))})
     out = []
     for dim in dims:
         sides = _sides(obs, dim)
@@ -77,8 +80,8 @@ def _groups_of(obs: list[ObservedValue], qualifiers: tuple[str, ...]) -> list[Co
             written = dict.fromkeys(p for ob in members for p in written_parts(ob.condition, dim))
             values.append(v.model_copy(update={"conditions": [", ".join(written)] if written else v.conditions}))
         values.sort(key=support_rank)
-        first = obs[0]
-        lo, hi = min(ob.value for ob in obs), max(ob.value for ob in obs)
+        first = cluster_obs[0]
+        lo, hi = min(ob.value for ob in cluster_obs), max(ob.value for ob in cluster_obs)
         out.append(ConflictGroup(
             # one key can hold two disputed figures (904k and 640k rows/s, each under two cardinalities)
             id=group_id(first.entity_id, first.metric, first.unit, f"condition:{dim}:{lo:.3g}", qualifiers),

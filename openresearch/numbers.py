@@ -203,6 +203,10 @@ def normalise_metric(metric: str) -> str:
     return re.sub(r"[^\w]+", "", m).strip("_")
 
 
+# where a condition splits into its parts: "3 brokers, 1 KB messages; replication 3 and acks=all"
+_CONDITION_PARTS = re.compile(r"[,;，；]|\band\b")
+
+
 @lru_cache(maxsize=4096)
 def normalise_condition(condition: str | None) -> str:
     """A comparable key for a condition: lower-case parts, numbers glued to units, parts sorted.
@@ -214,7 +218,7 @@ def normalise_condition(condition: str | None) -> str:
     text = condition.lower().replace("；", ";").replace("，", ",")
     text = re.sub(r"(\d)\s+(?=[a-z%\u4e00-\u9fff])", r"\1", text)
     text = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=\d)", "", text)
-    parts = [re.sub(r"\s+", " ", p).strip(" .") for p in re.split(r"[,;]|\band\b", text)]
+    parts = [re.sub(r"\s+", " ", p).strip(" .") for p in _CONDITION_PARTS.split(text)]
     return " | ".join(sorted(p for p in parts if p))
 
 
@@ -255,7 +259,7 @@ def condition_dimensions(condition: str | None) -> dict[str, set[str]]:
 def written_parts(condition: str | None, dimension: str) -> list[str]:
     """The parts of a condition as written that set one dimension ("high cardinality, 10 million devices" for
     cardinality out of "high cardinality, 10 million devices, four threads")."""
-    parts = (p.strip(" .") for p in re.split(r"[,;，；]|\band\b", condition or ""))
+    parts = (p.strip(" .") for p in _CONDITION_PARTS.split(condition or ""))
     return [p for p in parts if p and dimension_of(normalise_condition(p)) == dimension]
 
 
