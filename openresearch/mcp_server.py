@@ -22,6 +22,7 @@ from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.agents.write.report import to_markdown
 from openresearch.models import Comparison, ConflictGroup, EvidenceView, Provenance
+from openresearch.monitor import asof
 
 INSTRUCTIONS = (
     "OpenResearch answers research questions with cited evidence from a knowledge graph. Start a run with "
@@ -133,14 +134,20 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         return out[:limit]
 
     @server.tool(description="Observed values of entities side by side (metric -> entity -> values, unit, "
-                 "conditions and the evidence ids behind each cell), optionally for one metric.")
-    def compare_entities(entities: list[str], metric: str | None = None) -> Comparison:
-        return store.compare(entities, metric)
+                 "conditions and the evidence ids behind each cell), optionally for one metric; the current "
+                 "values, or those current on `as_of` (YYYY-MM-DD).")
+    def compare_entities(entities: list[str], metric: str | None = None, as_of: str | None = None) -> Comparison:
+        return asof.comparison(store, entities, metric, as_of=asof.parse_day(as_of, "as_of"))
 
     @server.tool(description="Disagreements between sources found in the graph: one group per entity + metric + "
-                 "condition with every value and its evidence.")
-    def list_conflicts(entity: str | None = None, metric: str | None = None, limit: int = 50) -> list[ConflictGroup]:
-        return store.conflict_groups(entity=entity, metric=metric, limit=max(1, min(limit, 500)))
+                 "condition with every value and its evidence; among the current values, or those current on "
+                 "`as_of` (YYYY-MM-DD).")
+    def list_conflicts(entity: str | None = None, metric: str | None = None, limit: int = 50,
+                       as_of: str | None = None) -> list[ConflictGroup]:
+        n = max(1, min(limit, 500))
+        if as_of is not None:
+            return asof.conflicts(store, asof.parse_day(as_of, "as_of"), entity=entity, metric=metric)[:n]
+        return store.conflict_groups(entity=entity, metric=metric, limit=n)
 
     @server.tool(description="Where an evidence id comes from: the quote with its offsets, its source (URL, "
                  "title, fetch and publication time) and the runs that used it.")

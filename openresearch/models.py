@@ -170,6 +170,9 @@ class ComparisonCell(BaseModel):
     unit: str
     evidence_ids: list[str]
     conditions: list[str]
+    superseded_by: list[str | None] = Field(
+        default_factory=list, description="per value: the observation that superseded it (None: current); "
+                                          "superseded values appear only when asked for")
 
     @property
     def low(self) -> float:

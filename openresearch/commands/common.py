@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from typing import Annotated, Any
 
 import typer
@@ -13,6 +14,7 @@ from rich.console import Console
 
 from openresearch.config import Settings, get_settings
 from openresearch.graph.store import GraphStore
+from openresearch.monitor.asof import parse_day
 
 console = Console()
 err_console = Console(stderr=True)
@@ -21,6 +23,12 @@ GraphOpt = Annotated[str | None, typer.Option(
     "--graph", "-g", help="Graph URL: bolt://host:7687, neo4j+s://…, falkordb://host:port; "
     "default: OPENRESEARCH_GRAPH_URL or the embedded FalkorDB.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="A date (YYYY-MM-DD): the values current then.")]
+
+
+def parse_as_of(text: str | None) -> date | None:
+    """An `--as-of` date; InputError for anything but YYYY-MM-DD."""
+    return parse_day(text, "--as-of")
 
 
 def settings() -> Settings:

@@ -6,9 +6,19 @@ from typing import Annotated, Any
 
 import typer
 
-from openresearch.commands.common import GraphOpt, JsonOpt, console, print_json, store, to_jsonable
+from openresearch.commands.common import (
+    AsOfOpt,
+    GraphOpt,
+    JsonOpt,
+    console,
+    parse_as_of,
+    print_json,
+    store,
+    to_jsonable,
+)
 from openresearch.commands.evidence_cmd import print_conflicts
 from openresearch.errors import InputError
+from openresearch.monitor import asof
 
 app = typer.Typer()  # help: the callback's docstring
 
@@ -22,33 +32,35 @@ StatusOpt = Annotated[str, typer.Option(help="open, resolved or all.")]
 def conflicts(
     ctx: typer.Context,
     entity: EntityOpt = None, metric: MetricOpt = None, tolerance: ToleranceOpt = None, status: StatusOpt = "all",
-    graph: GraphOpt = None, json_out: JsonOpt = False,
+    as_of: AsOfOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
 ) -> None:
     """List conflicts, one group per entity + metric + condition with every value its sources give.
 
     Values within the tolerance count as one; each value shows its evidence, how many sources and origins
     support it, the newest date and whether a source is the entity's own, best supported first. A group
-    someone resolved shows its resolution (`conflicts resolve`).
+    someone resolved shows its resolution (`conflicts resolve`). With --as-of, among the values current then
+    (a value superseded since is in it, its successor not yet).
 
     Example: openresearch conflicts --entity Kafka --metric throughput
     """
     if ctx.invoked_subcommand is None:
-        list_conflicts(entity, metric, tolerance, status, graph, json_out)
+        list_conflicts(entity, metric, tolerance, status, as_of, graph, json_out)
 
 
 @app.command("list")
 def list_conflicts(
     entity: EntityOpt = None, metric: MetricOpt = None, tolerance: ToleranceOpt = None, status: StatusOpt = "all",
-    graph: GraphOpt = None, json_out: JsonOpt = False,
+    as_of: AsOfOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
 ) -> None:
     """List conflict groups (the same as `openresearch conflicts`), with their resolutions.
 
-    Example: openresearch conflicts list --status open
+    Example: openresearch conflicts list --status open --as-of 2026-06-30
     """
     if status not in ("open", "resolved", "all"):
         raise InputError(f"status must be open, resolved or all, not {status!r}")
+    day = parse_as_of(as_of)
     with store(graph) as st:
-        found = st.conflict_groups(entity, metric, tolerance=tolerance)
+        found = asof.conflicts(st, day, entity=entity, metric=metric, tolerance=tolerance)
         resolved = st.conflict_resolutions([g.id for g in found])
     found = [g for g in found if status == "all" or (g.id in resolved) == (status == "resolved")]
     if json_out:

@@ -10,9 +10,19 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, store
+from openresearch.commands.common import (
+    AsOfOpt,
+    GraphOpt,
+    JsonOpt,
+    console,
+    err_console,
+    parse_as_of,
+    print_json,
+    store,
+)
 from openresearch.conflicts import condition_label, value_cell
-from openresearch.models import Comparison, ConflictGroup
+from openresearch.models import Comparison, ComparisonCell, ConflictGroup
+from openresearch.monitor import asof
 
 app = typer.Typer(help="Import, export and inspect evidence.", no_args_is_help=True)
 
@@ -134,19 +144,39 @@ def print_conflicts(found: list[ConflictGroup]) -> None:
 def compare(
     entities: Annotated[list[str], typer.Argument(help="Two or more entity names.")],
     metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
+    as_of: AsOfOpt = None,
+    superseded: Annotated[bool, typer.Option("--superseded", help="Show superseded values too, marked.")] = False,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Compare entities: a metric-by-entity table with the evidence ids behind every cell.
 
-    Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput
+    The current values by default (a value a newer one superseded is left out); with --as-of, the values current
+    at the end of that day; with --superseded, superseded values too, marked "superseded".
+
+    Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput --as-of 2026-06-30
     """
+    day = parse_as_of(as_of)
     with store(graph) as st:
-        comp = st.compare(entities, metric)
+        comp = asof.comparison(st, entities, metric, as_of=day, include_superseded=superseded)
     if json_out:
         print_json(comp)
         return
     print_comparison(comp)
+
+
+def _cell_text(cell: ComparisonCell) -> str:
+    """The range of the current values with their evidence ids, then each superseded value (when asked for)."""
+    marks = cell.superseded_by or [None] * len(cell.values)
+    current = [(v, i) for v, i, by in zip(cell.values, cell.evidence_ids, marks, strict=False) if not by]
+    old = [f"{v:g} {cell.unit} superseded [{i}]" for v, i, by in zip(cell.values, cell.evidence_ids, marks,
+                                                                    strict=False) if by]
+    lines = []
+    if current:
+        lo, hi = min(v for v, _ in current), max(v for v, _ in current)
+        rng = f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}"
+        lines.append(f"{rng} {cell.unit}\n" + " ".join(f"[{i}]" for _, i in current))
+    return "\n".join(lines + old)
 
 
 def print_comparison(comp: Comparison) -> None:
@@ -161,8 +191,7 @@ def print_comparison(comp: Comparison) -> None:
             if cell is None:
                 row.append("-")
                 continue
-            rng = f"{cell.low:g}" if cell.low == cell.high else f"{cell.low:g}–{cell.high:g}"
-            row.append(f"{rng} {cell.unit}\n" + " ".join(f"[{i}]" for i in cell.evidence_ids))
+            row.append(_cell_text(cell))
         table.add_row(*row)
     console.print(table)
     if comp.missing:

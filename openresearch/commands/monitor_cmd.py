@@ -7,13 +7,13 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
-from openresearch.commands.common import GraphOpt, JsonOpt, console, print_json, settings
+from openresearch.commands.common import AsOfOpt, GraphOpt, JsonOpt, console, parse_as_of, print_json, settings
 from openresearch.errors import InputError
 
 if TYPE_CHECKING:  # deferred at run time so `--help` stays fast
@@ -205,18 +205,6 @@ def worker(poll: Annotated[float, typer.Option(help="Seconds between looks for d
     console.print(f"worker stopped after {n} runs")
 
 
-AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="A date (YYYY-MM-DD): what was current then.")]
-
-
-def _as_of(text: str | None) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError as e:
-        raise InputError(f"--as-of wants a date like 2026-02-01, not {text!r}") from e
-
-
 @app.command("values")
 def values(entity: Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity.")] = None,
            metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
@@ -231,7 +219,7 @@ def values(entity: Annotated[str | None, typer.Option("--entity", "-e", help="On
     from openresearch.monitor import asof
 
     with store(graph) as st:
-        rows = asof.values(st, entity=entity, metric=metric, as_of=_as_of(as_of), include_superseded=superseded)
+        rows = asof.values(st, entity=entity, metric=metric, as_of=parse_as_of(as_of), include_superseded=superseded)
     if json_out:
         print_json(rows)
         return
@@ -255,7 +243,7 @@ def conflicts(as_of: AsOfOpt = None, graph: GraphOpt = None, json_out: JsonOpt =
     from openresearch.monitor import asof
 
     with store(graph) as st:
-        groups = asof.conflicts(st, _as_of(as_of))
+        groups = asof.conflicts(st, parse_as_of(as_of))
     if json_out:
         print_json(groups)
         return

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
-from typing import get_args
+from typing import Any, get_args
 
 from openresearch.condition_conflicts import condition_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
@@ -206,10 +206,26 @@ class GraphStore(DocumentStore, RunStore):
                         condition_groups(_observed(o) for r in disputed for o in r["rows"]))
 
     def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
+        """The metric x entity table of the entities' current values (a superseded value is left out; "as of
+        DATE" and superseded values on request: monitor/asof.py over `dated_observations`)."""
         resolved = self.resolve_entities(entities)
         ids = [i for i in resolved.values() if i]
         rows = self._read("compare_entities", entity_ids=ids,
                           metric=normalise_metric(metric) if metric else None) if ids else []
+        return self.comparison_of(entities, resolved, rows)
+
+    def dated_observations(self, entity_ids: list[str], metric: str | None = None) -> list[Row]:
+        """Every observation of these entities (superseded ones too), one row per observation and evidence item,
+        with its dates and supersession state: the rows of `monitor_observations`, scoped to the entities."""
+        if not entity_ids:
+            return []
+        return self._read("dated_observations_for_entities", entity_ids=entity_ids,
+                          metric=normalise_metric(metric) if metric else None)
+
+    def comparison_of(self, entities: list[str], resolved: dict[str, str | None],
+                      rows: Iterable[Mapping[str, Any]]) -> Comparison:
+        """The table from observation rows (entity, metric, value, unit, condition, evidence_id, superseded_by),
+        entities in the order asked."""
         cells: dict[str, dict[str, ComparisonCell]] = {}
         names: list[str] = []
         for r in rows:
@@ -218,6 +234,7 @@ class GraphStore(DocumentStore, RunStore):
             cell.values.append(float(r["value"]))
             cell.evidence_ids.append(r["evidence_id"])
             cell.conditions.append(r["condition"] or "")
+            cell.superseded_by.append(r.get("superseded_by"))
             if r["entity"] not in names:
                 names.append(r["entity"])
         ordered = [self.aliases.canonical(e) for e in entities]
@@ -297,11 +314,13 @@ class GraphStore(DocumentStore, RunStore):
         """The latest resolution per conflict id (for these ids, or all): what /conflicts and reports show."""
         return judgements.resolutions(self, conflict_ids)
 
-    def graph_version(self) -> tuple[int, int, int, int]:
-        """Counts of evidence, observations, feedback and resolutions: they grow with every change a cached API
-        answer depends on."""
+    def graph_version(self) -> tuple[int, ...]:
+        """Counts of evidence, observations, feedback, resolutions and supersessions, and the time of the latest
+        supersession: they change with every change a cached API answer depends on (a supersession pass marks
+        values already stored, so the counts of nodes alone would not see it)."""
         r = self._read("api_graph_version")[0]
-        return int(r["evidence"]), int(r["observations"]), int(r["feedback"]), int(r["resolutions"])
+        return tuple(int(r[k]) for k in ("evidence", "observations", "feedback", "resolutions", "supersessions",
+                                          "superseded_at"))
 
 # --- helpers (pure) -------------------------------------------------------------------------------
 

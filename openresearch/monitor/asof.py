@@ -5,13 +5,24 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from openresearch.errors import InputError
 from openresearch.graph.backend import Row
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
 from openresearch.identity import entity_key
-from openresearch.models import ConflictGroup
-from openresearch.monitor.delta import conflicts_as_of, values_as_of
+from openresearch.models import Comparison, ConflictGroup
+from openresearch.monitor.delta import conflicts_as_of, timed_observations, values_as_of
 from openresearch.numbers import normalise_metric
+
+
+def parse_day(text: str | None, what: str = "--as-of") -> date | None:
+    """An "as of" date written YYYY-MM-DD (None stays None); InputError for anything else."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError as e:
+        raise InputError(f"{what} wants a date like 2026-02-01, not {text!r}") from e
 
 
 def day_end_ms(d: date | None) -> int | None:
@@ -37,6 +48,47 @@ def values(store: GraphStore, *, entity: str | None = None, metric: str | None =
     return [dict(r) for r in values_as_of(rows, day_end_ms(as_of))]
 
 
-def conflicts(store: GraphStore, as_of: date | None = None) -> list[ConflictGroup]:
-    """Conflict groups among the values current at `as_of` (default: now)."""
-    return conflicts_as_of(MonitorStore(store).observation_rows(), day_end_ms(as_of), store.tolerance)
+def conflicts(store: GraphStore, as_of: date | None = None, *, entity: str | None = None,
+              metric: str | None = None, tolerance: float | None = None) -> list[ConflictGroup]:
+    """Conflict groups among the values current at `as_of` (default: now, as the supersession pass stored them),
+    for one entity and/or metric or the whole graph."""
+    if as_of is None:
+        return store.conflict_groups(entity, metric, tolerance=tolerance)
+    if entity is None:
+        rows = MonitorStore(store).observation_rows()
+        if metric is not None:
+            m = normalise_metric(metric)
+            rows = [r for r in rows if r["metric"] == m]
+    else:
+        rows = store.dated_observations(_entity_ids(store, [entity]), metric)
+    return conflicts_as_of(rows, day_end_ms(as_of), store.tolerance if tolerance is None else tolerance)
+
+
+def comparison(store: GraphStore, entities: list[str], metric: str | None = None, *, as_of: date | None = None,
+               include_superseded: bool = False) -> Comparison:
+    """The metric x entity table: of the current values (the default), of the values current at `as_of`, or of
+    every value, superseded ones too (each cell says which, `ComparisonCell.superseded_by`)."""
+    if as_of is None and not include_superseded:
+        return store.compare(entities, metric)
+    resolved = store.resolve_entities(entities)
+    rows = store.dated_observations([i for i in resolved.values() if i], metric)
+    at = day_end_ms(as_of)
+    if at is None:  # every value, as the supersession pass marked them
+        return store.comparison_of(entities, resolved, rows)
+    # the values that held by then (with superseded ones: every value known to hold by then), each marked
+    # superseded only by a successor that held by then too
+    valid = {o.id: o.valid_ms for o in timed_observations(rows)}
+    kept = [r for r in rows if (valid.get(r["id"]) or 0) <= at] if include_superseded else values_as_of(rows, at)
+    return store.comparison_of(entities, resolved,
+                               [{**r, "superseded_by": _successor_by(r, valid, at)} for r in kept])
+
+
+def _successor_by(row: Row, valid: dict[str, int | None], at: int) -> str | None:
+    """The observation that superseded this row's, if that successor already held at `at`."""
+    succ = row.get("superseded_by")
+    when = valid.get(succ) if succ else None
+    return succ if when is not None and when <= at else None
+
+
+def _entity_ids(store: GraphStore, names: list[str]) -> list[str]:
+    return sorted({i for i in store.resolve_entities(names).values() if i})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
@@ -10,6 +11,7 @@ from openresearch.api.deps import StateDep
 from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.schemas import CellEvidence, CompareOut
 from openresearch.graph.store import GraphStore
+from openresearch.monitor import asof
 
 router = APIRouter(tags=["compare"], responses={400: PROBLEM_RESPONSES[400]})
 
@@ -20,15 +22,23 @@ def compare(
     entity: Annotated[list[str], Query(min_length=1, max_length=20,
                                        description="Entity names (aliases resolve); repeat for each.")],
     metric: Annotated[str | None, Query(max_length=200, description="Only this metric.")] = None,
+    as_of: Annotated[date | None, Query(description="The values current at the end of this day (default: now).")]
+    = None,
+    superseded: Annotated[bool, Query(description="Superseded values too, each cell saying which "
+                                                  "(`superseded_by`).")] = False,
 ) -> Response:
-    key = ("compare", tuple(entity), metric)
-    body = st.cache.get(key, lambda: comparison(st.store, entity, metric).model_dump_json().encode())
+    """The current values by default: a value a newer one superseded (monitoring) is left out."""
+    key = ("compare", tuple(entity), metric, as_of, superseded)
+    body = st.cache.get(key, lambda: comparison(st.store, entity, metric, as_of, superseded)
+                        .model_dump_json().encode())
     return Response(body, media_type="application/json")
 
 
-def comparison(store: GraphStore, entity: list[str], metric: str | None) -> CompareOut:
+def comparison(store: GraphStore, entity: list[str], metric: str | None, as_of: date | None = None,
+               superseded: bool = False) -> CompareOut:
     names = [e for e in entity if e.strip()]
-    comp = store.compare(names, metric or None) if names else None
+    comp = asof.comparison(store, names, metric or None, as_of=as_of, include_superseded=superseded) \
+        if names else None
     if comp is None:
         return CompareOut(entities=[], metrics=[], cells={}, missing=list(entity))
     ids = sorted({i for row in comp.cells.values() for cell in row.values() for i in cell.evidence_ids})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Path, Query, Response
@@ -12,13 +13,16 @@ from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.schemas import ConflictOut
 from openresearch.graph.judgements import NoValue, Resolution, ValueCorrect
 from openresearch.graph.store import GraphStore
+from openresearch.monitor import asof
 
 router = APIRouter(prefix="/conflicts", tags=["conflicts"], responses={400: PROBLEM_RESPONSES[400]})
 
 
-def conflicts_out(store: GraphStore, entity: str | None = None, metric: str | None = None) -> list[ConflictOut]:
-    """All conflict groups (for an entity and/or metric), by id, each with its latest resolution."""
-    groups = store.conflict_groups(entity or None, metric or None)
+def conflicts_out(store: GraphStore, entity: str | None = None, metric: str | None = None,
+                  as_of: date | None = None) -> list[ConflictOut]:
+    """All conflict groups (for an entity and/or metric; among the values current at `as_of`), by id, each with
+    its latest resolution."""
+    groups = asof.conflicts(store, as_of, entity=entity or None, metric=metric or None)
     resolved = store.conflict_resolutions([g.id for g in groups])
     out = [ConflictOut(**g.model_dump(), status="resolved" if g.id in resolved else "open",
                        resolution=resolved.get(g.id)) for g in groups]
@@ -31,17 +35,19 @@ def list_conflicts(
     entity: Annotated[str | None, Query(max_length=200, description="Only this entity (aliases resolve).")] = None,
     metric: Annotated[str | None, Query(max_length=200, description="Only this metric.")] = None,
     status: Annotated[Literal["open", "resolved", "all"], Query(description="Resolved by someone or not.")] = "all",
+    as_of: Annotated[date | None, Query(description="Among the values current at the end of this day (default: "
+                                                    "now; a superseded value is never in conflict).")] = None,
     cursor: CursorParam = None, limit: LimitParam = None,
 ) -> Response:
     size = page_size(st, limit)
     after = after_key(decode_cursor(cursor))
 
     def page() -> bytes:
-        rows = [c for c in conflicts_out(st.store, entity, metric)
+        rows = [c for c in conflicts_out(st.store, entity, metric, as_of)
                 if c.id > after and (status == "all" or c.status == status)][:size + 1]
         return keyset_page(rows, size, rows[size - 1].id if len(rows) > size else None).model_dump_json().encode()
 
-    body = st.cache.get(("conflicts", entity, metric, status, after, size), page)
+    body = st.cache.get(("conflicts", entity, metric, status, as_of, after, size), page)
     return Response(body, media_type="application/json")
 
 
