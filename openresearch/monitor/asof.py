@@ -3,7 +3,9 @@ conflicts among them. Superseded values are kept; these reads decide by the date
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
+from typing import Any
 
 from openresearch.errors import InputError
 from openresearch.graph.backend import Row
@@ -83,7 +85,7 @@ def comparison(store: GraphStore, entities: list[str], metric: str | None = None
                                [{**r, "superseded_by": _successor_by(r, valid, at)} for r in kept])
 
 
-def _successor_by(row: Row, valid: dict[str, int | None], at: int) -> str | None:
+def _successor_by(row: Mapping[str, Any], valid: dict[str, int | None], at: int) -> str | None:
     """The observation that superseded this row's, if that successor already held at `at`."""
     succ = row.get("superseded_by")
     when = valid.get(succ) if succ else None

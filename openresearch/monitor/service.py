@@ -47,17 +47,12 @@ def make_topic(question: str, *, sources: list[str], entities: list[str] | None 
 
 
 def background_worker(services: Services, *, poll_s: float = 30.0, lease_ms: int = 10 * 60_000) -> Callable[[], None]:
-    """Run due topics in a daemon thread of this process (the API server's own scheduler: the schedule and
-    leases live in the graph, so it coexists with any number of `monitor worker` processes). Returns `stop`."""
-    stop = threading.Event()
-    monitor = Monitor(services, lease_ms=lease_ms)
-    thread = threading.Thread(target=monitor.work, args=(stop, poll_s), name="monitor-worker", daemon=True)
-    thread.start()
+    """Run due topics in this process (the API server's own scheduler, APScheduler: scheduler.py): one job per
+    active topic at its `next_due` in the graph, topics re-read every `poll_s` seconds. The schedule and leases
+    live in the graph, so it coexists with any number of `monitor worker` processes. Returns `stop`."""
+    from openresearch.monitor.scheduler import start_scheduler  # scheduler.py imports Monitor from here
 
-    def halt() -> None:
-        stop.set()
-        thread.join(timeout=poll_s + 5)
-    return halt
+    return start_scheduler(Monitor(services, lease_ms=lease_ms), sync_s=poll_s)
 
 
 @dataclass
