@@ -1,16 +1,20 @@
 """A monitoring run's digest: what is new, what changed (old -> new, both cited, with dates), new and resolved
 conflicts, or "nothing changed"; every sentence cites evidence ids and takes its numbers from the cited
-quotes' extracted values. Rendered as Markdown, JSON and HTML."""
+quotes' extracted values. The monitoring run verifies the sentences (digest_verify.py) before the digest is
+stored; every rendering shows the verification and any sentence withheld by it. Rendered as Markdown, JSON and
+HTML."""
 
 from __future__ import annotations
 
 import html
 import json
+from collections.abc import Collection
 from datetime import UTC, datetime
 
 from openresearch.monitor.models import ConflictItem, Digest, EvidenceItem, Sentence, SourceItem, ValueChange
 
 MAX_EVIDENCE_LINES = 20
+NOTHING = "Nothing changed since the last run."
 
 
 def _date(ms: int | None) -> str:
@@ -21,40 +25,45 @@ def _cond(condition: str) -> str:
     return f" ({condition})" if condition else ""
 
 
-def sentences(d: Digest) -> list[Sentence]:
+def sentences(d: Digest, gone: Collection[str] = ()) -> list[Sentence]:
+    """`gone`: evidence ids that left the graph in this run (with a removed source): never cited."""
     out: list[Sentence] = []
     for c in d.changed_values:
         late = " It arrived late, describing an earlier time, and was recorded as already superseded." \
             if c.late else ""
+        old_at, new_at = f"(as of {_date(c.old_date)})", f"(as of {_date(c.new_date)})"
         out.append(Sentence(text=f"{c.entity} {c.metric}{_cond(c.condition)} changed from {c.old_value} "
-                                 f"(as of {_date(c.old_date)}) [{c.old_evidence}] to {c.new_value} "
-                                 f"(as of {_date(c.new_date)}) [{c.new_evidence}].{late}",
-                            evidence_ids=[c.old_evidence, c.new_evidence]))
+                                 f"{old_at} [{c.old_evidence}] to {c.new_value} {new_at} [{c.new_evidence}].{late}",
+                            evidence_ids=[c.old_evidence, c.new_evidence], metadata=[old_at, new_at]))
     for c in d.superseded:
         if not c.changed:
-            out.append(Sentence(text=f"{c.entity} {c.metric}{_cond(c.condition)} is still {c.new_value} as of "
-                                     f"{_date(c.new_date)} [{c.new_evidence}], confirming {_date(c.old_date)} "
-                                     f"[{c.old_evidence}].", evidence_ids=[c.old_evidence, c.new_evidence]))
+            new_at, old_at = f"as of {_date(c.new_date)}", f"confirming {_date(c.old_date)}"
+            out.append(Sentence(text=f"{c.entity} {c.metric}{_cond(c.condition)} is still {c.new_value} {new_at} "
+                                     f"[{c.new_evidence}], {old_at} [{c.old_evidence}].",
+                                evidence_ids=[c.old_evidence, c.new_evidence], metadata=[new_at, old_at]))
     for g in d.new_conflicts:
         out.append(_conflict_sentence(g, "New conflict"))
     for g in d.resolved_conflicts:
-        out.append(_conflict_sentence(g, "No longer in conflict (superseded or removed)"))
+        out.append(_resolved_sentence(g, set(gone)))
     for s in d.new_sources:
         ev = [e.id for e in d.new_evidence if e.source_id == s.id]
         if ev:
-            out.append(Sentence(text=f"New source: {s.title or s.url} ({_date(s.published_at)}), "
-                                     f"{len(ev)} evidence item{'s' if len(ev) != 1 else ''} "
+            # the source's date and title are checked like a report's attribution (its cited evidence's
+            # source); the count is the digest's own
+            items = f"{len(ev)} evidence item{'s' if len(ev) != 1 else ''}"
+            out.append(Sentence(text=f"New source: {s.title or s.url} ({_date(s.published_at)}), {items} "
                                      + " ".join(f"[{e}]" for e in ev[:MAX_EVIDENCE_LINES]) + ".",
-                                evidence_ids=ev[:MAX_EVIDENCE_LINES]))
+                                evidence_ids=ev[:MAX_EVIDENCE_LINES], metadata=[items] if s.title else [items, s.url]))
     known = {s.id for s in d.new_sources}
     for e in d.new_evidence:
         if e.source_id not in known:
             out.append(Sentence(text=f"New evidence: “{e.quote}” [{e.id}].", evidence_ids=[e.id]))
     for s in d.removed_sources:
-        out.append(Sentence(text=f"Source no longer available: {s.title or s.url}; the evidence read from it "
-                                 "earlier is listed in previous digests.", evidence_ids=[]))
+        name = s.title or s.url  # its evidence is gone with it: the name is the digest's record, not a quote's
+        out.append(Sentence(text=f"Source no longer available: {name}; the evidence read from it "
+                                 "earlier is listed in previous digests.", kind="status", metadata=[name]))
     if not out:
-        out.append(Sentence(text="Nothing changed since the last run.", evidence_ids=[]))
+        out.append(Sentence(text=NOTHING, kind="status"))
     return out
 
 
@@ -64,22 +73,59 @@ def _conflict_sentence(g: ConflictItem, what: str) -> Sentence:
                     evidence_ids=[e for ids in g.evidence_ids for e in ids[:3]])
 
 
+def _resolved_sentence(g: ConflictItem, gone: set[str]) -> Sentence:
+    """A resolved conflict cites only evidence still stored: a value whose every item left with its source is
+    not restated (nothing could verify it now; an earlier digest cited it)."""
+    kept = [(v, [e for e in ids if e not in gone]) for v, ids in zip(g.values, g.evidence_ids, strict=False)]
+    kept = [(v, ids) for v, ids in kept if ids]
+    lost = len(g.values) - len(kept)
+    what = "No longer in conflict (superseded or removed)"
+    if not lost:
+        return _conflict_sentence(g, what)
+    if not kept:
+        return Sentence(text=f"No longer in conflict (its sources were removed): {g.entity} {g.metric}"
+                             f"{_cond(g.condition)}.", kind="status")
+    others = f"{lost} other value{'s' if lost != 1 else ''}"
+    parts = [f"{v} " + " ".join(f"[{e}]" for e in ids[:3]) for v, ids in kept]
+    return Sentence(text=f"{what}: {g.entity} {g.metric}{_cond(g.condition)}: " + " vs ".join(parts)
+                         + f"; the source of the {others} is no longer available.",
+                    evidence_ids=[e for _, ids in kept for e in ids[:3]], metadata=[others])
+
+
 def build(*, digest_id: str, topic_id: str, run_id: str, question: str, at: int, new_sources: list[SourceItem],
           removed_sources: list[SourceItem], new_evidence: list[EvidenceItem], supersessions: list[ValueChange],
-          new_conflicts: list[ConflictItem], resolved_conflicts: list[ConflictItem]) -> Digest:
+          new_conflicts: list[ConflictItem], resolved_conflicts: list[ConflictItem],
+          gone: Collection[str] = ()) -> Digest:
     d = Digest(id=digest_id, topic_id=topic_id, run_id=run_id, question=question, at=at, nothing_changed=False,
                new_sources=new_sources, removed_sources=removed_sources, new_evidence=new_evidence,
                changed_values=[c for c in supersessions if c.changed], superseded=supersessions,
                new_conflicts=new_conflicts, resolved_conflicts=resolved_conflicts)
     nothing = not (new_sources or removed_sources or new_evidence or supersessions or new_conflicts
                    or resolved_conflicts)
-    return d.model_copy(update={"nothing_changed": nothing, "sentences": sentences(d) if not nothing else
-                                [Sentence(text="Nothing changed since the last run.")]})
+    return d.model_copy(update={"nothing_changed": nothing, "sentences": sentences(d, gone) if not nothing else
+                                [Sentence(text=NOTHING, kind="status")]})
+
+
+def verification_line(d: Digest) -> str:
+    v = d.verification
+    if v is None:
+        return "Not verified (a digest stored before digests were verified)."
+    phantoms = f", {v.phantom_citations} phantom citation{'s' if v.phantom_citations != 1 else ''}" \
+        if v.phantom_citations else ""
+    withheld = " (withheld)" if v.failed else ""
+    return f"Verification: {v.checked} sentence{'s' if v.checked != 1 else ''} checked, {v.passed} passed, " \
+           f"{v.failed} failed{withheld}{phantoms}."
 
 
 def to_markdown(d: Digest) -> str:
     lines = [f"# Digest: {d.question}", "", f"{_date(d.at)} · run {d.run_id}", ""]
     lines += [f"- {s.text}" for s in d.sentences]
+    if not d.sentences:
+        lines.append("- No sentence of this digest passed verification.")
+    lines += ["", verification_line(d)]
+    if d.verification is not None and d.verification.withheld:
+        lines += ["", "## Withheld: failed verification", ""]
+        lines += [f"- {'; '.join(c.reasons)}: {c.text}" for c in d.verification.withheld]
     return "\n".join(lines) + "\n"
 
 
@@ -89,7 +135,15 @@ def to_json(d: Digest) -> str:
 
 
 def to_html(d: Digest) -> str:
-    items = "".join(f"<li>{html.escape(s.text)}</li>" for s in d.sentences)
+    items = "".join(f"<li>{html.escape(s.text)}</li>" for s in d.sentences) or \
+        "<li>No sentence of this digest passed verification.</li>"
+    withheld = ""
+    if d.verification is not None and d.verification.withheld:
+        rows = "".join(f"<tr><td>{html.escape('; '.join(c.reasons))}</td><td>{html.escape(c.text)}</td></tr>"
+                       for c in d.verification.withheld)
+        withheld = (f"<h2>Withheld: failed verification</h2><table><tr><th>why</th><th>sentence</th></tr>{rows}"
+                    "</table>")
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Digest: {html.escape(d.question)}</title>"
             f"</head><body><h1>Digest: {html.escape(d.question)}</h1><p>{_date(d.at)} · run "
-            f"{html.escape(d.run_id)}</p><ul>{items}</ul></body></html>")
+            f"{html.escape(d.run_id)}</p><ul>{items}</ul><p class='verification'>{html.escape(verification_line(d))}"
+            f"</p>{withheld}</body></html>")

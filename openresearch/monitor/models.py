@@ -85,6 +85,37 @@ class ConflictItem(BaseModel):
 class Sentence(BaseModel):
     text: str
     evidence_ids: list[str] = Field(default_factory=list)
+    # "status": about the run itself ("Nothing changed", "Source no longer available"), cites nothing
+    kind: Literal["claim", "status"] = "claim"
+    # spans of `text` the digest states about its own records, not figures from the quotes: the dates it
+    # files values under ("as of 2026-02-10"), how many items a source gave, a removed source's name. The
+    # number check skips them (digest_verify.py)
+    metadata: list[str] = Field(default_factory=list)
+
+
+SentenceStatus = Literal["PASS", "FAIL"]
+
+
+class SentenceCheck(BaseModel):
+    """One digest sentence after the report verifier's citation and number checks."""
+
+    text: str
+    evidence_ids: list[str] = Field(default_factory=list)
+    status: SentenceStatus
+    reasons: list[str] = Field(default_factory=list)
+    published: bool = True  # False: withheld from the digest's sentences (it failed)
+
+
+class DigestVerification(BaseModel):
+    checked: int = 0
+    passed: int = 0
+    failed: int = 0
+    phantom_citations: int = 0
+    sentences: list[SentenceCheck] = Field(default_factory=list)
+
+    @property
+    def withheld(self) -> list[SentenceCheck]:
+        return [s for s in self.sentences if not s.published]
 
 
 class Digest(BaseModel):
@@ -101,7 +132,8 @@ class Digest(BaseModel):
     superseded: list[ValueChange] = Field(default_factory=list)  # every supersession this run, equal values too
     new_conflicts: list[ConflictItem] = Field(default_factory=list)
     resolved_conflicts: list[ConflictItem] = Field(default_factory=list)
-    sentences: list[Sentence] = Field(default_factory=list)
+    sentences: list[Sentence] = Field(default_factory=list)  # the published (verified) sentences
+    verification: DigestVerification | None = None  # None: a digest stored before digests were verified
 
     @property
     def evidence_ids(self) -> list[str]:

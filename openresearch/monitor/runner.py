@@ -1,5 +1,6 @@
 """One monitoring run: the topic's research run (merged into the main graph by the run's idempotent MERGEs),
-then the supersession pass, then the digest of what changed, stored with the topic, run and evidence."""
+then the supersession pass, then the digest of what changed, verified like a report (digest_verify.py) and
+stored with the topic, run and evidence."""
 
 from __future__ import annotations
 
@@ -17,9 +18,12 @@ from openresearch.agents.run.pipeline import research
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.graph.monitor_store import MonitorStore
+from openresearch.graph.store import GraphStore
+from openresearch.models import EvidenceView
 from openresearch.monitor import digest as digests
 from openresearch.monitor.clock import Clock
 from openresearch.monitor.delta import Snapshot, conflict_item, conflicts_as_of, timed_observations, value_changes
+from openresearch.monitor.digest_verify import cited, verify
 from openresearch.monitor.models import Digest, EvidenceItem, Topic
 from openresearch.monitor.schedule import parse_schedule
 from openresearch.monitor.timefacts import changes
@@ -66,6 +70,14 @@ def supersede(ms: MonitorStore, now: int) -> int:
     return ms.write_supersessions(todo, now)
 
 
+def verify_digest(store: GraphStore, d: Digest, known: dict[str, EvidenceView]) -> Digest:
+    """The digest's sentences through the report verifier's checks against the evidence stored now (`known`:
+    views already read); a sentence that fails is withheld (digest_verify.py)."""
+    missing = [e for e in cited(d) if e not in known]
+    found = {**known, **{v.id: v for v in store.evidence(missing)}} if missing else dict(known)
+    return verify(d, found)
+
+
 async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: str | None = None,
                     on_event: Callable[[EventRecord], None] | None = None,
                     http: httpx.Client | None = None) -> MonitorResult:
@@ -95,7 +107,7 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
 
     new_ev_ids = sorted(after.evidence - before.evidence)
     views = await asyncio.to_thread(store.evidence, new_ev_ids) if new_ev_ids else []
-    digest = digests.build(
+    built = digests.build(
         digest_id=f"D-{rid}", topic_id=topic.id, run_id=rid, question=topic.question, at=now,
         new_sources=[after.sources[s] for s in sorted(set(after.sources) - set(before.sources))],
         removed_sources=[before.sources[s] for s in sorted(set(before.sources) - set(after.sources))],
@@ -103,7 +115,9 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
                       for v in sorted(views, key=lambda v: v.id)],
         supersessions=value_changes(todo, rows_after),
         new_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items()) if k not in conflicts_before],
-        resolved_conflicts=[conflict_item(g) for k, g in sorted(conflicts_before.items()) if k not in conflicts_after])
+        resolved_conflicts=[conflict_item(g) for k, g in sorted(conflicts_before.items()) if k not in conflicts_after],
+        gone=before.evidence - after.evidence)
+    digest = await asyncio.to_thread(verify_digest, store, built, {v.id: v for v in views})
     await asyncio.to_thread(ms.save_digest, digest, digests.to_markdown(digest))
     if topic.webhook:
         own = http is None

@@ -85,6 +85,7 @@ def test_timeline(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None
     before = counts(store)
     again = m.run_topic(topic.id)
     assert again is not None and again.digest.nothing_changed and again.extracted == 0
+    _verified(again.digest)
     assert counts(store) == before
 
     # day 3: the overview page changes, the benchmark disappears
@@ -96,6 +97,10 @@ def test_timeline(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None
     assert [s.url for s in d3.removed_sources] == ["https://bench.example/acme"]
     assert any("Rust and Go" in e.quote for e in d3.new_evidence)
     assert len(d3.resolved_conflicts) == 1 and not d3.new_conflicts
+    # the resolved conflict cites only evidence still stored: the benchmark's left with its page
+    resolved = [s for s in d3.sentences if s.text.startswith("No longer in conflict")]
+    assert len(resolved) == 1 and "90,000" not in resolved[0].text and "no longer available" in resolved[0].text
+    assert {v.id for v in store.evidence(d3.evidence_ids)} == set(d3.evidence_ids)
     assert current(store) == ["150,000"]
 
     # day 4: nothing new
@@ -106,13 +111,26 @@ def test_timeline(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None
     assert counts(store) == before
     stored = m.store.digests(topic.id, 10)
     assert [d.id for d in stored][:1] == [d4.id] and len(stored) == 5
+    ran = {d.id: d for d in (d1, d2, again.digest, d3, d4)}
+    assert all(_verified(d).verification == ran[d.id].verification for d in stored)  # stored with the digest
     assert "Nothing changed" in to_markdown(d4) and "Nothing changed" in to_html(d4) and d4.id in to_json(d4)
+    assert '"verification"' in to_json(d2) and '"failed": 0' in to_json(d2)
 
 
 def _run_due(m: Monitor) -> Digest:
     results = m.run_due()
     assert len(results) == 1
-    return results[0].digest
+    return _verified(results[0].digest)
+
+
+def _verified(d: Digest) -> Digest:
+    """Every sentence went through the report verifier's checks and passed: none withheld."""
+    v = d.verification
+    assert v is not None
+    assert (v.failed, v.phantom_citations) == (0, 0), [(c.text, c.reasons) for c in v.sentences if c.reasons]
+    assert v.checked == v.passed == len(d.sentences) and all(c.published for c in v.sentences)
+    assert f"{v.checked} sentence" in to_markdown(d) and "0 failed" in to_markdown(d) and "0 failed" in to_html(d)
+    return d
 
 
 def _cites_only_stored_evidence(store: GraphStore, d: Digest) -> None:
