@@ -43,6 +43,31 @@ def timed_observations(rows: Iterable[Row]) -> list[TimedObservation]:
     return [timed(m) for m in merged.values()]
 
 
+def with_supersessions(rows: Sequence[Row], items: Sequence[Supersession]) -> list[Row]:
+    """`rows` as `MonitorStore.observation_rows()` reads them once `MonitorStore.write_supersessions(items)` has
+    run: the old side of each supersession points at its successor (the only field of a row the write sets),
+    so the pass's result needs no second read of the whole graph."""
+    successor = {s.old: s.new for s in items}
+    return [{**r, "superseded_by": successor[r["id"]]} if r["id"] in successor else r for r in rows]
+
+
+def changed_entities(before: Iterable[Row], after: Iterable[Row]) -> set[str]:
+    """Entity ids whose observation rows differ between two reads. Conflict groups are keyed by entity first
+    (conflicts.py, condition_conflicts.py), so an entity whose rows are all the same has the same groups: only
+    the others can hold a new or a resolved conflict."""
+    def by_entity(rows: Iterable[Row]) -> dict[str, set[tuple[tuple[str, Any], ...]]]:
+        out: dict[str, set[tuple[tuple[str, Any], ...]]] = {}
+        for r in rows:
+            out.setdefault(str(r["entity_id"]), set()).add(tuple(sorted((k, _hashable(v)) for k, v in r.items())))
+        return out
+    a, b = by_entity(before), by_entity(after)
+    return {e for e in a.keys() | b.keys() if a.get(e) != b.get(e)}
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
 def _ms_date(ms: int | None) -> Any:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC).date()
 

@@ -1,6 +1,9 @@
 """One monitoring run: the topic's research run (merged into the main graph by the run's idempotent MERGEs),
 then the supersession pass, then the digest of what changed, verified like a report (digest_verify.py) and
-stored with the topic, run and evidence."""
+stored with the topic, run and evidence.
+
+The graph is read twice per run for observations (before the research run, and after it for the
+supersession pass, whose writes are applied to that read in memory) and twice for the source/evidence ids."""
 
 from __future__ import annotations
 
@@ -22,7 +25,15 @@ from openresearch.graph.store import GraphStore
 from openresearch.models import EvidenceView
 from openresearch.monitor import digest as digests
 from openresearch.monitor.clock import Clock
-from openresearch.monitor.delta import Snapshot, conflict_item, conflicts_as_of, timed_observations, value_changes
+from openresearch.monitor.delta import (
+    Snapshot,
+    changed_entities,
+    conflict_item,
+    conflicts_as_of,
+    timed_observations,
+    value_changes,
+    with_supersessions,
+)
 from openresearch.monitor.digest_verify import cited, verify
 from openresearch.monitor.models import Digest, EvidenceItem, Topic
 from openresearch.monitor.schedule import parse_schedule
@@ -87,7 +98,6 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     now = clock.now_ms()
     before = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
     rows_before = await asyncio.to_thread(ms.observation_rows)
-    conflicts_before = {g.id: g for g in conflicts_as_of(rows_before, None, tol)}
     extracted = 0
 
     def count(rec: EventRecord) -> None:
@@ -99,10 +109,16 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
 
     rid = run_id or f"mon-{topic.id[2:]}-{now}-{uuid.uuid4().hex[:4]}"
     await research(run_options(topic, services), run_services(topic, services), run_id=rid, subscribers=[count])
-    todo = changes(timed_observations(await asyncio.to_thread(ms.observation_rows)))
+    rows = await asyncio.to_thread(ms.observation_rows)
+    todo = changes(timed_observations(rows))
     await asyncio.to_thread(ms.write_supersessions, todo, now)
-    rows_after = await asyncio.to_thread(ms.observation_rows)
-    conflicts_after = {g.id: g for g in conflicts_as_of(rows_after, None, tol)}
+    rows_after = with_supersessions(rows, todo)  # what a third read of the whole graph would return
+    # conflicts only where the rows changed: elsewhere the groups before and after are the same
+    touched = changed_entities(rows_before, rows_after)
+    conflicts_before = {g.id: g for g in conflicts_as_of([r for r in rows_before if r["entity_id"] in touched],
+                                                         None, tol)}
+    conflicts_after = {g.id: g for g in conflicts_as_of([r for r in rows_after if r["entity_id"] in touched],
+                                                        None, tol)}
     after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
 
     new_ev_ids = sorted(after.evidence - before.evidence)
