@@ -129,6 +129,10 @@ class Settings(BaseSettings):
                                       "the server listens on anything but loopback.")
     api_cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (off if empty).")
     api_max_body_bytes: int = Field(default=1_000_000, description="Larger request bodies are refused with 413.")
+    api_cache_stale_s: float = Field(
+        default=1.0, ge=0, description="While a run writes, /compare and /conflicts may answer from the previous "
+        "graph version for up to this many seconds after it changed, while the new answer is computed in the "
+        "background (writes made through the API are always seen at once); 0: never an outdated answer.")
     api_page_size: int = Field(default=50, description="Default page size of list routes (at most 500).")
     api_run_workers: int = Field(default=2, description="Research runs executed at once; more wait in the queue.")
     api_run_queue: int = Field(default=32, description="Runs that may wait for a worker; beyond it POST /runs is 503.")

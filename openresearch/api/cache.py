@@ -1,48 +1,147 @@
 """Answers of the heavier read routes (/compare, /conflicts) cached per graph version, with one computation per
-key at a time: fifty clients asking the same comparison while a run writes cost one query per version, and
-nobody is served an answer older than the graph's current version.
+key at a time: fifty clients asking the same comparison while a run writes cost one query per version.
 
-The version is a few counts that grow whenever evidence, observations, feedback or resolutions are added
-(`GraphStore.graph_version`), read once per request; a changed version is a different key.
+The version is a few counts that change whenever evidence, observations, feedback, resolutions or
+supersessions are added (`GraphStore.graph_version`).
+
+Freshness is bounded, not strict, while something else writes (a research run adds evidence every second or
+so, and recomputing the answer for every new version made fifty waiting clients wait for each recomputation):
+- the version is read at most once per `version_ttl_s`;
+- when the graph moved on from a cached answer, that answer is still served for up to `stale_s` seconds after
+  the change was first seen, while one background thread computes the answer for the new version; after that,
+  callers wait for the new answer. So an answer is at most about `stale_s` + `version_ttl_s` + one
+  computation behind the graph.
+- a write made through this API (a resolution, feedback) calls `invalidate()`: the next read is computed
+  fresh, so whoever wrote sees their own write.
+`stale_s=0` is strict: the version is read on every request and no outdated answer is ever served.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 from openresearch.graph.store import GraphStore
 
+log = logging.getLogger(__name__)
+Version = tuple[int, ...]
+
+
+@dataclass
+class _Entry:
+    version: Version
+    body: bytes
+    outdated_since: float | None = None  # when a newer graph version was first seen for this answer
+
 
 class VersionedCache:
-    def __init__(self, store: GraphStore, max_entries: int = 256) -> None:
+    def __init__(self, store: GraphStore, max_entries: int = 256, *, stale_s: float = 1.0,
+                 version_ttl_s: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.max_entries = max_entries
-        self._entries: OrderedDict[Hashable, bytes] = OrderedDict()
-        self._computing: dict[Hashable, threading.Lock] = {}
+        self.stale_s = max(0.0, stale_s)
+        self.version_ttl_s = version_ttl_s if self.stale_s > 0 else 0.0
+        self.clock = clock
+        self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self._computing: dict[tuple[Hashable, Version], threading.Lock] = {}
+        self._refreshing: set[Hashable] = set()
         self._lock = threading.Lock()
+        self._version: Version | None = None
+        self._version_read_at = float("-inf")
+        self._version_lock = threading.Lock()
         self.hits = 0
+        self.stale_hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable, compute: Callable[[], bytes]) -> bytes:
-        full = (key, self.store.graph_version())
+    def invalidate(self) -> None:
+        """Forget every answer and the version read: the next request of each key is computed fresh."""
         with self._lock:
-            if full in self._entries:
-                self._entries.move_to_end(full)
+            self._entries.clear()
+        with self._version_lock:
+            self._version_read_at = float("-inf")
+
+    def version(self) -> Version:
+        with self._version_lock:  # one reader at a time; the others use what it read
+            if self._version is None or self.clock() - self._version_read_at >= self.version_ttl_s:
+                self._version = self.store.graph_version()
+                self._version_read_at = self.clock()
+            return self._version
+
+    def get(self, key: Hashable, compute: Callable[[], bytes]) -> bytes:
+        """The answer for `key`: cached, outdated within the bound, or computed (this may read the graph)."""
+        version = self.version()
+        body = self._serve(key, version, compute)
+        return body if body is not None else self._compute(key, version, compute)
+
+    def lookup(self, key: Hashable, compute: Callable[[], bytes]) -> bytes | None:
+        """`get` without blocking: the answer when it needs neither a graph read nor a computation, else None
+        (an async route calls this on the event loop and `get` in a worker thread only when it is None)."""
+        if not self._version_lock.acquire(blocking=False):
+            return None
+        try:
+            if self._version is None or self.clock() - self._version_read_at >= self.version_ttl_s:
+                return None
+            version = self._version
+        finally:
+            self._version_lock.release()
+        return self._serve(key, version, compute)
+
+    def _serve(self, key: Hashable, version: Version, compute: Callable[[], bytes]) -> bytes | None:
+        with self._lock:
+            e = self._entries.get(key)
+            if e is not None and e.version == version:
+                self._entries.move_to_end(key)
                 self.hits += 1
-                return self._entries[full]
-            gate = self._computing.setdefault(full, threading.Lock())
+                return e.body
+            if e is not None and self.stale_s > 0:
+                now = self.clock()
+                if e.outdated_since is None:
+                    e.outdated_since = now
+                if now - e.outdated_since <= self.stale_s:
+                    self.stale_hits += 1
+                    if key not in self._refreshing:
+                        self._refreshing.add(key)
+                        threading.Thread(target=self._refresh, args=(key, version, compute), daemon=True,
+                                         name="api-cache-refresh").start()
+                    return e.body
+        return None
+
+    def _refresh(self, key: Hashable, version: Version, compute: Callable[[], bytes]) -> None:
+        try:
+            self._compute(key, version, compute)
+        except Exception:  # the next request past the staleness bound computes it again, and raises
+            log.exception("refreshing a cached API answer failed")
+        finally:
+            with self._lock:
+                self._refreshing.discard(key)
+
+    def _compute(self, key: Hashable, version: Version, compute: Callable[[], bytes]) -> bytes:
+        with self._lock:
+            gate = self._computing.setdefault((key, version), threading.Lock())
         with gate:  # the first caller computes; the others wait for it and read its answer
             with self._lock:
-                if full in self._entries:
+                e = self._entries.get(key)
+                if e is not None and e.version == version:
                     self.hits += 1
-                    return self._entries[full]
-            body = compute()
+                    return e.body
+            try:
+                body = compute()
+            except BaseException:
+                with self._lock:
+                    self._computing.pop((key, version), None)
+                raise
             with self._lock:
                 self.misses += 1
-                self._entries[full] = body
+                current = self._entries.get(key)
+                # a slower computation of an older version never replaces a newer, current answer
+                if current is None or current.version == version or current.outdated_since is not None:
+                    self._entries[key] = _Entry(version, body)
+                    self._entries.move_to_end(key)
                 while len(self._entries) > self.max_entries:
                     self._entries.popitem(last=False)
-                self._computing.pop(full, None)
+                self._computing.pop((key, version), None)
             return body

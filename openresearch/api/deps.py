@@ -30,7 +30,7 @@ class ApiState:
     cache: VersionedCache = field(init=False)
 
     def __post_init__(self) -> None:
-        self.cache = VersionedCache(self.store)
+        self.cache = VersionedCache(self.store, stale_s=self.settings.api_cache_stale_s)
 
 
 def is_loopback(host: str) -> bool:
@@ -50,7 +50,8 @@ def check_bind(host: str, settings: Settings) -> None:
                           "(clients send it as 'Authorization: Bearer <key>') or listen on 127.0.0.1")
 
 
-def state(request: Request) -> ApiState:
+# async, though they do no I/O: a sync dependency costs every request a hop to the thread pool
+async def state(request: Request) -> ApiState:
     st: ApiState = request.app.state.api
     return st
 
@@ -58,7 +59,7 @@ def state(request: Request) -> ApiState:
 StateDep = Annotated[ApiState, Depends(state)]
 
 
-def store(st: StateDep) -> GraphStore:
+async def store(st: StateDep) -> GraphStore:
     return st.store
 
 
@@ -67,7 +68,7 @@ StoreDep = Annotated[GraphStore, Depends(store)]
 _bearer = HTTPBearer(auto_error=False, description="The API key from OPENRESEARCH_API_KEY, when one is set.")
 
 
-def require_key(st: StateDep,
+async def require_key(st: StateDep,
                 creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
     """401 unless the request carries the configured key (no key configured: open, loopback only)."""
     key = st.settings.api_key.get_secret_value() if st.settings.api_key else ""

@@ -78,7 +78,8 @@ def test_comparisons_and_conflicts_as_of_a_date(store: GraphStore) -> None:
 def test_compare_and_conflicts_routes_take_as_of_and_see_supersessions(store: GraphStore, tmp_path: Path) -> None:
     app = FastAPI()
     problems.install(app)
-    app.state.api = ApiState(settings=Settings(data_dir=tmp_path / "data"), store=store)
+    # strict freshness (no answer of an older graph version): the supersession pass below runs beside the API
+    app.state.api = ApiState(settings=Settings(data_dir=tmp_path / "data", api_cache_stale_s=0), store=store)
     app.include_router(compare.router)
     app.include_router(conflicts.router)
     client = TestClient(app)

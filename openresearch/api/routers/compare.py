@@ -6,6 +6,7 @@ from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
+from fastapi.concurrency import run_in_threadpool
 
 from openresearch.api.deps import StateDep
 from openresearch.api.problems import PROBLEM_RESPONSES
@@ -17,7 +18,7 @@ router = APIRouter(tags=["compare"], responses={400: PROBLEM_RESPONSES[400]})
 
 
 @router.get("/compare", response_model=CompareOut)
-def compare(
+async def compare(
     st: StateDep,
     entity: Annotated[list[str], Query(min_length=1, max_length=20,
                                        description="Entity names (aliases resolve); repeat for each.")],
@@ -29,8 +30,10 @@ def compare(
 ) -> Response:
     """The current values by default: a value a newer one superseded (monitoring) is left out."""
     key = ("compare", tuple(entity), metric, as_of, superseded)
-    body = st.cache.get(key, lambda: comparison(st.store, entity, metric, as_of, superseded)
-                        .model_dump_json().encode())
+
+    def compute() -> bytes:
+        return comparison(st.store, entity, metric, as_of, superseded).model_dump_json().encode()
+    body = st.cache.lookup(key, compute) or await run_in_threadpool(st.cache.get, key, compute)
     return Response(body, media_type="application/json")
 
 

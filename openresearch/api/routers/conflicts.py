@@ -6,6 +6,7 @@ from datetime import date
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Path, Query, Response
+from fastapi.concurrency import run_in_threadpool
 
 from openresearch.api.deps import StateDep, StoreDep, page_size
 from openresearch.api.pagination import CursorParam, LimitParam, Page, after_key, decode_cursor, keyset_page
@@ -30,7 +31,7 @@ def conflicts_out(store: GraphStore, entity: str | None = None, metric: str | No
 
 
 @router.get("", response_model=Page[ConflictOut])
-def list_conflicts(
+async def list_conflicts(
     st: StateDep,
     entity: Annotated[str | None, Query(max_length=200, description="Only this entity (aliases resolve).")] = None,
     metric: Annotated[str | None, Query(max_length=200, description="Only this metric.")] = None,
@@ -47,7 +48,8 @@ def list_conflicts(
                 if c.id > after and (status == "all" or c.status == status)][:size + 1]
         return keyset_page(rows, size, rows[size - 1].id if len(rows) > size else None).model_dump_json().encode()
 
-    body = st.cache.get(("conflicts", entity, metric, status, as_of, after, size), page)
+    key = ("conflicts", entity, metric, status, as_of, after, size)
+    body = st.cache.lookup(key, page) or await run_in_threadpool(st.cache.get, key, page)
     return Response(body, media_type="application/json")
 
 
@@ -60,7 +62,9 @@ def get_conflict(store: StoreDep, conflict_id: Annotated[str, Path(max_length=10
 
 @router.post("/{conflict_id}/resolution", response_model=Resolution, status_code=201,
              responses={404: PROBLEM_RESPONSES[404], 413: PROBLEM_RESPONSES[413], 422: PROBLEM_RESPONSES[422]})
-def resolve(store: StoreDep, conflict_id: Annotated[str, Path(max_length=100)],
+def resolve(st: StateDep, conflict_id: Annotated[str, Path(max_length=100)],
             body: Annotated[ValueCorrect | NoValue, Body(discriminator="decision")]) -> Resolution:
     """Record that one value is right, that both hold under different conditions, or that it is no conflict."""
-    return store.resolve_conflict(conflict_id, body)
+    res = st.store.resolve_conflict(conflict_id, body)
+    st.cache.invalidate()  # whoever resolved it sees the resolution in their next read
+    return res

@@ -16,8 +16,10 @@ router = APIRouter(prefix="/feedback", tags=["feedback"])
 
 @router.post("", response_model=Feedback, status_code=201,
              responses={404: PROBLEM_RESPONSES[404], 413: PROBLEM_RESPONSES[413], 422: PROBLEM_RESPONSES[422]})
-def give_feedback(store: StoreDep, body: FeedbackIn) -> Feedback:
-    return store.record_feedback(body)
+def give_feedback(st: StateDep, body: FeedbackIn) -> Feedback:
+    fb = st.store.record_feedback(body)
+    st.cache.invalidate()  # a dispute changes trust, which conflict credibility reads
+    return fb
 
 
 @router.get("", response_model=Page[Feedback], responses={400: PROBLEM_RESPONSES[400]})

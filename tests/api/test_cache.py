@@ -1,0 +1,90 @@
+"""The API's answer cache over a real FalkorDB graph, with an injected clock: one computation per graph
+version, an outdated answer served only within the staleness bound while the new one is computed in the
+background, strict mode, and `invalidate` for writes made through the API."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from records_support import rec
+
+from openresearch.api.cache import VersionedCache
+from openresearch.graph.store import GraphStore
+
+pytestmark = pytest.mark.integration
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def add(store: GraphStore, n: int) -> None:
+    store.write_evidence([rec(f"https://x.example/{n}", f"AcmeDB does {n} rows per second.", "AcmeDB",
+                              "ingest_throughput", n, "rows/s")])
+
+
+def wait_for(check: object, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("backend", ["falkordb"], indirect=True)
+def test_outdated_answers_only_within_the_bound(store: GraphStore) -> None:
+    clock = Clock()
+    cache = VersionedCache(store, stale_s=1.0, version_ttl_s=0.1, clock=clock)
+    calls: list[int] = []
+    release = threading.Event()
+    release.set()
+
+    def answer() -> bytes:
+        release.wait(10)
+        n = store.stats()["nodes"].get("Evidence", 0)
+        calls.append(n)
+        return str(n).encode()
+
+    add(store, 1)
+    assert cache.get("k", answer) == b"1" and cache.get("k", answer) == b"1" and calls == [1]
+    add(store, 2)
+    assert cache.get("k", answer) == b"1"  # the version is read at most every 0.1 s
+    clock.t += 0.2
+    release.clear()  # the background computation of the new version blocks until released
+    assert cache.get("k", answer) == b"1" and cache.stale_hits == 1  # outdated, within the bound
+    clock.t += 0.5
+    assert cache.get("k", answer) == b"1" and cache.stale_hits == 2  # still within 1 s of the change
+    release.set()
+    wait_for(lambda: calls == [1, 2])
+    wait_for(lambda: cache.get("k", answer) == b"2")
+    assert calls == [1, 2]  # one computation per version
+
+    # past the bound, a caller waits for the new answer instead of being served the old one
+    add(store, 3)
+    clock.t += 0.2
+    release.clear()
+    assert cache.get("k", answer) == b"2"  # change first seen: within the bound
+    clock.t += 1.5
+    release.set()
+    assert cache.get("k", answer) == b"3"
+    wait_for(lambda: 3 in calls)
+
+    # a write made through the API: the next read is fresh at once, whatever the clock
+    add(store, 4)
+    cache.invalidate()
+    assert cache.get("k", answer) == b"4"
+
+
+@pytest.mark.parametrize("backend", ["falkordb"], indirect=True)
+def test_strict_mode_never_serves_an_outdated_answer(store: GraphStore) -> None:
+    cache = VersionedCache(store, stale_s=0)
+    add(store, 1)
+    assert cache.get("k", lambda: b"one") == b"one"
+    assert cache.get("k", lambda: b"other") == b"one"
+    add(store, 2)
+    assert cache.get("k", lambda: b"two") == b"two" and cache.stale_hits == 0
