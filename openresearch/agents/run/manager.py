@@ -42,6 +42,9 @@ class _Job:
     task: asyncio.Task[None] | None = None
     listeners: set[asyncio.Queue[EventRecord]] = field(default_factory=set)
     ended: bool = False  # a terminal event (done / failed) went out
+    # every event this process delivered for the run: what a stream needs that the graph's event writer may
+    # not have stored yet (event_writer.py stores them in batches, behind the live delivery)
+    history: list[EventRecord] = field(default_factory=list)
 
 
 class RunManager:
@@ -149,6 +152,14 @@ class RunManager:
                         return
                 if len(page) < 500:
                     break
+            if job is not None:
+                for r in list(job.history):  # delivered here but perhaps not stored yet
+                    if r.seq <= last:
+                        continue
+                    last = r.seq
+                    yield r
+                    if r.terminal:
+                        return
             if job is None or (run_id not in self._jobs and live.empty()):
                 return
             while True:
@@ -186,6 +197,7 @@ class RunManager:
 
     def _deliver(self, job: _Job, record: EventRecord) -> None:
         job.ended = job.ended or record.terminal
+        job.history.append(record)
         loop = self._loop
         for q in list(job.listeners):
             loop.call_soon_threadsafe(q.put_nowait, record)

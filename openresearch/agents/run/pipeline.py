@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from openresearch.agents.run.components import Components
+from openresearch.agents.run.event_writer import EventWriter, resume_seq
 from openresearch.agents.run.events import (
     EVENT_ADAPTER,
     EventBus,
@@ -43,12 +44,10 @@ def to_report(result: RunResult) -> Report:
         conflicts=result.conflicts, metrics=result.metrics.as_dict(), plan=result.plan)
 
 
-def persist_events(store: GraphStore) -> Subscriber:
-    """The subscriber that stores every event in the graph (an API client that reconnects replays them)."""
-    def save(record: EventRecord) -> None:
-        store.append_run_events(record.run_id, [{"seq": record.seq, "type": record.event.type, "at": record.at,
-                                                 "data": record.event.model_dump_json()}])
-    return save
+def persist_events(store: GraphStore) -> EventWriter:
+    """The subscriber that stores every event in the graph (an API client that reconnects replays them), on
+    its own thread in batches (event_writer.py); `close()` it to wait until all are stored."""
+    return EventWriter(store)
 
 
 def replay_events(store: GraphStore, run_id: str, after: int = 0, limit: int = 1000) -> list[EventRecord]:
@@ -93,8 +92,9 @@ async def research(options: RunOptions, services: Services, *, resume: str | Non
     run = ResearchRun(options, store, services.embedder, services.settings,
                       components or services.components(options), run_id=run_id, events=bus, counters=counters,
                       started_ms=started)
-    bus.bind(run.run_id, await asyncio.to_thread(store.last_run_event, run.run_id))
-    unsubscribe: list[Callable[[], None]] = [bus.subscribe(persist_events(store), first=True)]
+    bus.bind(run.run_id, await asyncio.to_thread(resume_seq, store, run.run_id))
+    writer = EventWriter(store, run.run_id)
+    unsubscribe: list[Callable[[], None]] = [bus.subscribe(writer, first=True)]
     unsubscribe += [bus.subscribe(fn) for fn in subscribers]
     try:
         result = await run.run(resume_plan=plan)
@@ -105,6 +105,8 @@ async def research(options: RunOptions, services: Services, *, resume: str | Non
     finally:
         for off in unsubscribe:
             off()
+        # every event stored before the run returns: a finished run replays its whole history from the graph
+        await asyncio.shield(asyncio.to_thread(writer.close))
         run.close()
 
 
