@@ -107,3 +107,4 @@ def _include_web(app: FastAPI) -> None:
             raise
         return
     app.include_router(web.router)
+    app.add_exception_handler(web.NeedsKey, web.needs_key)  # a page the key guards: to the sign-in form

@@ -66,16 +66,22 @@ async def store(st: StateDep) -> GraphStore:
 StoreDep = Annotated[GraphStore, Depends(store)]
 
 _bearer = HTTPBearer(auto_error=False, description="The API key from OPENRESEARCH_API_KEY, when one is set.")
+# the web page's sign-in (/ui/login) keeps the key in this cookie (HttpOnly, SameSite=Strict): a browser
+# cannot put a bearer header on page loads or on an EventSource, and a cross-site request never carries it
+KEY_COOKIE = "openresearch_key"
 
 
-async def require_key(st: StateDep,
-                creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
-    """401 unless the request carries the configured key (no key configured: open, loopback only)."""
-    key = st.settings.api_key.get_secret_value() if st.settings.api_key else ""
-    if not key:
-        return
-    given = creds.credentials if creds is not None else ""
-    if not secrets.compare_digest(given.encode(), key.encode()):
+def key_matches(given: str, settings: Settings) -> bool:
+    key = settings.api_key.get_secret_value() if settings.api_key else ""
+    return not key or secrets.compare_digest(given.encode(), key.encode())
+
+
+async def require_key(st: StateDep, request: Request,
+                      creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
+    """401 unless the request carries the configured key as a bearer token or the web page's sign-in cookie
+    (no key configured: open, loopback only)."""
+    given = creds.credentials if creds is not None else request.cookies.get(KEY_COOKIE, "")
+    if not key_matches(given, st.settings):
         raise HTTPException(401, "missing or wrong API key", headers={"WWW-Authenticate": "Bearer"})
 
 

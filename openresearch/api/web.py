@@ -21,6 +21,8 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
+from openresearch.api.deps import KEY_COOKIE, key_matches
+
 __all__ = ["link_citations", "resolution_body", "router", "run_body"]
 
 HERE = Path(__file__).resolve().parent
@@ -64,13 +66,28 @@ async def _api(request: Request, method: str, path: str, *, params: Any = None, 
     headers = {"accept": accept}
     if "authorization" in request.headers:
         headers["authorization"] = request.headers["authorization"]
+    elif request.cookies.get(KEY_COOKIE):
+        headers["authorization"] = f"Bearer {request.cookies[KEY_COOKIE]}"
     transport = httpx.ASGITransport(app=request.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://openresearch.local") as client:
         return await client.request(method, path, params=params, json=json, headers=headers)
 
 
+class NeedsKey(Exception):
+    """The API answered 401 to a page: the browser has not signed in with the key (handled by `needs_key`)."""
+
+
+async def needs_key(request: Request, _: Exception) -> Response:
+    """A page that needs the API key sends the browser to the sign-in form, and back afterwards."""
+    back = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    target = back if request.method == "GET" else "/"
+    return RedirectResponse("/ui/login?" + urlencode({"next": target}), status_code=303)
+
+
 async def _api_json(request: Request, method: str, path: str, **kw: Any) -> Any:
     resp = await _api(request, method, path, **kw)
+    if resp.status_code == 401:
+        raise NeedsKey()
     try:
         body = resp.json()
     except ValueError:
@@ -119,6 +136,8 @@ async def start_run(request: Request, question: Annotated[str, Form(min_length=1
     """The form's target: POST /runs, then the run's page (303, so a reload does not start it again)."""
     try:
         resp = await _api(request, "POST", "/runs", json=run_body(question, sources, offline))
+        if resp.status_code == 401:
+            raise NeedsKey()
         body = resp.json() if resp.content else {}
         if resp.status_code >= 400:
             raise ApiError(resp.status_code, body if isinstance(body, dict) else {})
@@ -244,6 +263,39 @@ def resolution_body(choice: str, note: str = "", author: str = "") -> dict[str, 
         except ValueError:
             body["value"] = value
     return body
+
+
+# --- signing in with the API key (only needed when the server requires one) -----------------------------
+
+@router.get("/ui/login", response_class=HTMLResponse)
+async def login_page(request: Request, next: Annotated[str, Query(max_length=2000)] = "/") -> HTMLResponse:
+    """The form that takes the API key, for a server that requires one."""
+    return _page(request, "login.html", next=_local_path(next), wrong=False)
+
+
+@router.post("/ui/login")
+async def login(request: Request, key: Annotated[str, Form(max_length=4000)],
+                next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
+    """A right key is kept in an HttpOnly, SameSite=Strict cookie (Secure over https); a wrong one: 401."""
+    st = request.app.state.api
+    if not key_matches(key, st.settings):
+        return _page(request, "login.html", http_status=401, next=_local_path(next), wrong=True)
+    resp = RedirectResponse(_local_path(next), status_code=303)
+    resp.set_cookie(KEY_COOKIE, key, httponly=True, samesite="strict", secure=request.url.scheme == "https",
+                    path="/")
+    return resp
+
+
+@router.post("/ui/logout")
+async def logout() -> Response:
+    resp = RedirectResponse("/ui/login", status_code=303)
+    resp.delete_cookie(KEY_COOKIE, path="/")
+    return resp
+
+
+def _local_path(target: str) -> str:
+    """Only a path on this server (no scheme, no host, no `//`): the sign-in never redirects elsewhere."""
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/"
 
 
 # --- Neo4j Browser assets, for a Neo4j that is not `openresearch neo4j start`'s (docker compose, Aura) ------

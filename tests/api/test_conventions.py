@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from api_support import Server, serve
+from api_support import SEED, Server, serve
 
 from openresearch.api.deps import check_bind, is_loopback
 from openresearch.config import Settings
@@ -136,3 +136,30 @@ def test_refuses_to_listen_beyond_loopback_without_a_key(tmp_path: Path) -> None
     proc = subprocess.run([sys.executable, "-m", "openresearch.cli", "serve", "--host", "0.0.0.0"], env=env,
                           text=True, capture_output=True, timeout=120, cwd=REPO)
     assert proc.returncode == 1 and "without an API key" in proc.stderr
+
+
+def test_the_web_page_signs_in_with_the_key(falkor_store: GraphStore) -> None:
+    """With a key required, a browser signs in once (/ui/login) and every page, the JSON the page's script
+    fetches and the event stream then carry the key as an HttpOnly, SameSite=Strict cookie."""
+    falkor_store.write_evidence(SEED)
+    with serve(falkor_store, api_key="s3cret") as server, \
+            httpx.Client(base_url=server.url, follow_redirects=False) as browser:
+        page = browser.get("/ui/compare", params={"entity": ["Kafka", "RabbitMQ"]})
+        assert page.status_code == 303  # to the sign-in form, and back afterwards
+        assert page.headers["location"] == "/ui/login?next=%2Fui%2Fcompare%3Fentity%3DKafka%26entity%3DRabbitMQ"
+        assert 'name="key"' in browser.get(page.headers["location"]).text
+        wrong = browser.post("/ui/login", data={"key": "guess", "next": "/ui/conflicts"})
+        assert wrong.status_code == 401 and "not the key" in wrong.text and "openresearch_key" not in wrong.headers.get(
+            "set-cookie", "")
+        ok = browser.post("/ui/login", data={"key": "s3cret", "next": "/ui/conflicts"})
+        assert ok.status_code == 303 and ok.headers["location"] == "/ui/conflicts"
+        cookie = ok.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie
+        assert browser.get("/ui/compare", params={"entity": ["Kafka", "RabbitMQ"]}).status_code == 200
+        assert browser.get("/ui/conflicts").status_code == 200
+        assert browser.get("/evidence").status_code == 200  # what app.js fetches
+        # the sign-in never sends the browser to another site
+        away = browser.post("/ui/login", data={"key": "s3cret", "next": "//evil.example/x"})
+        assert away.headers["location"] == "/"
+        assert browser.post("/ui/logout").status_code == 303
+        assert browser.get("/evidence").status_code == 401
