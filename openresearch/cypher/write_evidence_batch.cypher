@@ -33,7 +33,11 @@ MERGE (q:Question {id: qu.id})
 WITH count(*) AS _questions
 UNWIND $rows AS r
 OPTIONAL MATCH (stored:Evidence {id: r.id})
-WITH r, stored IS NULL AND NOT $merge_only AS new
+// the same source and offsets with another quote (a page whose text changed since the stored evidence was read
+// there): the stored item keeps its quote, and nothing of the new row is hung on it, so no observation ever
+// points at a quote that does not hold its value
+WITH r, stored IS NULL AND NOT $merge_only AS new,
+     stored IS NOT NULL AND r.start IS NOT NULL AND stored.quote <> r.quote AS clash
 MATCH (s:Source {id: r.s})
 FOREACH (_ IN CASE WHEN new THEN [1] ELSE [] END |
   CREATE (ev:Evidence {id: r.id, quote: r.quote, type: r.type, start: r.start, end: r.end, summary: r.summary,
@@ -53,7 +57,7 @@ FOREACH (_ IN CASE WHEN new THEN [1] ELSE [] END |
     CREATE (ev)-[:ANSWERS]->(qn)
   )
 )
-FOREACH (_ IN CASE WHEN new THEN [] ELSE [1] END |
+FOREACH (_ IN CASE WHEN new OR clash THEN [] ELSE [1] END |
   MERGE (ev:Evidence {id: r.id})
     ON CREATE SET ev.quote = r.quote, ev.type = r.type, ev.start = r.start, ev.end = r.end, ev.summary = r.summary,
                   ev.source_id = r.s, ev.extracted_at = $now

@@ -280,3 +280,19 @@ def test_the_same_figure_under_different_stated_set_ups_is_a_disputed_condition(
     with pytest.raises(InputError, match="not a value"):
         store.resolve_conflict(g.id, ValueCorrect(decision="value_correct", value=904000))
     assert store.resolve_conflict(g.id, NoValue(decision="both_hold")).conflict_id == g.id
+
+
+def test_another_quote_at_stored_offsets_never_takes_over_the_stored_evidence(store: GraphStore) -> None:
+    """A page whose text changed: the same source and offsets now hold another sentence. The stored evidence
+    keeps its quote and its own observation; the new sentence's value is not hung on it."""
+    old = rec("https://vendor.example/specs", "AcmeDB ingests 120,000 rows/s.", "AcmeDB", "ingest_throughput",
+              120000, "rows/s").model_copy(update={"start": 0, "end": 30})
+    new = rec("https://vendor.example/specs", "AcmeDB ingests 999,000 rows/s.", "AcmeDB", "ingest_throughput",
+              999000, "rows/s").model_copy(update={"start": 0, "end": 30})
+    store.write_evidence([old])
+    store.write_evidence([new])
+    rows = store.backend.read("MATCH (ev:Evidence)-[:REPORTS]->(o:Observation) RETURN ev.quote AS quote, "
+                              "o.value AS value")
+    assert [(r["quote"], float(r["value"])) for r in rows] == [("AcmeDB ingests 120,000 rows/s.", 120000.0)]
+    store.write_evidence([old])  # the same item again: still merged, nothing doubled
+    assert store.stats()["nodes"]["Evidence"] == 1 and store.stats()["nodes"]["Observation"] == 1
