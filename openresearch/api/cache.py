@@ -52,7 +52,10 @@ class VersionedCache:
         self._lock = threading.Lock()
         self._version: Version | None = None
         self._version_read_at = float("-inf")
-        self._version_lock = threading.Lock()
+        self._version_lock = threading.Lock()  # held briefly: never during a graph read
+        self._read_lock = threading.Lock()  # one graph read of the version at a time
+        self._version_refreshing = False
+        self._generation = 0  # bumped by invalidate: a read begun before it is not kept
         self.hits = 0
         self.stale_hits = 0
         self.misses = 0
@@ -62,14 +65,31 @@ class VersionedCache:
         with self._lock:
             self._entries.clear()
         with self._version_lock:
-            self._version_read_at = float("-inf")
+            self._version, self._version_read_at = None, float("-inf")
+            self._generation += 1
+
+    def _fresh_version(self) -> Version | None:
+        with self._version_lock:
+            if self._version is not None and self.clock() - self._version_read_at < self.version_ttl_s:
+                return self._version
+        return None
+
+    def _read_version(self) -> Version:
+        with self._read_lock:  # one reader at a time; who waited uses what it read
+            fresh = self._fresh_version()
+            if fresh is not None:
+                return fresh
+            with self._version_lock:
+                generation = self._generation
+            v = self.store.graph_version()
+            with self._version_lock:
+                if generation == self._generation:
+                    self._version, self._version_read_at = v, self.clock()
+            return v
 
     def version(self) -> Version:
-        with self._version_lock:  # one reader at a time; the others use what it read
-            if self._version is None or self.clock() - self._version_read_at >= self.version_ttl_s:
-                self._version = self.store.graph_version()
-                self._version_read_at = self.clock()
-            return self._version
+        fresh = self._fresh_version()
+        return fresh if fresh is not None else self._read_version()
 
     def get(self, key: Hashable, compute: Callable[[], bytes]) -> bytes:
         """The answer for `key`: cached, outdated within the bound, or computed (this may read the graph)."""
@@ -79,16 +99,31 @@ class VersionedCache:
 
     def lookup(self, key: Hashable, compute: Callable[[], bytes]) -> bytes | None:
         """`get` without blocking: the answer when it needs neither a graph read nor a computation, else None
-        (an async route calls this on the event loop and `get` in a worker thread only when it is None)."""
-        if not self._version_lock.acquire(blocking=False):
+        (an async route calls this on the event loop and `get` in a worker thread only when it is None).
+        When the version read is older than `version_ttl_s`, one background thread reads it again and this
+        answers by the one it has: a read that waits behind a write holds no request."""
+        if self.stale_s <= 0:
             return None
-        try:
-            if self._version is None or self.clock() - self._version_read_at >= self.version_ttl_s:
-                return None
+        with self._version_lock:
             version = self._version
-        finally:
-            self._version_lock.release()
+            due = version is None or self.clock() - self._version_read_at >= self.version_ttl_s
+            if due and version is not None and not self._version_refreshing:
+                self._version_refreshing = True
+                threading.Thread(target=self._refresh_version, daemon=True, name="api-cache-version").start()
+        if version is None:
+            return None
         return self._serve(key, version, compute)
+
+    def _refresh_version(self) -> None:
+        try:
+            self._read_version()
+        except Exception:  # the graph is away: requests fall back to `get`, which reads it and raises
+            log.exception("reading the graph version failed")
+            with self._version_lock:
+                self._version = None
+        finally:
+            with self._version_lock:
+                self._version_refreshing = False
 
     def _serve(self, key: Hashable, version: Version, compute: Callable[[], bytes]) -> bytes | None:
         with self._lock:

@@ -88,3 +88,27 @@ def test_strict_mode_never_serves_an_outdated_answer(store: GraphStore) -> None:
     assert cache.get("k", lambda: b"other") == b"one"
     add(store, 2)
     assert cache.get("k", lambda: b"two") == b"two" and cache.stale_hits == 0
+
+
+@pytest.mark.parametrize("backend", ["falkordb"], indirect=True)
+def test_lookup_never_reads_the_graph_on_the_caller(store: GraphStore) -> None:
+    clock = Clock()
+    reads: list[int] = []
+
+    class Counting(GraphStore):
+        def graph_version(self) -> tuple[int, ...]:
+            reads.append(1)
+            return super().graph_version()
+
+    counting = Counting(store.backend)
+    cache = VersionedCache(counting, stale_s=1.0, version_ttl_s=0.1, clock=clock)
+    assert cache.lookup("k", lambda: b"x") is None  # nothing known yet: the caller goes to `get`
+    add(store, 1)
+    assert cache.get("k", lambda: b"one") == b"one" and len(reads) == 1
+    assert cache.lookup("k", lambda: b"other") == b"one" and len(reads) == 1  # no graph read
+    add(store, 2)
+    clock.t += 0.2  # the version is due: read again in the background, answered by the one known
+    assert cache.lookup("k", lambda: b"two") == b"one"
+    wait_for(lambda: len(reads) == 2)
+    wait_for(lambda: cache.lookup("k", lambda: b"two") == b"two")  # the new version, computed in the background
+    assert VersionedCache(counting, stale_s=0).lookup("k", lambda: b"x") is None  # strict: always `get`
