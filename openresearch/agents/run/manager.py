@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -141,35 +141,36 @@ class RunManager:
         live: asyncio.Queue[EventRecord] = asyncio.Queue()
         if job is not None:
             job.listeners.add(live)  # before reading the graph: nothing falls between the two
-        try:
-            last = after
+        async def sources() -> AsyncGenerator[EventRecord, None]:
+            """What the graph stored, then what this process delivered (the event writer may be behind), then
+            live records; repeats are left to the caller."""
+            seen = after
             while True:
-                page = await asyncio.to_thread(replay_events, store, run_id, last, 500)
+                page = await asyncio.to_thread(replay_events, store, run_id, seen, 500)
                 for r in page:
-                    last = r.seq
+                    seen = r.seq
                     yield r
-                    if r.terminal:
-                        return
                 if len(page) < 500:
                     break
-            if job is not None:
-                for r in list(job.history):  # delivered here but perhaps not stored yet
+            if job is None:
+                return
+            for r in list(job.history):
+                yield r
+            if run_id not in self._jobs and live.empty():
+                return
+            while True:
+                yield await live.get()
+
+        try:
+            last = after
+            async with contextlib.aclosing(sources()) as records:
+                async for r in records:
                     if r.seq <= last:
                         continue
                     last = r.seq
                     yield r
                     if r.terminal:
                         return
-            if job is None or (run_id not in self._jobs and live.empty()):
-                return
-            while True:
-                r = await live.get()
-                if r.seq <= last:
-                    continue
-                last = r.seq
-                yield r
-                if r.terminal:
-                    return
         finally:
             if job is not None:
                 job.listeners.discard(live)
