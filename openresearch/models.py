@@ -26,14 +26,21 @@ class SourceRef(_Strict):
     # the id of the stored source this evidence was read from, when the run knows it (a local file's id comes
     # from its path while its url is the page it names); private, so no imported line can set it
     _stored_id: str | None = PrivateAttr(default=None)
+    _id_scope: str | None = PrivateAttr(default=None)
 
-    def from_stored(self, source_id: str) -> SourceRef:
+    def from_stored(self, source_id: str, id_scope: str | None = None) -> SourceRef:
         self._stored_id = source_id
+        self._id_scope = id_scope
         return self
 
     @property
     def stored_id(self) -> str | None:
         return self._stored_id
+
+    @property
+    def id_scope(self) -> str | None:
+        """What this evidence's id is made from besides its offsets (`SourceDoc.id_scope`), when the run knows."""
+        return self._id_scope
 
 
 class ObservationIn(_Strict):
@@ -253,6 +260,14 @@ class SourceDoc(BaseModel):
     content_hash: str
     trust: float = 0.5
     pages: list[tuple[int, int, int]] = Field(default_factory=list, description="(page_no, start, end)")
+    version_scope: str | None = Field(default=None, description=(
+        "for a source whose text changed since it was first stored: the scope its evidence ids take "
+        "(source id @ content hash), so that evidence read in an earlier version, kept with that version, never "
+        "shares an id with a quote of this one; None for a first version (ids from the source id, as always)"))
+
+    @property
+    def id_scope(self) -> str:
+        return self.version_scope or self.id
 
 
 class EvidenceItem(BaseModel):

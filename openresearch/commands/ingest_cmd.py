@@ -150,9 +150,8 @@ def _store_fetched(s: Settings, graph: str | None, doc: SourceDoc, headers: dict
     with store(graph) as st:
         embedder = _embedder(s)
         _init_schema(st, s, embedder)  # also creates the graph: FalkorDB refuses reads of a missing one
-        # an older version is replaced: its chunks and evidence point into the old text (as ingest/local.py)
-        return store_document(st, embedder, doc, headers=headers, max_chunks=s.max_chunks_per_document,
-                              replace_changed=True).status
+        # an older version is kept (archived with the evidence read from it), as ingest/local.py does
+        return store_document(st, embedder, doc, headers=headers, max_chunks=s.max_chunks_per_document).status
 
 
 def fetch(

@@ -6,7 +6,9 @@ WITH e
 MATCH (e)<-[:OF]-(o:Observation)
 WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
 WITH e, o
-MATCH (o)<-[:REPORTS]-(ev:Evidence)
+MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+// evidence kept with an earlier version of a changed source is history
+WHERE s.version_of IS NULL
 RETURN e.id AS entity_id, e.name AS entity, o.metric AS metric, o.value AS value, o.unit AS unit,
        o.condition AS condition, ev.id AS evidence_id, o.superseded_by AS superseded_by
 ORDER BY metric, entity, value

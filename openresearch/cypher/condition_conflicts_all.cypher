@@ -8,6 +8,8 @@ WITH o.key AS key, count(DISTINCT o.condition_key) AS conditions, collect(o) AS 
 WHERE conditions >= 2
 UNWIND obs AS o
 MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+// evidence kept with an earlier version of a changed source is history
+WHERE s.version_of IS NULL
 MATCH (o)-[:OF]->(e:Entity)
 WITH key, count(DISTINCT s.id) AS n,
      collect({entity_id: e.id, entity: e.name, metric: o.metric, unit: o.unit, condition: o.condition,

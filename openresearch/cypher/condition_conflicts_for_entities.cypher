@@ -11,6 +11,8 @@ WITH e, o.key AS key, count(DISTINCT o.condition_key) AS conditions, collect(o) 
 WHERE conditions >= 2
 UNWIND obs AS o
 MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+// evidence kept with an earlier version of a changed source is history
+WHERE s.version_of IS NULL
 WITH key, count(DISTINCT s.id) AS n,
      collect({entity_id: e.id, entity: e.name, metric: o.metric, unit: o.unit, condition: o.condition,
               condition_key: o.condition_key, value: o.value, raw_value: o.raw_value, raw_unit: o.raw_unit,

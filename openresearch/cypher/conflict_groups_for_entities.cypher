@@ -12,6 +12,8 @@ WHERE hi - lo > CASE WHEN unit IN ['year', 'date'] THEN 0.0
                      ELSE $tolerance * CASE WHEN abs(hi) > abs(lo) THEN abs(hi) ELSE abs(lo) END END
 UNWIND obs AS o
 MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+// evidence kept with an earlier version of a changed source is history
+WHERE s.version_of IS NULL
 WITH key, ck, count(DISTINCT s.id) AS n,
      collect({entity_id: e.id, entity: e.name, metric: o.metric, unit: o.unit, condition: o.condition,
               condition_key: o.condition_key, value: o.value, raw_value: o.raw_value, raw_unit: o.raw_unit,

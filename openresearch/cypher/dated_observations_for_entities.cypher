@@ -7,6 +7,8 @@ MATCH (e)<-[:OF]-(o:Observation)
 WHERE $metric IS NULL OR o.metric = $metric
 WITH e, o
 MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+// evidence kept with an earlier version of a changed source is history
+WHERE s.version_of IS NULL
 RETURN o.id AS id, o.key AS key, o.condition_key AS condition_key, o.as_of AS as_of, s.published_at AS published_at,
        ev.extracted_at AS learned_at, o.superseded_by AS superseded_by, e.id AS entity_id, e.name AS entity,
        o.metric AS metric, o.unit AS unit, o.condition AS condition, o.value AS value, o.raw_value AS raw_value,

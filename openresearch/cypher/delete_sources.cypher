@@ -1,4 +1,4 @@
-// purpose: remove sources (and their chunks) whose files were deleted or changed; evidence from them goes too
+// purpose: remove sources (and their chunks) whose files were deleted; what evidence is still attached goes too (ingest first moves a removed file's evidence to its kept last version, archive_source_version)
 // params: ids
 MATCH (s:Source) WHERE s.id IN $ids
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)

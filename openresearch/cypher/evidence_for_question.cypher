@@ -1,6 +1,8 @@
 // purpose: evidence linked to one question (ANSWERS), with source, entities and observations
 // params: question_id, limit
 MATCH (q0:Question {id: $question_id})<-[:ANSWERS]-(ev:Evidence)-[:FROM]->(s:Source)
+// a report cites what its sources say now
+WHERE s.version_of IS NULL
 WITH ev, s LIMIT $limit
 RETURN ev.id AS id, ev.quote AS quote, ev.type AS type, ev.start AS start, ev.end AS end,
        ev.summary AS summary, ev.extracted_at AS extracted_at,

@@ -1,6 +1,8 @@
 // purpose: every observation with its dates (as_of, source publication, when learned), supersession state, evidence and source: what the supersession pass and "as of" reads decide from
 // params: -
 MATCH (o:Observation)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
+// evidence kept with an earlier version of a changed source is history
+WHERE s.version_of IS NULL
 MATCH (o)-[:OF]->(e:Entity)
 RETURN o.id AS id, o.key AS key, o.condition_key AS condition_key, o.as_of AS as_of, s.published_at AS published_at,
        ev.extracted_at AS learned_at, o.superseded_by AS superseded_by, e.id AS entity_id, e.name AS entity,

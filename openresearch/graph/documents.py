@@ -24,6 +24,11 @@ def _domain(url: str) -> str:
         return ""
 
 
+def version_scope(source_id: str, content_hash: str) -> str:
+    """The id of one version of a source's text (and the scope of its evidence ids): `S-…@<hash prefix>`."""
+    return f"{source_id}@{content_hash[:12]}"
+
+
 class ChunkHit(dict[str, Any]):
     """id, source_id, text, start, end, score (vector), text_score (full-text), hybrid."""
 
@@ -67,6 +72,7 @@ class DocumentStore(CatalogueStore):
                 text=r["text"], content_hash=r.get("content_hash") or "",
                 trust=0.5 if r.get("trust") is None else float(r["trust"]),  # 0.0 is a real (distrusted) value
                 pages=[tuple(p) for p in json.loads(r.get("pages") or "[]")],
+                version_scope=r.get("evidence_scope"),
             )
         return out
 
@@ -88,6 +94,24 @@ class DocumentStore(CatalogueStore):
         """source id -> (url, content hash or None if not completely indexed, stored chunks) for a root."""
         return {r["id"]: StoredSource(r["url"], r.get("content_hash"), int(r.get("chunks") or 0))
                 for r in self._read("sources_in_root", root=root)}
+
+    def archive_versions(self, items: Sequence[tuple[str, str, str]], now: int | None = None) -> dict[str, str]:
+        """Keep the stored version of each (source id, stored content hash, new content hash) whose text changed
+        (archive_source_version.cypher: the old text and its evidence on a version node, linked from the
+        source); returns source id -> the id scope of its new version's evidence."""
+        scopes: dict[str, str] = {}
+        at = int(time.time() * 1000) if now is None else now
+        for sid, old_hash, new_hash in items:
+            scope = version_scope(sid, new_hash)
+            self._write("archive_source_version", id=sid, version_id=version_scope(sid, old_hash), scope=scope,
+                        now=at)
+            scopes[sid] = scope
+        return scopes
+
+    def delete_chunks(self, ids: Sequence[str]) -> None:
+        """The chunks of sources stored in part only (they are stored again); the sources stay."""
+        if ids:
+            self._write("delete_source_chunks", ids=list(ids))
 
     def delete_sources(self, ids: Sequence[str]) -> None:
         if ids:

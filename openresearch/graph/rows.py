@@ -78,7 +78,7 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
     src = rec.source
     sid, url, domain = _source_ids(src.url)
     sid = src.stored_id or sid
-    eid = evidence_id(sid, rec.start, rec.end, rec.quote)
+    eid = evidence_id(src.id_scope or sid, rec.start, rec.end, rec.quote)
     entities: dict[tuple[str, str], dict[str, str]] = {}
     mentioned: set[str] = set()
     observations: dict[str, dict[str, Any]] = {}

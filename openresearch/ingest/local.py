@@ -90,7 +90,8 @@ class _Writer:
 @dataclass
 class _Pending:
     items: list[tuple[SourceDoc, list[Chunk]]] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)  # stored in part: their chunks are redone
+    changed: list[tuple[str, str, str]] = field(default_factory=list)  # (id, stored hash, new hash): archived
     chunks: int = 0
 
 
@@ -111,6 +112,8 @@ def index_documents(store: GraphStore, spec: str | Path, embedder: Embedder, *, 
     finally:
         writer.close()  # every batch stored (or its error raised) before the deletions below
     gone = [sid for sid in known if sid not in seen]
+    # a removed file's last version stays, with the evidence read from it (still citable); the source goes
+    store.archive_versions([(sid, h, "removed") for sid in gone if (h := known[sid].content_hash)])
     store.delete_sources(gone)
     report.removed = len(gone)
     return report
@@ -142,8 +145,11 @@ def _index_files(store: GraphStore, embedder: Embedder, found: Expansion, report
         if complete and previous is not None and previous.content_hash == doc.content_hash:
             report.unchanged += 1
         else:
-            if previous is not None:
-                pending.replaced.append(doc.id)  # old chunks and evidence point into the old text
+            if previous is not None and previous.content_hash and previous.content_hash != doc.content_hash:
+                # the stored version (its text and the evidence read from it) is kept, linked from the source
+                pending.changed.append((doc.id, previous.content_hash, doc.content_hash))
+            elif previous is not None:
+                pending.replaced.append(doc.id)  # stored in part, or with fewer chunks: its chunks are redone
             if complete:
                 report.updated += 1
             else:
@@ -170,10 +176,11 @@ def _flush(store: GraphStore, embedder: Embedder, pending: _Pending, root: str, 
     for doc, chunks in pending.items:
         items.append((doc, [{"id": c.id, "source_id": doc.id, "text": c.text, "start": c.start, "end": c.end,
                              "embedding": next(vectors)} for c in chunks]))
-    replaced = list(pending.replaced)
+    replaced, changed = list(pending.replaced), list(pending.changed)
 
     def store_batch() -> None:
-        store.delete_sources(replaced)
+        store.delete_chunks(replaced)
+        store.archive_versions(changed)
         store.store_documents(items, root=root)
 
     writer.submit(store_batch)

@@ -1,6 +1,7 @@
 """The one path that stores a document: chunk it (the one chunking configuration of chunk.py), embed its
 chunks, write source, chunks, then its content hash (the completion marker: a kill in between is redone).
-Local folders (ingest/local.py) batch many documents through the same `store_documents` call."""
+Local folders (ingest/local.py) batch many documents through the same `store_documents` call. A changed text
+keeps its stored version (`DocumentStore.archive_versions`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class StoredDocument:
     status: Stored
     chunks: list[Chunk] = field(default_factory=list)
     truncated_from: int | None = None  # chunks the text had when only the first `max_chunks` were kept
+    doc: SourceDoc | None = None  # the document as stored (with the id scope of a later version's evidence)
 
 
 def chunk_document(doc: SourceDoc, max_chunks: int | None = None) -> tuple[list[Chunk], int | None]:
@@ -36,17 +38,25 @@ def chunk_rows(doc: SourceDoc, chunks: list[Chunk], embedder: Embedder) -> list[
 
 
 def store_document(store: GraphStore, embedder: Embedder, doc: SourceDoc, *, headers: dict[str, str] | None = None,
-                   max_chunks: int | None = None, replace_changed: bool = False) -> StoredDocument:
+                   max_chunks: int | None = None) -> StoredDocument:
     """Store one document unless the graph already holds it complete with the same content hash.
 
-    `replace_changed` deletes an older version first (its chunks and evidence point into the old text), as a
-    re-ingested file does; otherwise a changed text is merged over the old one (a page met again in a run)."""
+    A changed text keeps the stored version: the old text and the evidence read from it move to a version
+    node linked from the source (`archive_versions`), and the new text's evidence ids take a scope of their
+    own (`SourceDoc.version_scope`), so an old citation still finds the quote it cites. A source stored only in
+    part is stored again. The returned `doc` carries the scope the caller's extraction must use."""
     chunks, truncated = chunk_document(doc, max_chunks)
     previous = store.sources([doc.id]).get(doc.id)
-    if previous is not None and previous.content_hash is not None and previous.content_hash == doc.content_hash:
-        return StoredDocument("unchanged", chunks, truncated)
-    if previous is not None and replace_changed:
-        store.delete_sources([doc.id])
+    if previous is not None:
+        doc = doc.model_copy(update={"version_scope": previous.version_scope})
+    if previous is not None and previous.content_hash and previous.content_hash == doc.content_hash:
+        return StoredDocument("unchanged", chunks, truncated, doc)
+    if previous is not None and previous.content_hash:
+        scopes = store.archive_versions([(doc.id, previous.content_hash, doc.content_hash)])
+        doc = doc.model_copy(update={"version_scope": scopes[doc.id]})
+    elif previous is not None:
+        store.delete_chunks([doc.id])
     rows = chunk_rows(doc, chunks, embedder)
     store.store_documents([(doc, rows)], headers={doc.id: headers or {}})
-    return StoredDocument("updated" if previous is not None and previous.content_hash else "added", chunks, truncated)
+    return StoredDocument("updated" if previous is not None and previous.content_hash else "added", chunks, truncated,
+                          doc)

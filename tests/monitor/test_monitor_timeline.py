@@ -96,6 +96,15 @@ def test_timeline(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None
     d3 = _run_due(m)
     assert [s.url for s in d3.removed_sources] == ["https://bench.example/acme"]
     assert any("Rust and Go" in e.quote for e in d3.new_evidence)
+    # the page's earlier version keeps what was read from it: its evidence is still citable, against that text
+    earlier = [e for e in d1.new_evidence if "written in Rust." in e.quote]
+    assert earlier
+    for e in earlier:
+        p = store.provenance(e.id)
+        kept = store.sources([p.evidence.source.id])[p.evidence.source.id]
+        assert "@" in p.evidence.source.id  # a version node (`S-…@<hash of the text it held>`)
+        assert p.evidence.start is not None and p.evidence.end is not None
+        assert kept.text[p.evidence.start:p.evidence.end] == e.quote
     assert len(d3.resolved_conflicts) == 1 and not d3.new_conflicts
     # the resolved conflict cites only evidence still stored: the benchmark's left with its page
     resolved = [s for s in d3.sentences if s.text.startswith("No longer in conflict")]

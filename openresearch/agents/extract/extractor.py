@@ -566,9 +566,9 @@ class DeterministicExtractor:
         obs = self._in_context(source, start, obs)
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
-        return EvidenceItem(id=evidence_id(source.id, start, end, quote), source_id=source.id, source_url=source.url,
-                            quote=quote, start=start, end=end, type=evidence_type, entities=entities,
-                            observations=obs, question_id=question.id, score=score)
+        return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,
+                            source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
+                            entities=entities, observations=obs, question_id=question.id, score=score)
 
 
 class LLMExtractor:

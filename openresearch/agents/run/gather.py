@@ -160,12 +160,13 @@ class Gatherer:
         if doc.title is None:
             doc = doc.model_copy(update={"title": cand.title})
         headers = {k: v for k, v in (res.headers if res is not None else {}).items() if k.lower() in _KEPT_HEADERS}
-        await asyncio.to_thread(self._store, doc, headers, out)
-        return doc
+        return await asyncio.to_thread(self._store, doc, headers, out)
 
-    def _store(self, doc: SourceDoc, headers: dict[str, str], out: Gathered) -> None:
+    def _store(self, doc: SourceDoc, headers: dict[str, str], out: Gathered) -> SourceDoc:
         # the one storing path (chunking, embedding, completion marker); a page already stored whole is not
-        # embedded again
+        # embedded again; a page whose text changed keeps its stored version, and its new evidence the id
+        # scope that `stored.doc` carries
         stored = store_document(self.store, self.embedder, doc, headers=headers,
                                 max_chunks=self.settings.max_chunks_per_document)
         out.chunks.extend((doc.id, c.start, c.end) for c in stored.chunks)
+        return stored.doc or doc

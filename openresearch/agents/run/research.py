@@ -396,7 +396,7 @@ class ResearchRun:
 def to_record(item: EvidenceItem, doc: SourceDoc, sq: SubQuestion) -> EvidenceRecord:
     source = SourceRef.model_validate({"url": doc.url, "title": doc.title, "published_at": doc.published_at,
                                        "trust": doc.trust, **({"kind": doc.kind} if doc.kind in SOURCE_KINDS else {})}
-                                      ).from_stored(doc.id)
+                                      ).from_stored(doc.id, doc.id_scope)
     return EvidenceRecord(
         source=source,
         quote=item.quote, type=item.type, entities=item.entities,
