@@ -57,6 +57,11 @@ class Source(Node):
     headers: str | None = None  # JSON of the response headers that matter (content-type, etag, last-modified)
     pages: str | None = None  # JSON [[page_no, start, end], ...] for PDFs
     root: str | None = None  # the local document root it was indexed from
+    # a source whose text changed: the scope of its current evidence ids (source id @ content hash)
+    evidence_scope: str | None = None
+    # a kept earlier version (S-…@hash): the source it is a version of, and when it was kept
+    version_of: str | None = None
+    archived_at: int | None = None
 
 
 class Chunk(Node):

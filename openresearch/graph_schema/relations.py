@@ -38,5 +38,6 @@ RELATIONS = (
     Relation("HAS_DIGEST", "Topic", "Digest"),
     Relation("OF_RUN", "Digest", "Run"),
     Relation("CITES", "Digest", "Evidence"),
+    Relation("PREVIOUS_VERSION", "Source", "Source"),  # a source whose text changed -> its kept earlier version
 )
 RELATION_TYPES = tuple(sorted({r.type for r in RELATIONS}))
