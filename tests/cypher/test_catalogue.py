@@ -32,6 +32,8 @@ SAMPLE.update({"q": "kafka", "target_kind": "evidence", "target_id": "E-x", "sou
 # monitoring's queries (monitor_*.cypher)
 SAMPLE.update({"props": {"question": "q"}, "owner": "w", "until": 0, "due_only": True, "next_due": 0, "topic_id": "T-x",
                "at": 0, "nothing_changed": True, "data": "{}"})
+# kept versions of changed sources (archive_source_version.cypher)
+SAMPLE.update({"version_id": "S-x@0123456789ab", "scope": "S-x@ba9876543210", "now": 0})
 
 
 def test_every_file_loads_with_matching_params() -> None:
