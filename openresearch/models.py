@@ -72,6 +72,17 @@ class EvidenceRecord(_Strict):
     start: int | None = Field(default=None, ge=0)
     end: int | None = Field(default=None, ge=0)
     id: str | None = None  # written by export; recomputed and checked on import
+    # how well the quote answers `question`, as the extractor scored it (kept on the ANSWERS relation, so a
+    # question's evidence is read back best first); private, so no imported line can set it
+    _answer_score: float | None = PrivateAttr(default=None)
+
+    def scored(self, score: float | None) -> EvidenceRecord:
+        self._answer_score = score
+        return self
+
+    @property
+    def answer_score(self) -> float | None:
+        return self._answer_score
 
     @field_validator("end")
     @classmethod

@@ -1,10 +1,15 @@
 // purpose: evidence linked to one question (ANSWERS), with source, entities and observations
 // params: question_id, limit
-MATCH (q0:Question {id: $question_id})<-[:ANSWERS]-(ev:Evidence)-[:FROM]->(s:Source)
+// answer_score: how well the quote answers the question, as the extractor scored it (None: linked without one)
+MATCH (q0:Question {id: $question_id})<-[an:ANSWERS]-(ev:Evidence)-[:FROM]->(s:Source)
 // a report cites what its sources say now
 WHERE s.version_of IS NULL
-WITH ev, s LIMIT $limit
-RETURN ev.id AS id, ev.quote AS quote, ev.type AS type, ev.start AS start, ev.end AS end,
+// best answers first (the extractor's score; a link without one after those), then in reading order, so the
+// limit keeps the same items whatever the ids hash to
+WITH ev, s, an.score AS answer_score
+ORDER BY coalesce(answer_score, -1.0) DESC, s.url, ev.start
+LIMIT $limit
+RETURN ev.id AS id, answer_score, ev.quote AS quote, ev.type AS type, ev.start AS start, ev.end AS end,
        ev.summary AS summary, ev.extracted_at AS extracted_at,
        s {.id, .url, .title, .kind, .published_at, .fetched_at, .trust} AS source,
        [(ev)-[:MENTIONS]->(e:Entity) | e.name] AS entities,

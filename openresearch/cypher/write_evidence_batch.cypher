@@ -3,7 +3,8 @@
 // Sources, entities and questions arrive deduplicated per batch (rows.pack_batch), so each is merged once and
 // an entity's aliases are set once per batch, not once per mention. Row fields: id, quote, type, start, end,
 // summary, s (source id), m (mentioned entity ids), o (observations: id, e entity id, m metric, v value,
-// u unit, rv/ru raw value/unit, c condition, ck condition key, a as_of), q (question ids). Row ids are distinct.
+// u unit, rv/ru raw value/unit, c condition, ck condition key, a as_of), q (questions: id, score). Row ids are distinct.
+// ANSWERS keeps the extractor's score, the best one when the same evidence answers a question twice.
 // Evidence not yet stored is CREATEd with its observations and relations, which skips the relation look-ups
 // MERGE needs (a third of the statement's time on FalkorDB); stored evidence takes the MERGE branch, so
 // writing a batch twice changes nothing. Should a concurrent transaction store the same evidence between the
@@ -52,9 +53,9 @@ FOREACH (_ IN CASE WHEN new THEN [1] ELSE [] END |
                                            raw_value: o.rv, raw_unit: o.ru, condition: o.c, condition_key: o.ck,
                                            key: o.e + '|' + o.m + '|' + o.u, as_of: o.a})-[:OF]->(oe)
   )
-  FOREACH (qid IN r.q |
-    MERGE (qn:Question {id: qid})
-    CREATE (ev)-[:ANSWERS]->(qn)
+  FOREACH (qa IN r.q |
+    MERGE (qn:Question {id: qa.id})
+    CREATE (ev)-[:ANSWERS {score: qa.score}]->(qn)
   )
 )
 FOREACH (_ IN CASE WHEN new OR clash THEN [] ELSE [1] END |
@@ -75,8 +76,10 @@ FOREACH (_ IN CASE WHEN new OR clash THEN [] ELSE [1] END |
     MERGE (oe:Entity {id: o.e})
     MERGE (ob)-[:OF]->(oe)
   )
-  FOREACH (qid IN r.q |
-    MERGE (qn:Question {id: qid})
-    MERGE (ev)-[:ANSWERS]->(qn)
+  FOREACH (qa IN r.q |
+    MERGE (qn:Question {id: qa.id})
+    MERGE (ev)-[an:ANSWERS]->(qn)
+    SET an.score = CASE WHEN qa.score IS NOT NULL AND (an.score IS NULL OR qa.score > an.score) THEN qa.score
+                        ELSE an.score END
   )
 )

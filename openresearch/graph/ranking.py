@@ -13,11 +13,13 @@ UNKNOWN_DATE = 0.5  # an undated source scores a neutral recency
 
 def rank_evidence(items: list[EvidenceView], relevance: dict[str, float], half_life_days: float = 365.0,
                   today: date | None = None) -> list[EvidenceView]:
-    """Score = weighted relevance (0..1) + trust (0..1) + recency (0..1); highest first, ties by id."""
+    """Score = weighted relevance (0..1) + trust (0..1) + recency (0..1); highest first, ties in reading order
+    (source, offset), not by id: an id hashes the source's path, so a tie broken by it changed which items a
+    limit kept with the folder a corpus was copied to."""
     day = today or datetime.now(tz=UTC).date()
     top = max(relevance.values(), default=0.0) or 1.0
     for ev in items:
         rel = relevance.get(ev.id, 0.0) / top
         ev.score = round(WEIGHTS["relevance"] * rel + WEIGHTS["trust"] * ev.source.trust
                          + WEIGHTS["recency"] * recency(ev.source.published_at, day, half_life_days, UNKNOWN_DATE), 6)
-    return sorted(items, key=lambda e: (-e.score, e.id))
+    return sorted(items, key=lambda e: (-e.score, e.source.url, e.start if e.start is not None else -1, e.id))

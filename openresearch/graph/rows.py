@@ -31,7 +31,8 @@ class PreparedRow(NamedTuple):
 
     row: id, quote, type, start, end, summary, s (source id), m (mentioned entity ids), o (observations:
     id, e entity id, m metric, v value, u unit, rv/ru raw value/unit, c condition, ck condition key,
-    a as_of), q (question ids). source/entities/questions: the shared nodes the row refers to."""
+    a as_of), q (questions answered: id, and the score the extractor gave, None for an import).
+    source/entities/questions: the shared nodes the row refers to."""
 
     row: dict[str, Any]
     source: dict[str, Any]
@@ -106,7 +107,7 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
     row = {
         "id": eid, "quote": rec.quote, "type": rec.type, "start": rec.start, "end": rec.end,
         "summary": rec.summary, "s": sid, "m": sorted(mentioned), "o": list(observations.values()),
-        "q": [q["id"] for q in questions],
+        "q": [{"id": q["id"], "score": rec.answer_score} for q in questions],
     }
     source = {"id": sid, "url": url, "domain": domain, "kind": src.kind, "title": src.title,
               "published_at": None if src.published_at is None else _epoch_ms(src.published_at),
@@ -160,4 +161,9 @@ def _fold(first: dict[str, Any], again: dict[str, Any]) -> None:
     first["m"] = sorted(set(first["m"]) | set(again["m"]))
     seen = {o["id"] for o in first["o"]}
     first["o"] = first["o"] + [o for o in again["o"] if o["id"] not in seen]
-    first["q"] = first["q"] + [q for q in again["q"] if q not in first["q"]]
+    scores = {q["id"]: q["score"] for q in first["q"]}
+    for q in again["q"]:  # the same evidence for the same question twice: its best score
+        old = scores.get(q["id"])
+        if q["id"] not in scores or (q["score"] is not None and (old is None or q["score"] > old)):
+            scores[q["id"]] = q["score"]
+    first["q"] = [{"id": k, "score": v} for k, v in scores.items()]

@@ -147,14 +147,19 @@ class GraphStore(DocumentStore, RunStore):
         """Evidence that answers the question (linked) or, when fewer than `limit` are linked, whose quote
         matches its words (full-text), ranked by relevance, source trust and recency."""
         linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3)
-        relevance: dict[str, float] = {r["id"]: 1.0 for r in linked}
+        # linked evidence by the score it was extracted with (0.5-1; a link without a score in the middle),
+        # always above what full-text alone finds
+        best = max((r["answer_score"] for r in linked if r.get("answer_score") is not None), default=0.0) or 1.0
+        relevance: dict[str, float] = {
+            r["id"]: 0.75 if r.get("answer_score") is None else 0.5 + 0.5 * max(0.0, r["answer_score"]) / best
+            for r in linked}
         views = {r["id"]: _view(r) for r in linked}
         # full-text only tops up a question with too little linked evidence: common words can match a large
         # share of all quotes, and sorting those made this query grow with the graph (bench_graph.py)
         hits = self.fulltext_evidence(question, limit * 3) if len(linked) < limit else []
         top = max((s for _, s in hits), default=0.0) or 1.0
         for eid, score in hits:
-            relevance[eid] = max(relevance.get(eid, 0.0), 0.9 * score / top)
+            relevance[eid] = max(relevance.get(eid, 0.0), 0.5 * score / top)
         missing = [eid for eid, _ in hits if eid not in views]
         if missing:
             views.update({r["id"]: _view(r) for r in self._read("evidence_by_ids", ids=missing)})
@@ -350,7 +355,9 @@ def _view(r: Row) -> EvidenceView:
     return EvidenceView(
         id=r["id"], quote=r["quote"], type=r["type"], start=r.get("start"), end=r.get("end"),
         summary=r.get("summary"), source=source, entities=sorted(r.get("entities") or []),
-        observations=sorted((ObservationView(**o) for o in r.get("observations") or []), key=lambda o: o.id),
+        # in an order of their own (not by id, which hashes the source's path)
+        observations=sorted((ObservationView(**o) for o in r.get("observations") or []),
+                            key=lambda o: (o.entity, o.metric, o.unit, o.value, o.condition, o.id)),
         questions=sorted(r.get("questions") or []),
     )
 

@@ -16,7 +16,7 @@ RELATIONS: tuple[Relation, ...] = (
     Relation("DEPENDS_ON", "Question", "Question"),
     Relation("PART_OF", "Chunk", "Source"),
     Relation("FROM", "Evidence", "Source"),
-    Relation("ANSWERS", "Evidence", "Question"),
+    Relation("ANSWERS", "Evidence", "Question"),  # score: how well the quote answers it (the extractor's, best kept)
     Relation("MENTIONS", "Evidence", "Entity"),
     Relation("REPORTS", "Evidence", "Observation"),
     Relation("OF", "Observation", "Entity"),

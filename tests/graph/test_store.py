@@ -234,6 +234,23 @@ def test_evidence_for_question_ranks_linked_recent_evidence_first(store: GraphSt
     assert by_words and all("RabbitMQ" in e.quote for e in by_words)
 
 
+def test_evidence_for_question_keeps_the_best_scored_answers_under_the_limit(store: GraphStore) -> None:
+    q = "How fast does Kafka ingest?"
+    recs = [rec(f"https://docs.example/kafka-{i}", f"Kafka ingests {i} MB/s in test {i}.", "Kafka", "throughput",
+                i, "MB/s", question=q).scored(s)
+            for i, s in [(1, 0.3), (2, 0.9), (3, 0.5), (4, 0.7)]]
+    store.write_evidence(recs)
+    # the same evidence found again for the same question with a better score keeps the better one, and a
+    # weaker score later never lowers it
+    store.write_evidence([recs[0].model_copy().scored(0.95)])
+    store.write_evidence([recs[1].model_copy().scored(0.1)])
+    top = store.evidence_for_question(q, limit=2)
+    assert [e.quote for e in top] == ["Kafka ingests 1 MB/s in test 1.", "Kafka ingests 2 MB/s in test 2."]
+    ranked = store.evidence_for_question(q, limit=4)
+    assert [e.quote[14] for e in ranked] == ["1", "2", "4", "3"]
+    assert ranked == sorted(ranked, key=lambda e: -e.score)
+
+
 def test_export_round_trip_is_identical(store: GraphStore) -> None:
     store.write_evidence(BATCH)
     before = counts(store)

@@ -402,4 +402,4 @@ def to_record(item: EvidenceItem, doc: SourceDoc, sq: SubQuestion) -> EvidenceRe
         quote=item.quote, type=item.type, entities=item.entities,
         observations=[ObservationIn.model_validate(o.model_dump()) for o in item.observations],
         question=sq.text, summary=item.summary, start=item.start, end=item.end,
-    )
+    ).scored(item.score)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
@@ -434,6 +435,12 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
     return out
 
 
+def ranked(items: Iterable[EvidenceView]) -> list[EvidenceView]:
+    """Best scored first, ties in reading order (source, offset): what the answer and the comparison table
+    take their values from, so both show the same ones whatever the ids hash to."""
+    return sorted(items, key=lambda e: (-e.score, e.source.url, e.start if e.start is not None else -1, e.id))
+
+
 def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: list[ConflictGroup]) -> DraftSection:
     """The opening section: what the question asked, answered first from everything the run found."""
     lang = plan.language
@@ -441,7 +448,7 @@ def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: 
     for items in evidence.values():
         for ev in items:
             pool.setdefault(ev.id, ev)
-    items = sorted(pool.values(), key=lambda e: -e.score)
+    items = ranked(pool.values())
     if plan.kind == "lookup" and plan.entities:
         sentences = _lookup(lang, plan, items, groups)
     elif plan.metrics and plan.kind != "selection":

@@ -9,7 +9,7 @@ from typing import Any
 
 import networkx as nx
 
-from openresearch.agents.write.answer import ANSWER_ID, cite_ids, metric_table
+from openresearch.agents.write.answer import ANSWER_ID, cell_values, cite_ids, metric_table, ranked
 from openresearch.agents.write.report_model import Report
 from openresearch.conflicts import condition_label, value_cell
 
@@ -35,7 +35,7 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
     plan = result.plan
     if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
         return [], []
-    table = metric_table(plan, list(result.evidence))
+    table = metric_table(plan, ranked(result.evidence))
     # a question that names no entity: the columns are the entities the evidence reports the metrics for
     entities = list(plan.entities) or list(dict.fromkeys(e for row in table.values() for e in row))
     if len(entities) < 2:
@@ -48,7 +48,7 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
         for entity in entities:
             found = row.get(entity, [])
             cells.append("; ".join(f"{f.text}{f' ({f.obs.condition})' if f.obs.condition else ''} "
-                                   + "".join(f"[{e}]" for e in cite_ids(f)) for f in found[:4]) or "—")
+                                   + "".join(f"[{e}]" for e in cite_ids(f)) for f in cell_values(found)) or "—")
         rows.append((labels.get(metric, metric.replace("_", " ")), cells))
     return entities, rows
 
