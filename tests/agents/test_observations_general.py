@@ -74,6 +74,18 @@ def test_the_storage_something_takes_is_its_own_quantity() -> None:
     assert _one(observations("The index needs 2 GB of memory.", [], set(), "Kafka"), "memory")
 
 
+def test_the_result_of_a_formula_takes_the_words_before_the_formula() -> None:
+    # the same worked example in two editions of a manual, one with spaces around the operators
+    older = "那么一年的原始数据量是：10000000\\*128\\*24\\*60/15*365 = 44851T。"
+    newer = "那么一年的原始数据量是：10000000 \\* 128 \\* 24 \\* 60 / 15 \\* 365 = 44.8512T。"
+    for text, value in [(older, "44851"), (newer, "44.8512")]:
+        got = observations(text, [], set(), "TDengine")
+        assert [(o.metric, o.value, o.unit) for o in got] == [("raw_data_size", value, "TB")]
+    got = observations("At 2 KB per event, the raw data volume is 5,000 * 86,400 * 2 KB = 864 GB a day.", [], set(),
+                       "Kafka")
+    assert [(o.metric, o.value) for o in got if o.value == "864"] == [("raw_data_size", "864")]
+
+
 def test_a_life_in_parentheses_is_the_life_of_the_name_before_it() -> None:
     text = ("The club was owned by partners Matthew C. (Matty) Walsh (1914–2006) and Edda Vold (1911–1963); the "
             "doorman Gilbert J. Pincus (1907–1980) became known as the mayor of the street.")

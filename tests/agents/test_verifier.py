@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from writing_fixtures import EN_CONFLICT, EN_EVIDENCE, KAFKA_A, KAFKA_B, ROCKET, ROCKET_BG, conflict, ev
 
-from openresearch.agents.verify.claim_text import citations_in, quantities, strip_markers
+from openresearch.agents.verify.claim_text import citations_in, quantities, strip_markers, unmatched_numbers
 from openresearch.agents.verify.verifier import discloses, verify
 from openresearch.models import ClaimJudgement, Draft, DraftSection, Label, Sentence
 
@@ -38,6 +38,11 @@ def test_markers_and_numbers_helpers() -> None:
     assert next(q for _, q in quantities("达到1.2万条/秒 [E-12]")).value == 12000  # CJK-glued number, no marker digits
     assert quantities("COVID-19 cases in SARS-CoV-2 [E-9]") == []  # identifiers are not quantities
     assert quantities("cost US$5")[0][1].unit == "USD"
+    # a value restated from what the extractor read in its quote is grounded: "8970T" in a Chinese quote is
+    # 8970 TB, so a sentence saying "8970 TB" holds no number of its own; a different figure still does
+    quotes = ["TDengine大概需要消耗44851/5=8970T, 8.9P空间。"]
+    assert unmatched_numbers("存储空间：8970 TB 与 8.9 PB [E-1]", quotes) == []
+    assert unmatched_numbers("存储空间：897 TB [E-1]", quotes) == ["897 TB"]
 
 
 def test_supported_sentence_passes_and_judge_sees_bare_claim_and_quote() -> None:

@@ -79,6 +79,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("bytes_per_sample", r"\b(?:bytes?|storage|disk space) per (?:sample|data ?point|point|value)\b|"
                          r"\bbytes/sample\b|每个?(?:数据)?点.{0,4}字节"),
     ("compression_ratio", r"\bcompression(?: ratio| rate)?\b|\bcompress(?:es|ed)?\b|压缩比|压缩率|压缩"),
+    ("raw_data_size", r"\braw data (?:size|volume)\b|\bvolume of raw data\b|原始数据量|原始数据总量"),
     ("storage", r"\bstorage(?: space| size| footprint| usage)?\b|\bdisk (?:space|usage|footprint)\b|"
                 r"存储空间|存储容量|磁盘空间|存储"),
     ("memory", r"\bmemory(?: usage| footprint)?\b|\bRAM\b|内存"),

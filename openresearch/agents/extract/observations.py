@@ -137,9 +137,19 @@ def _latency_metric(before: str, after: str) -> str | None:
     return None  # a bare duration ("15 minutes") says nothing comparable
 
 
+# an arithmetic expression and the "=" that gives the value after it (numbers, each with an optional short unit,
+# joined by * × / + -)
+_FORMULA = re.compile(r"\d[\d.,]*(?:\s*\\?[*×/+\-−]\s*\(?\d[\d.,]*(?:\s?[A-Za-z]{1,3})?\)?)+\s*[=＝]\s*$")
+
+
 def cue_window(sentence: str, v: Value) -> tuple[str, str]:
-    """The value's clause: up to 40 characters before it and 30 after, not crossing , ; 。 etc."""
-    before = sentence[max(0, v.start - 40):v.start]
+    """The value's clause: up to 40 characters before it and 30 after, not crossing , ; 。 etc. A value that
+    is the result of a formula ("原始数据量是：10000000*128*24*60/15*365 = 44851T") takes its cue from before
+    the formula."""
+    end = v.start
+    if formula := _FORMULA.search(sentence[max(0, v.start - 120):v.start]):
+        end -= len(formula.group(0))
+    before = sentence[max(0, end - 40):end]
     after = sentence[v.end:v.end + 30]
     pieces = _CLAUSE.split(before)
     own = pieces[-1]

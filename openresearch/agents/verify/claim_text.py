@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date
+from functools import lru_cache
 
+from openresearch.agents.extract.values import find_values
 from openresearch.numbers import Quantity, find_quantities
 
 # `[E-1a2b3c]`, or several ids in one bracket: `[E-a, E-b]` / `[E-a; E-b]`
@@ -71,8 +73,15 @@ def _is_year(q: Quantity) -> bool:
     return not q.unit and q.value.is_integer() and 1800 <= q.value <= 2100
 
 
+@lru_cache(maxsize=4096)
+def _held(text: str) -> tuple[Quantity, ...]:
+    """The numbers a quote holds: as the verifier reads them, and as the extractor did (its observations'
+    values: "8970T" in a Chinese quote is 8970 TB), so a value restated from an observation is grounded."""
+    return (*(q for _, q in quantities(text)), *(v.quantity for v in find_values(text)))
+
+
 def unmatched_numbers(sentence: str, grounding_texts: Iterable[str], extra: Iterable[Quantity] = ()) -> list[str]:
     """Surface forms of the sentence's numbers that no grounding text (or extra quantity) holds."""
-    grounding = [q for text in grounding_texts for _, q in quantities(text)]
+    grounding = [q for text in grounding_texts for q in _held(text)]
     grounding.extend(extra)
     return [surface for surface, q in quantities(sentence) if not matches(q, grounding)]
