@@ -86,6 +86,19 @@ def test_the_result_of_a_formula_takes_the_words_before_the_formula() -> None:
     assert [(o.metric, o.value) for o in got if o.value == "864"] == [("raw_data_size", "864")]
 
 
+def test_every_name_in_a_list_after_than_is_a_baseline() -> None:
+    text = ("* **High data compression**: 70x more data points may be stored into limited storage than TimescaleDB, "
+            "7x less storage space is required than Prometheus, Thanos or Cortex.")
+    got = observations(text, _mentions(text, "TimescaleDB", "Prometheus", "Thanos", "Cortex"), set(),
+                       "VictoriaMetrics")
+    assert [(o.entity, o.value, o.condition) for o in got] == [("VictoriaMetrics", "70", "vs TimescaleDB"),
+                                                               ("VictoriaMetrics", "7", "vs Prometheus")]
+    # a name after the list, in a clause of its own, is a subject again
+    text = "QuestDB is 1.7x faster than ClickHouse and InfluxDB, while Kafka reached 605 MB/s."
+    got = observations(text, _mentions(text, "QuestDB", "ClickHouse", "InfluxDB", "Kafka"), set(), None)
+    assert [(o.entity, o.value) for o in got] == [("QuestDB", "1.7"), ("Kafka", "605")]
+
+
 def test_a_life_in_parentheses_is_the_life_of_the_name_before_it() -> None:
     text = ("The club was owned by partners Matthew C. (Matty) Walsh (1914–2006) and Edda Vold (1911–1963); the "
             "doorman Gilbert J. Pincus (1907–1980) became known as the mayor of the street.")

@@ -468,9 +468,20 @@ def relative_baseline(condition: str | None) -> str | None:
     return condition[len(RELATIVE_PREFIX):].split(",", 1)[0].strip()
 
 
+_LIST_GAP = re.compile(r"\s*(?:[,，、/]\s*)?(?:(?:and|or|and/or|nor|&|和|或|及|与)\s*)?", re.I)
+
+
 def _baselines(sentence: str, mentions: Sequence[Mention]) -> set[int]:
-    """Mentions that a comparison is made against ("than ClickHouse"): never the subject of a value."""
-    return {i for i, m in enumerate(mentions) if _BASELINE_CUE.search(sentence[max(0, m.start - 16):m.start])}
+    """Mentions that a comparison is made against ("than ClickHouse"), and the rest of a list that starts with
+    one ("than Prometheus, Thanos or Cortex"): never the subject of a value."""
+    out: set[int] = set()
+    order = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
+    for k, i in enumerate(order):
+        m = mentions[i]
+        if _BASELINE_CUE.search(sentence[max(0, m.start - 16):m.start]) or (
+                k and order[k - 1] in out and _LIST_GAP.fullmatch(sentence[mentions[order[k - 1]].end:m.start])):
+            out.add(i)
+    return out
 
 
 def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set[str],
