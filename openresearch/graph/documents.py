@@ -25,7 +25,8 @@ def _domain(url: str) -> str:
 
 
 def version_scope(source_id: str, content_hash: str) -> str:
-    """The id of one version of a source's text (and the scope of its evidence ids): `S-…@<hash prefix>`."""
+    """The id of one version of a source's text (and the scope of its evidence ids): `S-…@<hash prefix>`, with
+    `.2`, `.3` … after it for a text that returns (`archive_versions`)."""
     return f"{source_id}@{content_hash[:12]}"
 
 
@@ -100,11 +101,22 @@ class DocumentStore(CatalogueStore):
         (archive_source_version.cypher: the old text and its evidence on a version node, linked from the
         source); returns source id -> the id scope of its new version's evidence."""
         scopes: dict[str, str] = {}
+        if not items:
+            return scopes
         at = int(time.time() * 1000) if now is None else now
+        known = {r["id"]: r for r in self._read("source_version_ids", ids=sorted({sid for sid, _, _ in items}))}
         for sid, old_hash, new_hash in items:
-            scope = version_scope(sid, new_hash)
-            self._write("archive_source_version", id=sid, version_id=version_scope(sid, old_hash), scope=scope,
-                        now=at)
+            row = known.get(sid) or {}
+            # the kept version is named by the scope its evidence took (the first version: by its hash), and the
+            # new text takes a scope no version of this source has had: a text that returns (A, B, then A
+            # again) never shares evidence ids, or a version node, with its earlier self
+            version_id = row.get("scope") or version_scope(sid, old_hash)
+            taken = {version_id, *(row.get("versions") or [])}
+            scope, n = version_scope(sid, new_hash), 1
+            while scope in taken:
+                n += 1
+                scope = f"{version_scope(sid, new_hash)}.{n}"
+            self._write("archive_source_version", id=sid, version_id=version_id, scope=scope, now=at)
             scopes[sid] = scope
         return scopes
 

@@ -89,6 +89,31 @@ def test_a_changed_page_keeps_its_versions_and_their_evidence(store: GraphStore)
     assert provenance_text(store, old_id)[1] == "AcmeDB ingests 120,000 rows/s on one node."
 
 
+def test_a_text_that_returns_never_shares_ids_with_its_earlier_self(store: GraphStore) -> None:
+    emb = HashEmbedder()
+    a, b = "AcmeDB ingests 120,000 rows/s on one node.", "AcmeDB ingests 150,000 rows/s on one node."
+    written: list[str] = []
+    for text, value in [(a, 120000), (b, 150000), (a, 120000), (b, 150000)]:  # A, B, A again, B again
+        stored = store_document(store, emb, page(text))
+        assert stored.doc is not None
+        store.write_evidence([evidence(stored.doc, text, value)])
+        written.append(evidence(stored.doc, text, value).source.id_scope or "")
+    assert len(set(written)) == 4  # four texts in turn, four scopes (the first is the source id itself)
+    sid = source_id(URL)
+    rows = store.backend.read(
+        "MATCH (ev:Evidence)-[:FROM]->(s:Source) RETURN ev.id AS id, count(s) AS sources, collect(s.id) AS at")
+    assert len(rows) == 4 and all(r["sources"] == 1 for r in rows)  # each item read once, from one version
+    chain = store.backend.read(
+        "MATCH p = (s:Source {id: $id})-[:PREVIOUS_VERSION*]->(v:Source) RETURN length(p) AS n, v.id AS v",
+        {"id": sid})
+    assert sorted(r["n"] for r in chain) == [1, 2, 3] and len({r["v"] for r in chain}) == 3
+    # the current text holds the last item; every kept version holds one, its quote matching its own text
+    for r in rows:
+        source, span = provenance_text(store, r["id"])
+        assert span in (a, b)
+    assert [r["at"][0] for r in rows].count(sid) == 1
+
+
 def test_a_changed_or_removed_local_file_keeps_its_evidence(store: GraphStore, tmp_path: Path) -> None:
     emb = HashEmbedder()
     folder = tmp_path / "docs"
