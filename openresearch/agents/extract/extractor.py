@@ -19,6 +19,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from openresearch.agents.extract.asked import Asked, asked_metric
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
@@ -38,7 +39,7 @@ from openresearch.agents.extract.extract_rules import (
     sentence_units,
     table_header,
 )
-from openresearch.agents.extract.metric_names import metric_mentions, same_family
+from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
 from openresearch.agents.extract.observations import (
     condition_spans,
     has_statistic,
@@ -368,7 +369,8 @@ class DeterministicExtractor:
         # the quantities asked: the sub-question's own, or (a sub-question about one entity) every one the
         # question names
         asked = [a for a in question.aspects if a in plan.metrics] or list(plan.metrics)
-        dated = any(a in _EVENT_METRICS for a in asked)
+        own = asked_for(plan)  # a date or count asked under the question's own words
+        dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         out = []
         for sent, emb, found in zip(texts, sims, mentions, strict=True):
             facts = self._sentence_facts(sent)
@@ -562,13 +564,21 @@ class DeterministicExtractor:
         if header := table_header(source.text, start):
             obs = table_row_observations(header, quote, found, want, ctx_entity)
         else:
-            obs = observations(quote, found, want, ctx_entity, ctx_conditions)
+            obs = observations(quote, found, want, ctx_entity, ctx_conditions, asked=asked_for(plan))
         obs = self._in_context(source, start, obs)
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
         return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,
                             source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
                             entities=entities, observations=obs, question_id=question.id, score=score)
+
+
+def asked_for(plan: Plan) -> Asked | None:
+    """The date or count a look-up asks for under a key of its own words (no known metric names it)."""
+    if plan.kind != "lookup" or not plan.metrics or not plan.attributes or canonical_metric(plan.attributes[0]):
+        return None
+    return asked_metric(plan.question, plan.language, plan.attributes[0], plan.metrics[0],
+                        plan.entities[0] if plan.entities else "")
 
 
 class LLMExtractor:

@@ -38,7 +38,8 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("died", r"\bdied\b|\bdate of death\b|\bdeath\b|逝世|去世|卒于"),
     ("founded", r"\bfounded\b|\bfounding\b|\bestablished\b|\bestablishment\b|\bformed\b|\bincorporated\b|"
                 r"\bset up\b|\blaunched\b|\bchartered\b|\bcreated\b|\binception\b|成立|创立|创建|创办"),
-    ("released", r"\breleased?\b|\brelease date\b|\bpremiered?\b|\bdebuted?\b|\b(?:first )?(?:aired|transmitted)\b|"
+    ("released", r"\breleased?\b|\brelease date\b|\bpremiered?\b|\bdebut(?:ed|s)?\b|"
+                 r"\b(?:first )?(?:aired|transmitted)\b|"
                  r"\bfirst (?:broadcast|shown|screened)\b|\boriginal release\b|发布|发行|上映|首播"),
     ("published", r"\bpublished\b|\bpublication date\b|出版"),
     ("age", r"\bage\b|\baged\b|年龄|岁"),

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
 from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
 from openresearch.agents.extract.values import Value, find_values
@@ -529,17 +530,36 @@ def _someone_elses_life(before: str, entity: str) -> bool:
     return not own & {w.lower() for w in words}
 
 
+def _asked_value(text: str, v: Value, previous: Value | None, asked: Asked) -> bool:
+    """Whether a value no known metric names is the date or count a look-up asks for (asked.py)."""
+    if asked.kind == "date":
+        if v.kind not in ("date", "year") or closes_range(text, v.start, previous.end if previous else None):
+            return False
+        before = _CLAUSE.split(text[max(0, v.start - 80):v.start])[-1]
+        return holds(asked, f"{before} {_CLAUSE.split(text[v.end:v.end + 30])[0]}")
+    if v.kind not in ("bare", "count"):
+        return False
+    after = " ".join(text[v.end:v.end + 40].split()[:3])
+    # what is counted is named right after the number, or before it ("the number of libraries is 15") where
+    # no other number comes first (in "25 libraries and 242 categories" the libraries are the 25)
+    before = text[max(0, v.start - 25):v.start]
+    before = "" if re.search(r"\d", before) else before
+    return holds(asked, f"{before} {after}")
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
-                 context_entity: str | None = None, context_conditions: Sequence[str] = ()) -> list[ObservationIn]:
+                 context_entity: str | None = None, context_conditions: Sequence[str] = (),
+                 asked: Asked | None = None) -> list[ObservationIn]:
     """Observations for one sentence. `context_entity` stands in where the sentence names no entity;
-    `context_conditions` (the sentence before, same paragraph) where a measurement has no condition.
+    `context_conditions` (the sentence before, same paragraph) where a measurement has no condition; `asked`,
+    the date or count a look-up asks for where no known metric names a value.
 
     The raw value of every observation is a verbatim slice of `sentence`."""
     text = mask_links(sentence)
     mentions = [m for m in mentions if text[m.start:m.end] == sentence[m.start:m.end]]
     values = find_values(text)
     measured: list[tuple[Value, str, str, Relative | None]] = []
-    for v in values:
+    for i, v in enumerate(values):
         rel = _relative(text, v, mentions)
         if rel:
             measured.append((v, rel.metric, v.unit, rel))
@@ -548,6 +568,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         elif got := metric_for(v, *cue_window(text, v)) or _event_further(text, v, values) or \
                 _count_further(text, v, values):
             measured.append((v, *got, None))
+        elif asked is not None and _asked_value(text, v, values[i - 1] if i else None, asked):
+            measured.append((v, asked.metric, v.kind if asked.kind == "date" else "count", None))
     measured = [(v, _widen(text, v, metric), unit, rel) for v, metric, unit, rel in measured
                 if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import spacy
 from pydantic import BaseModel, Field
 
+from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import canonical_metric
 from openresearch.agents.plan.attributes import attribute_list, lookup, metric_key
 from openresearch.agents.plan.lexicon import (
@@ -106,9 +107,13 @@ class Analyzer:
         attributes = [asked.attribute] if asked is not None else attribute_list(text, language, surfaces)
         if asked is not None:
             keywords = list(dict.fromkeys([*asked.attribute.split(), *keywords]))
-        # a look-up's attribute is a metric only when it names a known quantity: "mascot" or "sport" is answered by
-        # statements, and a made-up key would keep every statement that carries no such observation out of it
-        metrics = [m for a in attributes if (m := canonical_metric(a))] if asked is not None else [
+        # a look-up's attribute is a metric only when it names a known quantity, or when the question asks for a
+        # date or a count ("When was X elected to a public office?": a key of its own words, asked.py): "mascot"
+        # or "sport" is answered by statements, and a made-up key would keep every statement that carries no
+        # such observation out of it
+        dated_or_counted = answer_kind(text, language) is not None
+        metrics = [m for a in attributes if (m := canonical_metric(a) or (metric_key(a) if dated_or_counted else
+                                                                           None))] if asked is not None else [
             metric_key(a) for a in attributes]
         return QuestionAnalysis(question=text, language=language, kind=kind, entities=entities,
                                 attributes=attributes, metrics=list(dict.fromkeys(metrics)),
