@@ -358,3 +358,21 @@ def test_a_hatnote_naming_the_other_entity_does_not_qualify_a_passage() -> None:
     ex.prepare([a, b, c])
     assert ex.by_qualifier("Danger Mouse", c) == "Danger Mouse"
     assert ex.by_qualifier("Danger Mouse", a) == "Danger Mouse"  # "1981 TV series" only inside its own name
+
+
+def test_a_look_up_of_a_date_no_metric_names_gets_its_value_as_an_observation(
+        everything: DeterministicExtractor) -> None:
+    text = ("Robert Hutchinson was a merchant in Charlottetown.\n\n"
+            "In 1890 he returned to Geraldton, and was elected to the Geraldton Town Council in 1892.\n\n"
+            "He was born in 1842.")
+    source = SourceDoc(id="S-1", url="local://hutchinson.md", title="Robert Hutchinson", text=text,
+                       content_hash="h")
+    question = "When was Robert Hutchinson elected to a public office?"
+    q = SubQuestion(id=question_id(question), text=question, entities=["Robert Hutchinson"])
+    plan = Plan(question=question, kind="lookup", entities=["Robert Hutchinson"],
+                attributes=["elected to a public office"], metrics=["elected_to_a_public_office"], sub_questions=[q])
+    result = everything.extract(source, q, plan)
+    assert_verbatim(source, result)
+    got = [(o.metric, o.value) for it in result.items for o in it.observations]
+    assert ("elected_to_a_public_office", "1892") in got
+    assert ("elected_to_a_public_office", "1890") not in got and ("born", "1842") in got
