@@ -148,7 +148,8 @@ def cue_window(sentence: str, v: Value) -> tuple[str, str]:
     is the result of a formula ("原始数据量是：10000000*128*24*60/15*365 = 44851T") takes its cue from before
     the formula."""
     end = v.start
-    if formula := _FORMULA.search(sentence[max(0, v.start - 120):v.start]):
+    lead = sentence[max(0, v.start - 120):v.start]
+    if ("=" in lead or "＝" in lead) and (formula := _FORMULA.search(lead)):
         end -= len(formula.group(0))
     before = sentence[max(0, end - 40):end]
     after = sentence[v.end:v.end + 30]
