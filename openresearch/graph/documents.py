@@ -59,6 +59,10 @@ class DocumentStore(CatalogueStore):
         if rows:
             self._write("upsert_sources", rows=rows)
 
+    def source_roots(self, ids: Sequence[str]) -> dict[str, str | None]:
+        """Source id -> the local root it was indexed from (None: a web page or an import)."""
+        return {r["id"]: r.get("root") for r in self._read("source_roots", ids=list(ids))} if ids else {}
+
     def sources(self, ids: Sequence[str]) -> dict[str, SourceDoc]:
         out: dict[str, SourceDoc] = {}
         for r in self._read("sources_by_ids", ids=list(ids)):

@@ -18,7 +18,7 @@ crash-consistency argument above holds unchanged.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,20 +187,28 @@ def _flush(store: GraphStore, embedder: Embedder, pending: _Pending, root: str, 
 
 
 class LocalRetriever:
-    """Searches indexed local documents through the graph's vector and full-text indexes together."""
+    """Searches indexed local documents through the graph's vector and full-text indexes together.
+
+    `roots`: only documents indexed from these roots (a run's own `local:` folders), not every chunk the
+    graph holds (other folders, pages fetched by earlier runs); None searches them all (`search -r local`)."""
 
     name = "local"
+    SCOPED_FETCH = 4  # a scoped search reads this many times more hits, since the indexes rank all chunks
 
-    def __init__(self, store: GraphStore, embedder: Embedder) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, roots: Sequence[str] | None = None) -> None:
         self.store = store
         self.embedder = embedder
+        self.roots = None if roots is None else frozenset(roots)
 
     async def search(self, query: str, k: int) -> list[Candidate]:
         return self.search_sync(query, k)
 
     def search_sync(self, query: str, k: int) -> list[Candidate]:
         vec = self.embedder.embed([query])[0]
-        hits = self.store.search_chunks(vec, query, k=k * 3)
+        hits = self.store.search_chunks(vec, query, k=k * 3 * (1 if self.roots is None else self.SCOPED_FETCH))
+        if self.roots is not None:
+            roots = self.store.source_roots(sorted({str(h["source_id"]) for h in hits}))
+            hits = [h for h in hits if roots.get(str(h["source_id"])) in self.roots][:k * 3]
         sources = self.store.sources(sorted({str(h["source_id"]) for h in hits}))
         best: dict[str, Candidate] = {}
         top = max((h["hybrid"] for h in hits), default=1.0) or 1.0

@@ -114,3 +114,20 @@ def test_pdf_quotes_are_cited_with_their_page(store: GraphStore) -> None:
     evidence = {e.id: e for e in store.evidence([item.id])}
     ResearchRun._add_pages(SimpleNamespace(store=store), evidence)  # type: ignore[arg-type]
     assert evidence[item.id].page == 2
+
+
+def test_a_run_reads_only_its_own_folders(store: GraphStore, corpus: Path, embedder: Embedder,
+                                          tmp_path: Path) -> None:
+    # another folder indexed into the same graph by an earlier run, about the same brokers: a run over the corpus
+    # does not search it (evidence an earlier run found for the very same question is reused, by design)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.md").write_text("# Broker notes\n\nKafka reached 9,999 MB/s in our lab on one node.\n",
+                                    encoding="utf-8")
+    run(store, other, tmp_path / "out-other", embedder, tmp_path, "How fast was Kafka in the lab?")
+    out = tmp_path / "out"
+    run(store, corpus, out, embedder, tmp_path, "What throughput does Kafka reach?")
+    data = json.loads((out / "report.json").read_text("utf-8"))
+    urls = {e["source"]["url"] for e in data["evidence"]}
+    assert urls and not any("notes.md" in u for u in urls)
+    assert "9,999" not in (out / "report.md").read_text("utf-8")

@@ -45,7 +45,7 @@ class Gatherer:
 
     def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, sources: list[str],
                  *, per_query: int = 6, local_per_query: int | None = None, offline: bool = False,
-                 since: date | None = None) -> None:
+                 since: date | None = None, local_roots: list[str] | None = None) -> None:
         self.store = store
         self.since = since  # monitoring: the retrievers ask only for what is new since then
         self.embedder = embedder
@@ -53,7 +53,8 @@ class Gatherer:
         self.per_query = per_query
         # local hits cost no request: a small plan (a look-up) reads more of the user's own documents per query
         self.local_per_query = local_per_query or per_query
-        self.local = LocalRetriever(store, embedder)
+        # the run's own folders only (None: every indexed document, for a caller that indexed none itself)
+        self.local = LocalRetriever(store, embedder, roots=local_roots)
         self.remote: list[str] = []
         for s in sources:
             if s.startswith("local:"):

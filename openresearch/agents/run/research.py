@@ -104,6 +104,7 @@ class ResearchRun:
         self.state = RunState(store, self.run_id, options, started_ms)
         self.counters = counters or Counters()
         self.metrics = RunMetrics()
+        self.local_roots: list[str] = []  # the roots its `local:` sources were indexed from (the index stage)
         self.metrics.reflected = self.counters.reflected  # one set: re_search_rate counts a resumed run's too
         self.limited = self.counters.limited
         self.started = time.monotonic()
@@ -149,7 +150,7 @@ class ResearchRun:
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
                                 per_query=self.opts.sources_per_query, offline=self.opts.offline,
                                 local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1),
-                                since=self.opts.since)
+                                since=self.opts.since, local_roots=self.local_roots)
             try:
                 with self._stage("gather"):
                     await self._investigate_all(plan, gatherer)
@@ -207,6 +208,7 @@ class ResearchRun:
     async def _index(self) -> None:
         for path in self.opts.local_paths():
             report = await self.io(index_documents, self.store, path, self.embedder)
+            self.local_roots.append(str(report.root))
             self.metrics.indexed_chunks += report.chunks
             self.emit(SourcesIndexed(root=str(report.root), added=report.added, updated=report.updated,
                                      unchanged=report.unchanged, removed=report.removed, chunks=report.chunks))
