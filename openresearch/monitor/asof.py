@@ -11,7 +11,6 @@ from openresearch.errors import InputError
 from openresearch.graph.backend import Row
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
-from openresearch.identity import entity_key
 from openresearch.models import Comparison, ConflictGroup
 from openresearch.monitor.delta import conflicts_as_of, timed_observations, values_as_of
 from openresearch.numbers import normalise_metric
@@ -37,14 +36,13 @@ def day_end_ms(d: date | None) -> int | None:
 def values(store: GraphStore, *, entity: str | None = None, metric: str | None = None, as_of: date | None = None,
            include_superseded: bool = False) -> list[Row]:
     """Observation rows (entity, metric, value, evidence, dates) current at `as_of` (default: now)."""
-    rows = MonitorStore(store).observation_rows()
-    if entity is not None:
-        key = entity_key(store.aliases.canonical(entity))
-        ids = {i for i in store.resolve_entities([entity]).values() if i}
-        rows = [r for r in rows if r["entity_id"] in ids or entity_key(r.get("entity") or "") == key]
-    if metric is not None:
-        m = normalise_metric(metric)
-        rows = [r for r in rows if r["metric"] == m]
+    if entity is not None:  # one entity's rows, read for it alone (not the whole graph's, then filtered)
+        rows = store.dated_observations(_entity_ids(store, [entity]), metric)
+    else:
+        rows = MonitorStore(store).observation_rows()
+        if metric is not None:
+            m = normalise_metric(metric)
+            rows = [r for r in rows if r["metric"] == m]
     if include_superseded:
         return rows
     return [dict(r) for r in values_as_of(rows, day_end_ms(as_of))]
