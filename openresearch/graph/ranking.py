@@ -22,4 +22,10 @@ def rank_evidence(items: list[EvidenceView], relevance: dict[str, float], half_l
         rel = relevance.get(ev.id, 0.0) / top
         ev.score = round(WEIGHTS["relevance"] * rel + WEIGHTS["trust"] * ev.source.trust
                          + WEIGHTS["recency"] * recency(ev.source.published_at, day, half_life_days, UNKNOWN_DATE), 6)
-    return sorted(items, key=lambda e: (-e.score, e.source.url, e.start if e.start is not None else -1, e.id))
+    return sorted(items, key=best_first)
+
+
+def best_first(e: EvidenceView) -> tuple[float, str, int, str]:
+    """Highest score first, ties in reading order (source, offset): the order every ranked list of evidence
+    takes, never the ids' hashes."""
+    return (-e.score, e.source.url, e.start if e.start is not None else -1, e.id)

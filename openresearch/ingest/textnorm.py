@@ -86,3 +86,12 @@ def tokens(text: str) -> list[str]:
 
 def cjk_ratio(text: str) -> float:
     return len(_CJK_CHAR.findall(text)) / max(1, len(text))
+
+
+def strip_suffix(word: str, suffixes: tuple[str, ...] = ("ing", "ed", "es", "s"), keep: int = 3) -> str:
+    """Crude suffix folding ("warming", "warmed", "warms" -> "warm"): the first suffix that leaves at least
+    `keep` characters."""
+    for suffix in suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            return word[:-len(suffix)]
+    return word

@@ -9,6 +9,8 @@ import re
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from openresearch.ingest.textnorm import STOP_WORDS, strip_suffix
+
 AnswerKind = Literal["date", "count"]
 
 _EN_DATE = re.compile(r"^\s*(?:when\b|(?:in |on |during |by )?(?:what|which) (?:year|date|day|month|decade)\b)|"
@@ -18,11 +20,8 @@ _ZH_DATE = re.compile(r"什么时候|何时|哪一年|哪年|哪天|哪一天|�
 _ZH_COUNT = re.compile(r"多少(?!钱)|几(?:个|家|座|所|名|位|次|种|条)")
 
 # words that say nothing of what is dated or counted
-_FILLER = frozenset({"a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into", "as", "and",
-                     "or", "part", "are", "is", "was", "were", "be", "been", "being", "did", "does", "do", "has",
-                     "have", "had", "first", "start", "started", "starting", "begin", "began", "beginning", "his",
-                     "her", "their", "its", "there", "that", "which", "who", "what", "when", "year", "date", "total",
-                     "number", "many", "much", "some", "any", "this", "these", "those", "all"})
+_FILLER = STOP_WORDS | {"part", "being", "first", "start", "started", "starting", "begin", "began", "beginning",
+                       "year", "date", "total", "number", "many", "much", "some"}
 _SUFFIXES = ("ings", "ing", "ied", "ies", "ed", "es", "s")
 # a value that closes a range ("between 2000 and 2005", "from 1855 to 1857", "1886–1902"): the question asks
 # when something happened or began, which the range's first value says
@@ -45,10 +44,7 @@ def answer_kind(question: str, language: str) -> AnswerKind | None:
 
 
 def stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[:-len(suffix)]
-    return word
+    return strip_suffix(word, _SUFFIXES)
 
 
 @lru_cache(maxsize=256)

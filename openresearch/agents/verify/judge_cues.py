@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from openresearch.agents.verify.claim_text import matches, quantities
-from openresearch.ingest.textnorm import tokens, words
+from openresearch.ingest.textnorm import strip_suffix, tokens, words
 from openresearch.models import Label
 
 _WORD = re.compile(r"[a-z]+(?:n't|'t)?")
@@ -34,12 +34,7 @@ for _a, _b in _ANTONYMS_EN + _ANTONYMS_ZH:
 
 def _stem(tok: str) -> str:
     """Crude suffix folding so 'warming'/'warmed'/'warms' share a key; CJK bigrams pass through."""
-    if not tok.isascii() or len(tok) <= 4:
-        return tok
-    for suffix in ("ing", "ed", "es", "s"):
-        if tok.endswith(suffix) and len(tok) - len(suffix) >= 3:
-            return tok[: -len(suffix)]
-    return tok
+    return tok if not tok.isascii() or len(tok) <= 4 else strip_suffix(tok)
 
 
 # Attribution and comparison glue ("According to X, …", "… compared with …") states no fact of its own;

@@ -25,6 +25,7 @@ from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.verify.claim_text import quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
+from openresearch.graph.ranking import best_first
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
 from openresearch.numbers import Quantity, normalise_condition
@@ -438,7 +439,7 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
 def ranked(items: Iterable[EvidenceView]) -> list[EvidenceView]:
     """Best scored first, ties in reading order (source, offset): what the answer and the comparison table
     take their values from, so both show the same ones whatever the ids hash to."""
-    return sorted(items, key=lambda e: (-e.score, e.source.url, e.start if e.start is not None else -1, e.id))
+    return sorted(items, key=best_first)
 
 
 def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: list[ConflictGroup]) -> DraftSection:
