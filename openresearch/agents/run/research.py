@@ -327,10 +327,16 @@ class ResearchRun:
                 self.low_precision = f"LLM budget exhausted: {self.c.budget_reason()}"
             writer = self.c.fallback_writer if self.low_precision else self.c.writer
             draft = writer.write(plan, per_q, conflicts, self.opts.style, limited)
+            # how well each item answered (its best score over the sections): the report's table ranks the
+            # cited evidence by it, as the answer did
+            scores: dict[str, float] = {}
+            for items in per_q.values():
+                for ev in items:
+                    scores[ev.id] = max(scores.get(ev.id, ev.score), ev.score)
         for sec in draft.sections:
             self.emit(SectionWritten(question_id=sec.question_id, title=sec.title, sentences=len(sec.sentences)))
         with self._stage("verify"):
-            evidence = self._cited_evidence(draft)
+            evidence = self._cited_evidence(draft, scores)
             verification = verify(draft, evidence, conflicts, self.c.judge)
             if draft.method == "llm":
                 # the invariants are enforced, not only reported: a sentence citing outside its section's
@@ -339,7 +345,7 @@ class ResearchRun:
                 draft, fixes = enforce(draft, per_q, conflicts, verification, plan.language)
                 self.metrics.enforcement = fixes.model_dump()
                 if fixes.changed:
-                    evidence = self._cited_evidence(draft)
+                    evidence = self._cited_evidence(draft, scores)
                     verification = verify(draft, evidence, conflicts, self.c.judge)
         counts = {k: sum(1 for x in verification.verdicts if x.verdict == k) for k in ("PASS", "DOUBT", "FAIL")}
         self.emit(VerificationFinished(fully_verified=verification.fully_verified, passed=counts["PASS"],
@@ -348,9 +354,11 @@ class ResearchRun:
         return RunResult(self.run_id, self.opts, plan, draft, verification, evidence, conflicts, self.metrics,
                          dict(self.limited), self.low_precision)
 
-    def _cited_evidence(self, draft: Draft) -> dict[str, EvidenceView]:
+    def _cited_evidence(self, draft: Draft, scores: dict[str, float]) -> dict[str, EvidenceView]:
         cited = sorted({cid for sec in draft.sections for s in sec.sentences for cid in s.citations})
         evidence = {e.id: e for e in self.store.evidence(cited)} if cited else {}
+        for e in evidence.values():
+            e.score = scores.get(e.id, 0.0)
         self._add_pages(evidence)
         return evidence
 

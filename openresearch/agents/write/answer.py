@@ -447,8 +447,9 @@ def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: 
     lang = plan.language
     pool: dict[str, EvidenceView] = {}
     for items in evidence.values():
-        for ev in items:
-            pool.setdefault(ev.id, ev)
+        for ev in items:  # an item several sections read counts with its best score
+            if ev.id not in pool or ev.score > pool[ev.id].score:
+                pool[ev.id] = ev
     items = ranked(pool.values())
     if plan.kind == "lookup" and plan.entities:
         sentences = _lookup(lang, plan, items, groups)
