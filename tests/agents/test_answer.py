@@ -188,6 +188,27 @@ def test_a_fuller_name_is_the_same_thing_and_a_different_first_name_is_not() -> 
     assert not same_thing("Maja Lund", "Edvin Lund") and not same_thing("Edvin Karl Moe", "Edvin Lund")
 
 
+def test_a_lookup_states_its_value_in_the_voice_the_question_asks_in() -> None:
+    def first(question: str, attr: str, quote: str, value: float, unit: str, raw: str) -> str:
+        item = ev("E-0000000000b1", quote, [("Ada Rook", attr.replace(" ", "_"), value, unit, raw, "")])
+        p = plan(question, "lookup", ["Ada Rook"], [attr], [attr.replace(" ", "_")])
+        return answer_section(p, {"Q-1": [item]}, []).sentences[0].text
+    assert first("When was Ada Rook elected to a public office?", "elected to a public office",
+                 "Ada Rook was elected to the town council on 24 July 1900.", 19000724, "date",
+                 "24 July 1900").startswith("Ada Rook was elected to a public office on 24 July 1900 [")
+    assert first("When was Ada Rook first published?", "first published", "Ada Rook was first published in 1911.",
+                 1911, "year", "1911").startswith("Ada Rook was first published in 1911 [")
+    assert first("When did Ada Rook die?", "died", "Ada Rook died in 1931 at her home.", 1931, "year",
+                 "1931").startswith("Ada Rook died in 1931 [")
+    assert first("How many libraries are part of Ada Rook?", "libraries", "Ada Rook consists of 15 libraries.",
+                 15, "libraries", "15").startswith("The number of libraries of Ada Rook is 15 [")
+    # a verb the answer cannot put in the past, and a count of something not plural, keep the plain form
+    assert first("When did Ada Rook start?", "start", "Ada Rook started in 1920.", 1920, "year",
+                 "1920").startswith("The start of Ada Rook is 1920 [")
+    assert first("How many people live in Ada Rook?", "population", "Ada Rook has 428 people.", 428, "people",
+                 "428").startswith("The population of Ada Rook is 428")
+
+
 def test_an_event_lookup_reads_as_a_sentence_and_a_number_only_in_the_name_is_not_restated() -> None:
     built = ev("E-0000000000a1", "The hall was completed in 1911 by the county.",
                [("Brenner Hall", "built", 1911, "year", "1911", "")], src="a")

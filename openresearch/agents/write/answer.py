@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.verify.claim_text import quantities
@@ -40,6 +41,10 @@ _PHRASES: dict[str, dict[str, str]] = {
         "event_in": "{entity} was {attr} in {values}.",
         "event_on": "{entity} was {attr} on {values}.",
         "event": "{entity} was {attr}: {values}.",
+        "did_in": "{entity} {attr} in {values}.",
+        "did_on": "{entity} {attr} on {values}.",
+        "did": "{entity} {attr}: {values}.",
+        "count": "The number of {attr} of {entity} is {values}.",
         "many": "The sources describe {n} different entities named {base}: {items}.",
         "item": "{entity}, {values}",
         "none": "The evidence gathered gives no {attr} for {entity}.",
@@ -295,6 +300,31 @@ def _groups_for(groups: list[ConflictGroup], entities: list[str], metrics: list[
             and (not metrics or any(g.metric == m or same_family(g.metric, m) for m in metrics))]
 
 
+# past participles a question puts after "was" ("When was X built / first published / called to the Bar?")
+_PARTICIPLE = re.compile(r"[a-z]+ed|born|built|held|won|made|written|sold|begun|known|drawn|chosen|given|taken|"
+                         r"sworn|laid|shot|hung|sunk|struck|thrown|rebuilt|set|put|led|shown|seen|become", re.I)
+_PASSIVE = re.compile(r"\b(?:was|were)\b", re.I)
+_ACTIVE = re.compile(r"\bdid\b", re.I)
+
+
+def _lookup_phrase(lang: Lang, question: str, attr: str, units: set[str]) -> str:
+    """The sentence a look-up's value is stated in, in the question's own voice: "X was elected to a public
+    office on 24 July 1900" (asked "When was X elected ...?"), "X died in 1900" ("When did X die?"), "The number
+    of libraries of X is 15" ("How many libraries ...?"); otherwise "The population of X is 428"."""
+    if lang == "zh":
+        return "one"
+    words = attr.split()
+    if units <= {"year", "date"} and words:
+        on = "on" if units == {"date"} else "in" if units == {"year"} else ""
+        if _PASSIVE.search(question) and any(_PARTICIPLE.fullmatch(w) for w in words[:2]):
+            return f"event_{on}" if on else "event"
+        if _ACTIVE.search(question) and _PARTICIPLE.fullmatch(words[0]):
+            return f"did_{on}" if on else "did"
+    if not units & {"year", "date"} and answer_kind(question, lang) == "count" and words and words[-1].endswith("s"):
+        return "count"
+    return "one"
+
+
 def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
     focus = plan.entities[0]
     attr = plan.attributes[0] if plan.attributes else ""
@@ -304,8 +334,7 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
     if len(found) == 1:
         entity, values = next(iter(found.items()))
         units = {f.obs.unit for f in values[:4]}
-        event = lang != "zh" and units <= {"year", "date"} and re.fullmatch(r"[a-z]+ed|born|built|held", attr)
-        key = ("event_on" if units == {"date"} else "event_in" if units == {"year"} else "event") if event else "one"
+        key = _lookup_phrase(lang, plan.question, attr, units)
         text = _p(lang, key, attr=attr, entity=entity, values=_values(lang, values))
         if not grounded(text, [e for f in values[:4] for e in f.evidence]):
             # a name with a number the quotes never write ("302 Squadron" in "The squadron was formed on ..."):
