@@ -86,6 +86,25 @@ def test_the_result_of_a_formula_takes_the_words_before_the_formula() -> None:
     assert [(o.metric, o.value) for o in got if o.value == "864"] == [("raw_data_size", "864")]
 
 
+def test_a_calculation_that_goes_on_from_the_sentence_before_is_quoted_with_it() -> None:
+    # a worked example in two sentences: the second divides the first one's result (as rounded there)
+    for text, raw, needed in [
+        ("一年的原始数据量是：10000000\\*128\\*24\\*60/15*365 = 44851T。TDengine大概需要消耗44851/5=8970T。", "44851",
+         "8970"),
+        ("The raw data volume is 5,000 * 86,400 * 2 KB = 864 GB a day. At 4x compression, 864 GB / 4 = 216 GB "
+         "are kept.", "864", "216"),
+        ("原始数据量是：10000000 \\* 128 / 15 = 44.8512T。大概需要消耗 44.851 / 5 = 8.97024T 空间。", "44.8512",
+         "8.97024")]:
+        units = sentence_units(text)
+        assert len(units) == 1 and units[0].start == 0 and units[0].end == len(text), units
+        got = {(o.metric, o.value) for o in observations(text, [], set(), "Kestrel")}
+        assert ("raw_data_size", raw) in got and any(v == needed for _, v in got), got
+    # a second sentence that computes from its own figures, or does not compute, stays its own unit
+    for text in ["The raw volume is 2 * 3 = 6 GB. The index takes 10 * 2 = 20 GB.",
+                 "The raw volume is 2 * 3 = 6 GB. It is kept for 6 days."]:
+        assert len(sentence_units(text)) == 2
+
+
 def test_every_name_in_a_list_after_than_is_a_baseline() -> None:
     text = ("* **High data compression**: 70x more data points may be stored into limited storage than TimescaleDB, "
             "7x less storage space is required than Prometheus, Thanos or Cortex.")

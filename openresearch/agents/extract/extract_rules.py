@@ -65,6 +65,29 @@ def worth_quoting(piece: str) -> bool:
     return cjk >= 6 or len(piece) - cjk >= 15
 
 
+_CALCULATION = re.compile(r"(\d[\d.,]*)(?:\s?[A-Za-z]{1,3})?\s*\\?[*×/÷+\-−]\s*\(?\d[^=＝。\n]{0,60}[=＝]")
+_RESULT = re.compile(r"[=＝]\s*(\d[\d,]*(?:\.\d+)?)")
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", "").rstrip("."))
+    except ValueError:
+        return None
+
+
+def continues_calculation(before: str, sentence: str) -> bool:
+    """Whether `sentence` goes on with the calculation `before` worked out: its formula starts from the result
+    of the sentence before ("... = 44851T." then "TDengine needs 44851/5=8970T"), as rounded there ("= 44.8512T."
+    then "44.851 / 5 = 8.97024T"). Alone, such a sentence is half a worked example: the quote takes both."""
+    m = _CALCULATION.search(sentence)
+    first = _number(m.group(1)) if m else None
+    if not first:
+        return False
+    results = [r for r in (_number(x) for x in _RESULT.findall(before)) if r]
+    return any(abs(first - r) <= 1e-3 * max(abs(first), abs(r)) for r in results)
+
+
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
     """Sentences (English and Chinese) as exact (start, end) slices of `text`, headings dropped.
 
@@ -83,7 +106,8 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         same_line = prev is not None and "\n" not in text[prev.end:start]
         # sentence_spans cuts after "e.g." and before a lower-case continuation: glue those back
         if prev and same_line and (_ABBREV.search(text[prev.start:prev.end]) or (
-                text[prev.end - 1] == "." and text[start].islower())):
+                text[prev.end - 1] == "." and text[start].islower()) or continues_calculation(
+                text[prev.start:prev.end], text[start:end])):
             merged[-1] = Unit(prev.start, end, prev.para)
         else:
             merged.append(Unit(start, end, (prev.para if same_line else prev.para + 1) if prev else 0))
