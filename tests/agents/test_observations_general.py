@@ -105,6 +105,14 @@ def test_a_calculation_that_goes_on_from_the_sentence_before_is_quoted_with_it()
         assert len(sentence_units(text)) == 2
 
 
+def test_a_sample_size_in_bytes_is_a_per_sample_figure_and_one_byte_is_a_size() -> None:
+    (o,) = observations("On average, sample size requires less or around **1 byte** after compression:", [], set(),
+                        "Kestrel")
+    assert (o.metric, o.value, o.unit) == ("bytes_per_sample", "1", "bytes per sample")
+    (o,) = observations("Each message is 1 byte long.", [], set(), "Kestrel")
+    assert (o.metric, o.value, o.unit) == ("message_size", "1", "byte")
+
+
 def test_every_name_in_a_list_after_than_is_a_baseline() -> None:
     text = ("* **High data compression**: 70x more data points may be stored into limited storage than TimescaleDB, "
             "7x less storage space is required than Prometheus, Thanos or Cortex.")

@@ -230,8 +230,10 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
                 return name, v.unit
         return "percentage", v.unit
     if v.kind == "size":
-        if "sample" in v.unit or "point" in v.unit or _cue(r"per (?:sample|data point)|每个?点", window):
-            return "bytes_per_sample", v.unit
+        if "sample" in v.unit or "point" in v.unit or _cue(r"per (?:sample|data point)|\bsample size\b|每个?点",
+                                                            window):
+            # "sample size requires around 1 byte": the size of one sample, in the unit per-sample figures take
+            return "bytes_per_sample", "bytes per sample" if v.unit in ("byte", "bytes", "字节") else v.unit
         if _cue(r"message|消息|payload|max\.bytes", window):
             return ("max_message_size" if _LIMIT.search(window) else "message_size"), v.unit
         if _cue(r"\brows?\b|行长|每行", window):

@@ -18,7 +18,7 @@ _RATE = (r"MB/s|GB/s|KB/s|kB/s|MiB/s|GiB/s|Gbps|Mbps|Gbit/s|msgs?/s(?:ec)?|messa
          r"points/s|field writes per second|writes/s(?:ec)?|writes per second|inserts/s|inserts per second|"
          r"queries per second|queries/s|行/秒|条记录/秒")
 _TIME = r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|秒|分钟|小时|天|s|h"
-_SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes|"
+_SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes?|"
          r"字节|T(?=[\s。，,;；)）、\u4e00-\u9fff]|$)|P(?=[\s。，,;；)）、\u4e00-\u9fff]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
           r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|"
