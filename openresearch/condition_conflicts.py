@@ -108,6 +108,7 @@ def condition_groups(observations: Iterable[ObservedValue]) -> list[ConflictGrou
     return sorted(out, key=lambda g: (g.entity, g.metric, g.condition, g.id))
 
 
-def together(values: list[ConflictGroup], disputes: list[ConflictGroup]) -> list[ConflictGroup]:
-    """Value conflicts and disputed conditions in one list, in the order every reader shows them."""
-    return sorted(values + disputes, key=lambda g: (g.entity, g.metric, g.condition, g.kind, g.id))
+def together(*kinds: list[ConflictGroup]) -> list[ConflictGroup]:
+    """Value conflicts, disputed conditions and implied ones in one list, in the order every reader shows them."""
+    return sorted((g for groups in kinds for g in groups),
+                  key=lambda g: (g.entity, g.metric, g.condition, g.kind, g.id))

@@ -353,10 +353,15 @@ def condition_label(g: ConflictGroup) -> str:
     """The group's condition for a table ('-' for none); for a disputed condition, the dimension in dispute."""
     if g.kind == "condition":
         return f"disputed: {g.condition}"
+    if g.kind == "implied":
+        return f"{g.condition or '-'}; claim vs per-unit figures"
     return g.condition or "-"
 
 
 def value_cell(g: ConflictGroup, v: ConflictValue) -> str:
     """A value and its support for a table, with the set-up it is stated under when that is what is disputed."""
+    if g.kind == "implied" and v is not g.values[0]:  # the figures, and the ratio worked out from them
+        plural = "s" if v.sources != 1 else ""
+        return f"{'; '.join(v.raw_values)} ({v.sources} source{plural}): {'; '.join(v.conditions)}"
     stated = f" under {'; '.join(v.conditions)}" if g.kind == "condition" and v.conditions else ""
     return value_summary(v) + stated

@@ -162,8 +162,10 @@ class ConflictGroup(BaseModel):
 
     id: str  # stable hash of the key
     # "value": the sources give different values under one condition; "condition": they give the same value
-    # but state a different set-up for it (each value is one stated set-up, its `conditions` what it says)
-    kind: Literal["value", "condition"] = "value"
+    # but state a different set-up for it (each value is one stated set-up, its `conditions` what it says);
+    # "implied": a relative claim (its first value) that the per-unit figures the sources give for both sides
+    # contradict (its second value: the ratio they allow, worked out from them, with their evidence)
+    kind: Literal["value", "condition", "implied"] = "value"
     entity: str
     metric: str
     unit: str

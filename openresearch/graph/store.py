@@ -21,6 +21,7 @@ from openresearch.graph.rows import PreparedRow, evidence_row, pack_batch
 from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
+from openresearch.implied_conflicts import CLAIMS, FIGURES, METRICS, implied_groups
 from openresearch.ingest.textnorm import STOP_WORDS
 from openresearch.models import (
     Comparison,
@@ -207,8 +208,20 @@ class GraphStore(DocumentStore, RunStore):
         else:
             rows = self._read("conflict_groups_all", metric=m, tolerance=tol, limit=limit)
             disputed = self._read("condition_conflicts_all", metric=m, limit=limit)
+        scope = set(ids) if entity is not None or entities is not None else None
+        implied = self._implied(m, scope, limit)
         return together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
-                        condition_groups(_observed(o) for r in disputed for o in r["rows"]))
+                        condition_groups(_observed(o) for r in disputed for o in r["rows"]), implied)
+
+    def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int) -> list[ConflictGroup]:
+        """Relative claims the per-unit figures of both sides contradict (implied_conflicts.py): claims of the
+        entities (or all), of the metric (or all), against every entity's figures."""
+        if metric is not None and metric not in CLAIMS:
+            return []
+        rows = self._read("per_unit_claims", metrics=list(METRICS), limit=limit * 20)
+        obs = [_observed(r["row"]) for r in rows]
+        return implied_groups(o for o in obs if o.metric in FIGURES or (
+            (metric is None or o.metric == metric) and (entity_ids is None or o.entity_id in entity_ids)))
 
     def compare(self, entities: list[str], metric: str | None = None) -> Comparison:
         """The metric x entity table of the entities' current values (a superseded value is left out; "as of

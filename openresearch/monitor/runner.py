@@ -22,6 +22,7 @@ from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
+from openresearch.implied_conflicts import METRICS as IMPLIED_METRICS
 from openresearch.models import EvidenceView
 from openresearch.monitor import digest as digests
 from openresearch.monitor.clock import Clock
@@ -113,12 +114,13 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     todo = changes(timed_observations(rows))
     await asyncio.to_thread(ms.write_supersessions, todo, now)
     rows_after = with_supersessions(rows, todo)  # what a third read of the whole graph would return
-    # conflicts only where the rows changed: elsewhere the groups before and after are the same
+    # conflicts only where the rows changed: elsewhere the groups before and after are the same; a relative
+    # claim is checked against other entities' per-unit figures, so those (few) rows are always read
     touched = changed_entities(rows_before, rows_after)
-    conflicts_before = {g.id: g for g in conflicts_as_of([r for r in rows_before if r["entity_id"] in touched],
-                                                         None, tol)}
-    conflicts_after = {g.id: g for g in conflicts_as_of([r for r in rows_after if r["entity_id"] in touched],
-                                                        None, tol)}
+    conflicts_before = {g.id: g for g in conflicts_as_of(
+        [r for r in rows_before if r["entity_id"] in touched or r["metric"] in IMPLIED_METRICS], None, tol)}
+    conflicts_after = {g.id: g for g in conflicts_as_of(
+        [r for r in rows_after if r["entity_id"] in touched or r["metric"] in IMPLIED_METRICS], None, tol)}
     after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
 
     new_ev_ids = sorted(after.evidence - before.evidence)

@@ -313,3 +313,25 @@ def test_another_quote_at_stored_offsets_never_takes_over_the_stored_evidence(st
     assert [(r["quote"], float(r["value"])) for r in rows] == [("AcmeDB ingests 120,000 rows/s.", 120000.0)]
     store.write_evidence([old])  # the same item again: still merged, nothing doubled
     assert store.stats()["nodes"]["Evidence"] == 1 and store.stats()["nodes"]["Observation"] == 1
+
+
+def test_a_relative_claim_the_per_unit_figures_contradict_is_an_implied_conflict(store: GraphStore) -> None:
+    store.write_evidence([
+        rec("https://kestrel.example/readme", "Kestrel needs 7x less storage space than Vole.", "Kestrel",
+            "storage_reduction", "7", "x", "vs Vole"),
+        rec("https://vole.example/storage", "Vole stores an average of only 1-2 bytes per sample.", "Vole",
+            "bytes_per_sample", "1-2", "bytes per sample"),
+        rec("https://kestrel.example/sizing", "On average, sample size requires less or around 1 byte.", "Kestrel",
+            "bytes_per_sample", "1", "bytes per sample"),
+        rec("https://kestrel.example/readme", "Kestrel uses 7x less RAM than Vole.", "Kestrel",
+            "memory_reduction", "7", "x", "vs Vole"),
+    ])
+    for groups in (store.conflict_groups(), store.conflict_groups(entity="Kestrel"),
+                   store.conflict_groups(entities=["Kestrel", "Vole"], metric="storage_reduction")):
+        (g,) = groups
+        assert g.kind == "implied" and g.entity == "Kestrel" and g.condition == "vs Vole"
+        assert [v.value for v in g.values] == [7.0, 2.0] and g.values[1].conditions == ["implied ratio 1-2"]
+        assert len(g.values[1].evidence_ids) == 2
+    # a claim about another entity, or of another metric, is not this one's
+    assert store.conflict_groups(entity="Vole") == [] and store.conflict_groups(metric="throughput") == []
+    assert store.conflict_group(g.id) == g

@@ -99,6 +99,13 @@ def conflict_lines(conflicts: list[ConflictGroup]) -> str:
             lines.append(f"- {g.entity} {g.metric}: the same figure with different {g.condition}: {sides}.")
             continue
         cond = f" ({g.condition})" if g.condition else ""
+        if g.kind == "implied":  # a claim, and the ratio the per-unit figures of both sides allow
+            (form, ids), implied = forms[0], g.values[1]
+            figures = "; ".join(f"{raw} [{e}]" for raw, e in zip(implied.raw_values, implied.evidence_ids,
+                                                                 strict=False))
+            lines.append(f"- {g.entity} {g.metric}{cond}: claimed {form} " + "".join(f"[{e}]" for e in ids)
+                         + f"; the per-unit figures {figures} allow {', '.join(implied.conditions)}. {g.credibility}")
+            continue
         lines.append(f"- {g.entity} {g.metric}{cond}: {values}. {g.credibility}")
     return "\n".join(lines) if lines else "(none)"
 

@@ -24,6 +24,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "conflict": "Sources disagree on {entity} {metric}{cond}: {values}; {note}.",
         "conflict_join": " versus ",
         "dispute": "Sources give {entity} {metric} the same figure but state different {dimension} for it: {values}.",
+        "implied": "The per-unit figures the sources give do not bear out the claim on {entity} {metric}{cond}: "
+                   "{claim}, against {figures}, which put the ratio at {ratio}.",
+        "implied_for": "{v} for {entity} {ids}",
+        "implied_join": " and ",
+        "ratio_lower": "well below the claim",
+        "ratio_higher": "well above the claim",
         "stat": "{entity} {metric}: {values}.",
         "stat_join": "; ",
         "value": "{v}{cond} [{e}]",
@@ -43,6 +49,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "conflict": "关于{entity}的{metric}{cond}，来源之间存在分歧：{values}；{note}。",
         "conflict_join": " 与 ",
         "dispute": "关于{entity}的{metric}，来源给出相同的数字，但所述{dimension}不同：{values}。",
+        "implied": "来源给出的单位指标与关于{entity}的{metric}{cond}的说法不符：{claim}，"
+                   "而{figures}，据此比例约为 {ratio}。",
+        "implied_for": "{entity}为 {v} {ids}",
+        "implied_join": "，",
+        "ratio_lower": "远低于所声称的",
+        "ratio_higher": "远高于所声称的",
         "stat": "{entity}的{metric}：{values}。",
         "stat_join": "；",
         "value": "{v}{cond} [{e}]",
@@ -199,6 +211,31 @@ def dispute_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     return Sentence(text=text, citations=cited, key=True, kind="conflict")
 
 
+def implied_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
+    """A relative claim that the per-unit figures contradict (implied_conflicts.py): 'The per-unit figures the
+    sources give do not bear out the claim on VictoriaMetrics storage reduction (vs Prometheus): 7x [E-a],
+    against 1-2 bytes per sample for Prometheus [E-b] and 1 byte for VictoriaMetrics [E-c], which put the ratio
+    at 0.5-2x.' The ratio is worked out, so it is written in figures only where its numbers are in the quotes
+    cited; else in words."""
+    claimed, implied = g.values[0], g.values[1]
+    form, ids = conflict_value_text(claimed)
+    claim_text = f"{form} " + "".join(f"[{e}]" for e in ids)
+    figures = []
+    for raw, eid in zip(implied.raw_values, implied.evidence_ids, strict=False):
+        value, _, entity = raw.rpartition(" (")
+        figures.append(phrase(lang, "implied_for", v=value, entity=entity.rstrip(")"), ids=f"[{eid}]"))
+    cited = ids + implied.evidence_ids[:len(figures)]
+    ratio = next((c.removeprefix("implied ratio ") for c in implied.conditions if c.startswith("implied ratio ")), "")
+    ratio = f"{ratio}x" if ratio else ""
+    quotes = [*claimed.quotes, *implied.quotes]
+    if not ratio or unmatched_numbers(ratio, quotes):
+        ratio = phrase(lang, "ratio_lower" if implied.value < claimed.value else "ratio_higher")
+    cond = phrase(lang, "cond", c=g.condition) if g.condition else ""
+    text = phrase(lang, "implied", entity=g.entity, metric=metric_label(g.metric, lang), cond=cond, claim=claim_text,
+                  figures=phrase(lang, "implied_join").join(figures), ratio=ratio)
+    return Sentence(text=text, citations=cited, key=True, kind="conflict")
+
+
 def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     """Every value of the group with its citations, then which is better supported: 'Sources disagree on
     Osgood, Indiana population: 1,624 [E-a][E-b] versus 2,500 [E-c]; 1,624 is given by two independent
@@ -206,6 +243,8 @@ def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     condition gets its own sentence."""
     if g.kind == "condition":
         return dispute_sentence(lang, g)
+    if g.kind == "implied":
+        return implied_sentence(lang, g)
     forms = [conflict_value_text(v) for v in g.values]
     values = phrase(lang, "conflict_join").join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
     note = credibility_note(g.values, lang, [form for form, _ in forms])
