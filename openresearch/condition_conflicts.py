@@ -14,6 +14,7 @@ have the same limit in two plans).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
@@ -106,6 +107,60 @@ def condition_groups(observations: Iterable[ObservedValue]) -> list[ConflictGrou
             if len(c) >= 2:
                 out.extend(_groups_of([obs[i] for i in c], qualifiers))
     return sorted(out, key=lambda g: (g.entity, g.metric, g.condition, g.id))
+
+
+# the last part of a condition that makes it a change of the figure stated without it ("vs TimescaleDB, if
+# compression in TimescaleDB is properly configured": observations.py writes the clause after the claim's own)
+_CHANGE_CLAUSE = re.compile(r"^(?:if|when|once|unless|provided)\s|^(?:如果|若|当)", re.I)
+
+
+def _split_clause(condition: str) -> tuple[str, str] | None:
+    base, _, last = condition.rpartition(", ")
+    return (base, last) if _CHANGE_CLAUSE.match(last) else None
+
+
+def qualified_groups(observations: Iterable[ObservedValue], tolerance: float = SAME_FIGURE) -> list[ConflictGroup]:
+    """A figure one source states flatly that another gives only with the condition under which it changes: the
+    README's "70x more data points ... than TimescaleDB" against the FAQ's "up to 70x less storage space
+    compared to TimescaleDB ... The gap ... can be decreased from 70x to 3x if compression in TimescaleDB is
+    properly configured". One group per key and figure (kind "qualified"): the flat statement first, then the
+    changed figure under its clause, from the qualifying source. A source that qualifies its own figure is not
+    disputing it, and neither is a flat figure from the qualifying source itself."""
+    obs = list(observations)
+    by_key: dict[tuple[str, str, str], list[ObservedValue]] = {}
+    for ob in obs:
+        by_key.setdefault((ob.entity_id, ob.metric, ob.unit), []).append(ob)
+    out: dict[str, ConflictGroup] = {}
+    for key_obs in by_key.values():
+        for changed in key_obs:
+            split = _split_clause(changed.condition)
+            if split is None:
+                continue
+            base, _clause = split
+            # the figure the same quote gives without the clause: what changes
+            stated = [o for o in key_obs if o.evidence_id == changed.evidence_id and o.condition == base
+                      and not same_figure(o.value, changed.value, tolerance)]
+            for before in stated:
+                flat = [o for o in key_obs if o.source_id != changed.source_id and o.condition == base
+                        and same_figure(o.value, before.value, 0.05)]
+                if not flat:
+                    continue
+                claim = cluster_value(flat)
+                qualified = cluster_value([before, changed]).model_copy(update={
+                    "value": changed.value, "conditions": [changed.condition]})
+                gid = group_id(changed.entity_id, changed.metric, changed.unit, f"qualified:{before.value:.3g}",
+                               (base.casefold(),))
+                out[gid] = ConflictGroup(
+                    id=gid, kind="qualified", entity=changed.entity, metric=changed.metric, unit=changed.unit,
+                    condition=base, values=[claim, qualified],
+                    relative_difference=round(abs(before.value - changed.value) /
+                                              (max(abs(before.value), abs(changed.value)) or 1.0), 4),
+                    credibility=credibility_note([claim, qualified]))
+    return sorted(out.values(), key=lambda g: (g.entity, g.metric, g.condition, g.id))
+
+
+def same_figure(a: float, b: float, tolerance: float) -> bool:
+    return abs(a - b) <= tolerance * max(abs(a), abs(b))
 
 
 def together(*kinds: list[ConflictGroup]) -> list[ConflictGroup]:

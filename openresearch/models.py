@@ -164,8 +164,10 @@ class ConflictGroup(BaseModel):
     # "value": the sources give different values under one condition; "condition": they give the same value
     # but state a different set-up for it (each value is one stated set-up, its `conditions` what it says);
     # "implied": a relative claim (its first value) that the per-unit figures the sources give for both sides
-    # contradict (its second value: the ratio they allow, worked out from them, with their evidence)
-    kind: Literal["value", "condition", "implied"] = "value"
+    # contradict (its second value: the ratio they allow, worked out from them, with their evidence);
+    # "qualified": a figure one source states flatly (its first value) that another gives only with the
+    # condition under which it changes (its second value: the changed figure, its condition that clause)
+    kind: Literal["value", "condition", "implied", "qualified"] = "value"
     entity: str
     metric: str
     unit: str

@@ -1,8 +1,8 @@
-// purpose: the observations behind every disputed-condition group (optionally for one metric): keys (entity, metric, unit) whose observations state two or more different conditions, from two or more sources; one row per key with its observations that state a condition, their evidence and sources (which of them give the same figure under a different set-up is decided in condition_conflicts.py)
+// purpose: the observations behind every disputed-condition group (optionally for one metric): keys (entity, metric, unit) whose observations state two or more different conditions, from two or more sources; one row per key with its observations (a figure stated without a condition is the flat side of a qualified one), their evidence and sources (which of them give the same figure under a different set-up is decided in condition_conflicts.py)
 // params: metric, limit
 MATCH (o:Observation)
 // a value a newer one superseded (monitoring) is history, not a dispute
-WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL AND o.condition_key <> ''
+WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
   AND NOT o.unit IN ['year', 'date']
 WITH o.key AS key, count(DISTINCT o.condition_key) AS conditions, collect(o) AS obs
 WHERE conditions >= 2

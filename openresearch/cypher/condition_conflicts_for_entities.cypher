@@ -1,11 +1,11 @@
-// purpose: the observations behind the disputed-condition groups of some entities (optionally for one metric): keys (entity, metric, unit) whose observations state two or more different conditions, from two or more sources; one row per key with its observations that state a condition, their evidence and sources (which of them give the same figure under a different set-up is decided in condition_conflicts.py)
+// purpose: the observations behind the disputed-condition groups of some entities (optionally for one metric): keys (entity, metric, unit) whose observations state two or more different conditions, from two or more sources; one row per key with its observations (a figure stated without a condition is the flat side of a qualified one), their evidence and sources (which of them give the same figure under a different set-up is decided in condition_conflicts.py)
 // params: entity_ids, metric, limit
 // Start from the entities (index): a key holds one entity, so its observations are all reached from it.
 MATCH (e:Entity) WHERE e.id IN $entity_ids
 WITH e
 MATCH (e)<-[:OF]-(o:Observation)
 // a value a newer one superseded (monitoring) is history, not a dispute
-WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL AND o.condition_key <> ''
+WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
   AND NOT o.unit IN ['year', 'date']
 WITH e, o.key AS key, count(DISTINCT o.condition_key) AS conditions, collect(o) AS obs
 WHERE conditions >= 2

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, get_args
 
-from openresearch.condition_conflicts import condition_groups, together
+from openresearch.condition_conflicts import condition_groups, qualified_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
@@ -210,8 +210,9 @@ class GraphStore(DocumentStore, RunStore):
             disputed = self._read("condition_conflicts_all", metric=m, limit=limit)
         scope = set(ids) if entity is not None or entities is not None else None
         implied = self._implied(m, scope, limit)
+        stated = [_observed(o) for r in disputed for o in r["rows"]]
         return together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
-                        condition_groups(_observed(o) for r in disputed for o in r["rows"]), implied)
+                        condition_groups(stated), qualified_groups(stated), implied)
 
     def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int) -> list[ConflictGroup]:
         """Relative claims the per-unit figures of both sides contradict (implied_conflicts.py): claims of the

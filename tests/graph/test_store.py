@@ -335,3 +335,22 @@ def test_a_relative_claim_the_per_unit_figures_contradict_is_an_implied_conflict
     # a claim about another entity, or of another metric, is not this one's
     assert store.conflict_groups(entity="Vole") == [] and store.conflict_groups(metric="throughput") == []
     assert store.conflict_group(g.id) == g
+
+
+def test_a_flat_figure_another_source_gives_with_the_condition_it_changes_under_is_a_qualified_one(
+        store: GraphStore) -> None:
+    faq = ("Kestrel requires up to 70x less storage space compared to Vole. The gap can be decreased from 70x to 3x "
+           "if compression in Vole is properly configured.")
+    store.write_evidence([
+        rec("https://kestrel.example/readme", "70x more data points may be stored than Vole.", "Kestrel",
+            "storage_reduction", "70", "x", "vs Vole"),
+        rec("https://kestrel.example/faq", faq, "Kestrel", "storage_reduction", "70", "x", "vs Vole"),
+    ])
+    # the same quote's second observation: the figure under the condition it changes under
+    store.write_evidence([rec("https://kestrel.example/faq", faq, "Kestrel", "storage_reduction", "3", "x",
+                              "vs Vole, if compression in Vole is properly configured")])
+    for groups in (store.conflict_groups(), store.conflict_groups(entity="Kestrel")):
+        (g,) = groups
+        assert g.kind == "qualified" and g.condition == "vs Vole" and [v.value for v in g.values] == [70.0, 3.0]
+        assert g.values[0].source_urls == ["https://kestrel.example/readme"]
+        assert g.values[1].source_urls == ["https://kestrel.example/faq"]

@@ -88,6 +88,20 @@ def continues_calculation(before: str, sentence: str) -> bool:
     return any(abs(first - r) <= 1e-3 * max(abs(first), abs(r)) for r in results)
 
 
+_BACK_REFERENCE = re.compile(r"\b(?:the|this|that|its)\s+(?:[\w-]+\s+){0,2}?(?:gap|difference|advantage|lead|margin|"
+                             r"ratio|speed-?up)\b|差距|差异|优势", re.I)
+_FROM_RATIO = re.compile(r"(?:\bfrom|从)\s*(\d[\d.,]*)\s?(?:x\b|×|times\b|倍)", re.I)
+
+
+def continues_comparison(before: str, sentence: str) -> bool:
+    """Whether `sentence` changes the comparison `before` made: "... up to 70x less storage space compared to
+    TimescaleDB ..." then "The gap ... can be decreased from 70x to 3x if ...". Alone, the second names neither
+    side of the comparison: the quote takes both."""
+    m = _FROM_RATIO.search(sentence)
+    return bool(m and _BACK_REFERENCE.search(sentence[:m.start()]) and re.search(
+        rf"(?<![\d.]){re.escape(m.group(1))}\s?(?:x\b|×|times\b|倍)", before, re.I))
+
+
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
     """Sentences (English and Chinese) as exact (start, end) slices of `text`, headings dropped.
 
@@ -107,6 +121,7 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         # sentence_spans cuts after "e.g." and before a lower-case continuation: glue those back
         if prev and same_line and (_ABBREV.search(text[prev.start:prev.end]) or (
                 text[prev.end - 1] == "." and text[start].islower()) or continues_calculation(
+                text[prev.start:prev.end], text[start:end]) or continues_comparison(
                 text[prev.start:prev.end], text[start:end])):
             merged[-1] = Unit(prev.start, end, prev.para)
         else:

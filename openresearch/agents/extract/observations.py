@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
@@ -550,6 +550,41 @@ def _asked_value(text: str, v: Value, previous: Value | None, asked: Asked) -> b
     return holds(asked, f"{before} {after}")
 
 
+_CHANGE_FROM = re.compile(r"(?:\bfrom|从)\s*$", re.I)
+_CHANGE_TO = re.compile(r"\s*(?:\bx\b|×|\btimes\b|倍)?\s*(?:\b(?:down |up )?to\b|到|至|降到|降至|缩小到|缩小至)\s*$",
+                        re.I)
+_CHANGE_CLAUSE = re.compile(r"\s*(?:x\b|×|times\b|倍)?\s*,?\s*((?:if|when|once|unless|provided)\s+"
+                            r"[^.;:!?()\[\]]{3,80}?|(?:如果|若|当)[^。；，,]{2,40})\s*(?=[.;:!?()\[\]。；，,]|$)", re.I)
+
+
+def _changed_claim(text: str, values: Sequence[Value], i: int,
+                   measured: Sequence[tuple[Value, str, str, Relative | None]]
+                   ) -> Literal["repeat"] | tuple[tuple[Value, Relative], tuple[str, int, int]] | None:
+    """A relative claim of the sentence changed under a condition: "... up to 70x less storage space compared
+    to TimescaleDB ... The gap can be decreased from 70x to 3x if compression in TimescaleDB is properly
+    configured". The "from" value repeats the claim ("repeat"); the "to" value is the same comparison under the
+    clause after it: (the claim, its comparison) and (the clause, its span). None: no such change."""
+    v = values[i]
+    if v.kind != "ratio":
+        return None
+    claims = [(c, rel) for c, _, _, rel in measured if rel is not None and c.start < v.start]
+
+    def claim_of(value: Value) -> tuple[Value, Relative] | None:
+        return next(((c, rel) for c, rel in reversed(claims) if c.quantity.value == value.quantity.value), None)
+
+    if _CHANGE_FROM.search(text[max(0, v.start - 12):v.start]) and claim_of(v) is not None:
+        return "repeat"
+    prev = values[i - 1] if i else None
+    if prev is None or prev.kind != "ratio" or not _CHANGE_FROM.search(text[max(0, prev.start - 12):prev.start]) or \
+            not _CHANGE_TO.fullmatch(text[prev.start + len(prev.raw):v.start]):
+        return None
+    claim = claim_of(prev)
+    if claim is None:
+        return None
+    clause = _CHANGE_CLAUSE.match(text, v.start + len(v.raw))
+    return claim, ((" ".join(clause.group(1).split()), clause.start(1), clause.end(1)) if clause else ("", 0, 0))
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = (),
                  asked: Asked | None = None) -> list[ObservationIn]:
@@ -562,7 +597,18 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     mentions = [m for m in mentions if text[m.start:m.end] == sentence[m.start:m.end]]
     values = find_values(text)
     measured: list[tuple[Value, str, str, Relative | None]] = []
+    follows: dict[int, tuple[int, str]] = {}  # a changed ratio's start -> (the claim's start, the change's clause)
+    clauses: list[tuple[int, int]] = []  # where those clauses are: conditions of the changed value alone
     for i, v in enumerate(values):
+        change = _changed_claim(text, values, i, measured)
+        if change == "repeat":
+            continue  # "from 70x": the claim the sentence before made, once more
+        if change is not None:
+            (claim, claim_rel), (clause, clause_start, clause_end) = change
+            measured.append((v, claim_rel.metric, v.unit, claim_rel))
+            follows[v.start] = (claim.start, clause)
+            clauses.append((clause_start, clause_end))
+            continue
         rel = _relative(text, v, mentions)
         if rel:
             measured.append((v, rel.metric, v.unit, rel))
@@ -577,7 +623,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
                 if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load
     latency = any(m.endswith(("latency", "_time")) or rel is not None for _, m, _, rel in measured)
-    conds = condition_spans(text, mentions, latency)
+    conds = [c for c in condition_spans(text, mentions, latency)
+             if not any(cs <= c[0] and c[1] <= ce for cs, ce in clauses)]
     owners = _owners(text, conds, mentions)
     inside = [any(s <= v.start and v.end <= e for s, e, _ in conds) for v, _, _, _ in measured]
     # setup numbers are conditions when the sentence measures something; alone they are the finding
@@ -590,7 +637,17 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         0 <= s - v.end <= 2 or (0 <= v.start - e <= 2 and not text[e:v.start].strip()))), None) for s, e, _ in conds]
     out: list[ObservationIn] = []
     seen: set[tuple[str, str, str, str]] = set()
+    entity_at: dict[int, str] = {}
     for (v, metric, unit, rel), ins in zip(measured, inside, strict=True):
+        if v.start in follows:  # the claim changed under a condition: its entity, its baseline, that condition
+            claim_start, clause = follows[v.start]
+            if claim_start in entity_at and (entity_at[claim_start], metric, v.raw, unit) not in seen:
+                seen.add((entity_at[claim_start], metric, v.raw, unit))
+                out.append(ObservationIn(entity=entity_at[claim_start], metric=metric,
+                                         value=sentence[v.start:v.start + len(v.raw)], unit=unit or None,
+                                         condition=", ".join(filter(None, [f"{RELATIVE_PREFIX}{rel.baseline}"
+                                                                           if rel else "", clause])) or None))
+            continue
         if ins and (perf or v.kind in ("year", "date")):
             continue
         own_skip = skip | {i for i, m in enumerate(mentions) if rel and m.canonical == rel.baseline}
@@ -600,6 +657,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         if metric in ("born", "died") and _someone_elses_life(text[:v.start], entity):
             continue
         seen.add((entity, metric, v.raw, unit))
+        entity_at[v.start] = entity
         parts = [f"{RELATIVE_PREFIX}{rel.baseline}"] if rel else []
         parts += [_census(c) for (s, e, c), owner, att in zip(conds, owners, attached, strict=True)
                   if not (s <= v.start and v.end <= e) and owner in (None, entity) and att in (None, v.start)]

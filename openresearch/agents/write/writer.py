@@ -106,6 +106,12 @@ def conflict_lines(conflicts: list[ConflictGroup]) -> str:
             lines.append(f"- {g.entity} {g.metric}{cond}: claimed {form} " + "".join(f"[{e}]" for e in ids)
                          + f"; the per-unit figures {figures} allow {', '.join(implied.conditions)}. {g.credibility}")
             continue
+        if g.kind == "qualified":  # one source's flat figure, another's with the condition it changes under
+            (flat, flat_ids), (changed, changed_ids) = forms[0], forms[1]
+            cites = ("".join(f"[{e}]" for e in ids) for ids in (flat_ids, changed_ids))
+            lines.append(f"- {g.entity} {g.metric}{cond}: stated flatly as {flat} {next(cites)}; another source: "
+                         f"{changed} under {', '.join(g.values[1].conditions)} {next(cites)}.")
+            continue
         lines.append(f"- {g.entity} {g.metric}{cond}: {values}. {g.credibility}")
     return "\n".join(lines) if lines else "(none)"
 

@@ -27,6 +27,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "implied": "The per-unit figures the sources give do not bear out the claim on {entity} {metric}{cond}: "
                    "{claim}, against {figures}, which put the ratio at {ratio}.",
         "implied_for": "{v} for {entity} {ids}",
+        "qualified": "A source states {entity} {metric}{cond} as {flat} without qualification, but another gives "
+                     "that figure as one that changes to {changed} {clause}.",
         "implied_join": " and ",
         "ratio_lower": "well below the claim",
         "ratio_higher": "well above the claim",
@@ -52,6 +54,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "implied": "来源给出的单位指标与关于{entity}的{metric}{cond}的说法不符：{claim}，"
                    "而{figures}，据此比例约为 {ratio}。",
         "implied_for": "{entity}为 {v} {ids}",
+        "qualified": "关于{entity}的{metric}{cond}，有来源不加限定地给出 {flat}，"
+                     "另一来源则指出该数字在“{clause}”时变为 {changed}。",
         "implied_join": "，",
         "ratio_lower": "远低于所声称的",
         "ratio_higher": "远高于所声称的",
@@ -236,6 +240,21 @@ def implied_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     return Sentence(text=text, citations=cited, key=True, kind="conflict")
 
 
+def qualified_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
+    """A figure stated flatly against a source that says it changes under a condition: 'A source states
+    VictoriaMetrics storage reduction (vs TimescaleDB) as 70x [E-a] without qualification, but another gives that
+    figure as one that changes to 3x [E-b] if compression in TimescaleDB is properly configured.'"""
+    flat, changed = g.values[0], g.values[1]
+    (flat_form, flat_ids), (changed_form, changed_ids) = conflict_value_text(flat), conflict_value_text(changed)
+    base = g.condition
+    clause = next((c[len(base):].lstrip(", ") for c in changed.conditions if c.startswith(base)), "")
+    cond = phrase(lang, "cond", c=base) if base else ""
+    text = phrase(lang, "qualified", entity=g.entity, metric=metric_label(g.metric, lang), cond=cond,
+                  flat=f"{flat_form} " + "".join(f"[{e}]" for e in flat_ids),
+                  changed=f"{changed_form} " + "".join(f"[{e}]" for e in changed_ids), clause=clause)
+    return Sentence(text=text, citations=[*flat_ids, *changed_ids], key=True, kind="conflict")
+
+
 def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     """Every value of the group with its citations, then which is better supported: 'Sources disagree on
     Osgood, Indiana population: 1,624 [E-a][E-b] versus 2,500 [E-c]; 1,624 is given by two independent
@@ -245,6 +264,8 @@ def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
         return dispute_sentence(lang, g)
     if g.kind == "implied":
         return implied_sentence(lang, g)
+    if g.kind == "qualified":
+        return qualified_sentence(lang, g)
     forms = [conflict_value_text(v) for v in g.values]
     values = phrase(lang, "conflict_join").join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
     note = credibility_note(g.values, lang, [form for form, _ in forms])
