@@ -159,6 +159,82 @@ def qualified_groups(observations: Iterable[ObservedValue], tolerance: float = S
     return sorted(out.values(), key=lambda g: (g.entity, g.metric, g.condition, g.id))
 
 
+# a figure a quote states as the peak of what it measures ("peak ingestion throughput of 904k rows/sec", "we hit
+# maximum ingestion throughput of 904k rows/sec"): nothing measured under the same set-up can be higher
+_PEAK_BEFORE = re.compile(r"(?:\b(?:maximum|max\.?|peak|highest|top|best)\b|最高|峰值|最大)\s*(?:[\w/-]+\s+){0,3}?"
+                          r"(?:of\s+|at\s+|was\s+|is\s+|reached\s+|为\s*|达到?\s*)?(?:about\s+|around\s+|约\s*)?$",
+                          re.I)
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64}
+
+
+def states_peak(ob: ObservedValue) -> bool:
+    """Whether the observation's quote gives its figure as a peak or maximum (the words right before it)."""
+    at = ob.quote.find(ob.raw_value) if ob.raw_value else -1
+    return at >= 0 and bool(_PEAK_BEFORE.search(ob.quote[max(0, at - 60):at]))
+
+
+def _counts(parts: set[str]) -> set[int]:
+    out = set()
+    for p in parts:
+        for w in re.findall(r"\d+|[a-z]+(?:-[a-z]+)?", p.casefold()):
+            n = int(w) if w.isdigit() else _NUMBER_WORDS.get(w)
+            if n is not None:
+                out.add(n)
+    return out
+
+
+def same_setup(da: Dimensions, db: Dimensions) -> bool:
+    """Two conditions state the same set-up: at least one of threads and hardware is set by both, and every
+    one set by both agrees (threads by their count: "four threads" is "4 threads"; hardware by a shared
+    name)."""
+    shared = [d for d in ("threads", "hardware") if d in da and d in db]
+    if not shared:
+        return False
+    for d in shared:
+        if d == "threads":
+            if not _counts(da[d]) or _counts(da[d]) != _counts(db[d]):
+                return False
+        elif not da[d] & db[d]:
+            return False
+    return True
+
+
+def exceeded_groups(observations: Iterable[ObservedValue], tolerance: float = SAME_FIGURE) -> list[ConflictGroup]:
+    """A throughput one source gives as the peak under a set-up that another source exceeds under the same set-up:
+    "peak ingestion throughput of 904k rows/sec ... using four threads on m5.8xlarge" against "QuestDB achieves
+    959k rows/sec with 4 threads". One group per key and peak (kind "exceeded"): the peak first, then each higher
+    figure stated under the same threads or hardware (and no other of those), from other sources."""
+    by_key: dict[tuple[str, str, str], list[ObservedValue]] = {}
+    for ob in observations:
+        if ob.metric.endswith("throughput") and ob.unit not in EXACT_UNITS:
+            by_key.setdefault((ob.entity_id, ob.metric, ob.unit), []).append(ob)
+    out: dict[str, ConflictGroup] = {}
+    for key_obs in by_key.values():
+        dims = {id(o): condition_dimensions(o.condition) for o in key_obs}
+        for peak in (o for o in key_obs if states_peak(o)):
+            higher = [o for o in key_obs if o.source_id != peak.source_id and o.value > peak.value * (1 + tolerance)
+                      and not states_peak(o) and same_setup(dims[id(peak)], dims[id(o)])]
+            if not higher:
+                continue
+            peaks = [o for o in key_obs if (states_peak(o) and abs(o.value - peak.value) <= tolerance * peak.value
+                     and same_setup(dims[id(peak)], dims[id(o)])) or o is peak]
+            gid = group_id(peak.entity_id, peak.metric, peak.unit, f"exceeded:{peak.value:.3g}")
+            if gid in out:
+                continue
+            above = [cluster_value([higher[i] for i in c]) for c in cluster([o.value for o in higher], tolerance)]
+            values = [cluster_value(peaks), *sorted(above, key=lambda v: -v.value)]
+            hi = max(v.value for v in values)
+            out[gid] = ConflictGroup(
+                id=gid, kind="exceeded", entity=peak.entity, metric=peak.metric, unit=peak.unit,
+                condition=", ".join(dict.fromkeys(p for o in peaks for d in ("threads", "hardware")
+                                                  for p in written_parts(o.condition, d))),
+                values=values, relative_difference=round((hi - peak.value) / (hi or 1.0), 4),
+                credibility=credibility_note(values))
+    return sorted(out.values(), key=lambda g: (g.entity, g.metric, g.condition, g.id))
+
+
+
 def same_figure(a: float, b: float, tolerance: float) -> bool:
     return abs(a - b) <= tolerance * max(abs(a), abs(b))
 

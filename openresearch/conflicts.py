@@ -357,6 +357,8 @@ def condition_label(g: ConflictGroup) -> str:
         return f"{g.condition or '-'}; claim vs per-unit figures"
     if g.kind == "qualified":
         return f"{g.condition or '-'}; stated flatly vs with the condition it changes under"
+    if g.kind == "exceeded":
+        return f"{g.condition or '-'}; a stated peak vs higher figures under the same set-up"
     return g.condition or "-"
 
 
@@ -365,5 +367,6 @@ def value_cell(g: ConflictGroup, v: ConflictValue) -> str:
     if g.kind == "implied" and v is not g.values[0]:  # the figures, and the ratio worked out from them
         plural = "s" if v.sources != 1 else ""
         return f"{'; '.join(v.raw_values)} ({v.sources} source{plural}): {'; '.join(v.conditions)}"
-    stated = f" under {'; '.join(v.conditions)}" if g.kind in ("condition", "qualified") and v.conditions else ""
+    stated = f" under {'; '.join(v.conditions)}" if g.kind in ("condition", "qualified", "exceeded") and v.conditions \
+        else ""
     return value_summary(v) + stated

@@ -166,8 +166,10 @@ class ConflictGroup(BaseModel):
     # "implied": a relative claim (its first value) that the per-unit figures the sources give for both sides
     # contradict (its second value: the ratio they allow, worked out from them, with their evidence);
     # "qualified": a figure one source states flatly (its first value) that another gives only with the
-    # condition under which it changes (its second value: the changed figure, its condition that clause)
-    kind: Literal["value", "condition", "implied", "qualified"] = "value"
+    # condition under which it changes (its second value: the changed figure, its condition that clause);
+    # "exceeded": a throughput a source gives as the peak under a set-up (its first value) that other sources
+    # exceed under the same threads or hardware (the values after it, highest first)
+    kind: Literal["value", "condition", "implied", "qualified", "exceeded"] = "value"
     entity: str
     metric: str
     unit: str

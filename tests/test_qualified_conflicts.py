@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from openresearch.agents.extract.extract_rules import sentence_units
 from openresearch.agents.extract.observations import observations
 from openresearch.agents.write.writer_templates import conflict_sentence
-from openresearch.condition_conflicts import qualified_groups
+from openresearch.condition_conflicts import exceeded_groups, qualified_groups
 from openresearch.conflicts import ObservedValue
 
 FAQ = ("Kestrel requires [up to 70x less storage space compared to Vole](https://example.org/bench) for storing the "
@@ -60,3 +62,41 @@ def test_no_group_without_a_flat_figure_from_another_source_or_a_change_clause()
     assert qualified_groups([other, FAQ_70, FAQ_3]) == []  # a flat figure, but not the one qualified
     plain = ob(3, "vs Vole, 4 threads", "E-faq", "S-faq", FAQ)
     assert qualified_groups([README, FAQ_70, plain]) == []  # a set-up, not a condition the figure changes under
+
+
+def tp(value: float, raw: str, condition: str, eid: str, source: str, quote: str) -> ObservedValue:
+    return ObservedValue(entity_id="N-kestrel", entity="Kestrel", metric="ingest_throughput", unit="rows/s",
+                         condition=condition, condition_key=condition.casefold(), value=value, raw_value=raw,
+                         raw_unit="rows/sec", evidence_id=eid, quote=quote, source_id=source,
+                         url=f"file:///docs/{source}.md")
+
+
+PEAK = tp(904e3, "904k", "high cardinality, four threads, m5.8xlarge", "E-tut", "S-tut",
+          "Kestrel outperformed others with peak ingestion throughput of 904k rows/sec using four threads on an "
+          "m5.8xlarge instance.")
+SAME = tp(959e3, "959k", "4 threads", "E-may", "S-may", "Kestrel achieves 959k rows/sec with 4 threads.")
+OTHER_CPU = tp(1.43e6, "1.43 million", "AMD Ryzen5, 5 threads", "E-amd", "S-may",
+               "On an AMD Ryzen5 with 5 threads Kestrel reached 1.43 million rows/sec.")
+HEADLINE = tp(1.4e6, "1.4 million", "", "E-title", "S-title", "Kestrel achieved write speeds up to 1.4 million rows "
+              "per second.")
+
+
+def test_a_stated_peak_that_a_figure_under_the_same_set_up_exceeds_is_one_group() -> None:
+    (g,) = exceeded_groups([PEAK, SAME, OTHER_CPU, HEADLINE])
+    assert g.kind == "exceeded" and g.entity == "Kestrel" and [v.value for v in g.values] == [904e3, 959e3]
+    assert g.values[0].evidence_ids == ["E-tut"] and g.values[1].evidence_ids == ["E-may"]
+    s = conflict_sentence("en", g)
+    assert s.text.startswith("A source gives 904k rows/sec") and "959k rows/sec (4 threads) [E-may]" in s.text
+    assert "1.4" not in s.text and s.citations == ["E-tut", "E-may"]
+
+
+def test_no_exceeded_peak_without_a_shared_set_up_or_from_the_same_source() -> None:
+    # another thread count, no stated set-up, or a plain figure (not a peak) that others exceed: nothing
+    assert exceeded_groups([PEAK, OTHER_CPU, HEADLINE]) == []
+    plain = replace(PEAK, quote="Kestrel ingested 904k rows/sec using four threads.")
+    assert exceeded_groups([plain, SAME]) == []
+    own = replace(SAME, source_id="S-tut")
+    assert exceeded_groups([PEAK, own]) == []
+    # a latency is no throughput: lower can be better, a peak of it is no ceiling
+    assert exceeded_groups([replace(PEAK, metric="p99_latency", unit="ms"),
+                            replace(SAME, metric="p99_latency", unit="ms")]) == []

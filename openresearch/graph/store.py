@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, get_args
 
-from openresearch.condition_conflicts import condition_groups, qualified_groups, together
+from openresearch.condition_conflicts import condition_groups, exceeded_groups, qualified_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
@@ -212,7 +212,7 @@ class GraphStore(DocumentStore, RunStore):
         implied = self._implied(m, scope, limit)
         stated = [_observed(o) for r in disputed for o in r["rows"]]
         return together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
-                        condition_groups(stated), qualified_groups(stated), implied)
+                        condition_groups(stated), qualified_groups(stated), exceeded_groups(stated), implied)
 
     def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int) -> list[ConflictGroup]:
         """Relative claims the per-unit figures of both sides contradict (implied_conflicts.py): claims of the

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from openresearch.condition_conflicts import condition_groups, qualified_groups, together
+from openresearch.condition_conflicts import condition_groups, exceeded_groups, qualified_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.implied_conflicts import implied_groups
 from openresearch.models import ConflictGroup
@@ -89,7 +89,7 @@ def conflicts_as_of(rows: Sequence[Row], as_of_ms: int | None, tolerance: float)
     keep = current_as_of(timed_observations(rows), as_of_ms)
     current = [observed(r) for r in rows if r["id"] in keep]
     return together(conflict_groups(current, tolerance), condition_groups(current), qualified_groups(current),
-                    implied_groups(current))
+                    exceeded_groups(current), implied_groups(current))
 
 
 def values_as_of(rows: Sequence[Row], as_of_ms: int | None) -> list[Row]:

@@ -354,3 +354,18 @@ def test_a_flat_figure_another_source_gives_with_the_condition_it_changes_under_
         assert g.kind == "qualified" and g.condition == "vs Vole" and [v.value for v in g.values] == [70.0, 3.0]
         assert g.values[0].source_urls == ["https://kestrel.example/readme"]
         assert g.values[1].source_urls == ["https://kestrel.example/faq"]
+
+
+def test_a_stated_peak_exceeded_under_the_same_set_up_is_an_exceeded_conflict(store: GraphStore) -> None:
+    store.write_evidence([
+        rec("https://tutorial.example/compare", "QuestDB outperformed others with peak ingestion throughput of 904k "
+            "rows/sec using four threads on m5.8xlarge.", "QuestDB", "ingest throughput", "904k", "rows/s",
+            "four threads, m5.8xlarge"),
+        rec("https://questdb-blog.example/may", "QuestDB achieves 959k rows/sec with 4 threads.", "QuestDB",
+            "ingest throughput", "959k", "rows/s", "4 threads"),
+        rec("https://questdb-blog.example/may", "On AMD Ryzen5 with 5 threads QuestDB reached 1.43 million rows/sec.",
+            "QuestDB", "ingest throughput", "1.43 million", "rows/s", "AMD Ryzen5, 5 threads"),
+    ])
+    for groups in (store.conflict_groups(), store.conflict_groups(entity="QuestDB")):
+        (g,) = [g for g in groups if g.kind == "exceeded"]
+        assert [v.value for v in g.values] == [904000.0, 959000.0] and g.condition == "four threads, m5.8xlarge"

@@ -27,6 +27,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "implied": "The per-unit figures the sources give do not bear out the claim on {entity} {metric}{cond}: "
                    "{claim}, against {figures}, which put the ratio at {ratio}.",
         "implied_for": "{v} for {entity} {ids}",
+        "exceeded": "A source gives {peak} as the peak of {entity} {metric}{cond}, but other figures under the same "
+                    "set-up are higher: {higher}.",
         "qualified": "A source states {entity} {metric}{cond} as {flat} without qualification, but another gives "
                      "that figure as one that changes to {changed} {clause}.",
         "implied_join": " and ",
@@ -54,6 +56,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "implied": "来源给出的单位指标与关于{entity}的{metric}{cond}的说法不符：{claim}，"
                    "而{figures}，据此比例约为 {ratio}。",
         "implied_for": "{entity}为 {v} {ids}",
+        "exceeded": "有来源称 {peak} 是{entity}的{metric}{cond}峰值，但相同配置下的其他数字更高：{higher}。",
         "qualified": "关于{entity}的{metric}{cond}，有来源不加限定地给出 {flat}，"
                      "另一来源则指出该数字在“{clause}”时变为 {changed}。",
         "implied_join": "，",
@@ -255,6 +258,22 @@ def qualified_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     return Sentence(text=text, citations=[*flat_ids, *changed_ids], key=True, kind="conflict")
 
 
+def exceeded_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
+    """A stated peak that figures under the same set-up exceed: 'A source gives 904k rows/sec [E-a] as the peak of
+    QuestDB ingest throughput (four threads, m5.8xlarge), but other figures under the same set-up are higher:
+    959k rows/sec (4 threads) [E-b].' A set-up is named where its numbers are in the cited quotes."""
+    forms = [conflict_value_text(v) for v in g.values]
+    sides = []
+    for (form, ids), v in zip(forms, g.values, strict=True):
+        quotes = [q for e, q in zip(v.evidence_ids, v.quotes, strict=False) if e in ids]
+        said = ", ".join(v.conditions)
+        shown = phrase(lang, "cond", c=said) if said and not unmatched_numbers(said, quotes) else ""
+        sides.append(f"{form}{shown} " + "".join(f"[{e}]" for e in ids))
+    text = phrase(lang, "exceeded", entity=g.entity, metric=metric_label(g.metric, lang), cond="", peak=sides[0],
+                  higher=phrase(lang, "stat_join").join(sides[1:]))
+    return Sentence(text=text, citations=[e for _, ids in forms for e in ids], key=True, kind="conflict")
+
+
 def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
     """Every value of the group with its citations, then which is better supported: 'Sources disagree on
     Osgood, Indiana population: 1,624 [E-a][E-b] versus 2,500 [E-c]; 1,624 is given by two independent
@@ -266,6 +285,8 @@ def conflict_sentence(lang: Lang, g: ConflictGroup) -> Sentence:
         return implied_sentence(lang, g)
     if g.kind == "qualified":
         return qualified_sentence(lang, g)
+    if g.kind == "exceeded":
+        return exceeded_sentence(lang, g)
     forms = [conflict_value_text(v) for v in g.values]
     values = phrase(lang, "conflict_join").join(f"{form} " + "".join(f"[{e}]" for e in ids) for form, ids in forms)
     note = credibility_note(g.values, lang, [form for form, _ in forms])
