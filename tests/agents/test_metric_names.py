@@ -55,6 +55,12 @@ def test_an_answer_takes_relative_claims_and_kindred_quantities_but_keys_stay_ap
     assert same_family("throughput", "ingest_throughput") and same_family("opened", "founded")
     assert not same_family("max_series", "max_columns") and not same_family("latency", "throughput")
     assert not same_family("speedup", "population") and not same_family("ratio", "storage")
+    # kindred quantities answer a question about storage, not one another
+    assert same_family("raw_data_size", "storage") and same_family("compression_saving", "compression_ratio")
+    assert not same_family("raw_data_size", "compression_ratio") and not same_family("bytes_per_sample",
+                                                                                      "storage_required")
+    assert not same_family("storage", "compression_ratio") and same_family("storage_reduction", "compression_ratio")
+
 
 
 def test_metric_query_words_give_english_search_words_for_known_quantities_only() -> None:

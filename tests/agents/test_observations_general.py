@@ -113,6 +113,13 @@ def test_a_sample_size_in_bytes_is_a_per_sample_figure_and_one_byte_is_a_size() 
     assert (o.metric, o.value, o.unit) == ("message_size", "1", "byte")
 
 
+def test_a_quota_of_summed_time_per_window_is_no_latency() -> None:
+    assert observations("Total query time: 1500 seconds of _total_ query time every 30 seconds", [], set(),
+                        "Kestrel") == []
+    (o,) = observations("The p99 query latency was 30 ms under load.", [], set(), "Kestrel")
+    assert (o.metric, o.value) == ("p99_latency", "30")
+
+
 def test_every_name_in_a_list_after_than_is_a_baseline() -> None:
     text = ("* **High data compression**: 70x more data points may be stored into limited storage than TimescaleDB, "
             "7x less storage space is required than Prometheus, Thanos or Cortex.")

@@ -174,6 +174,7 @@ _ANSWERS_FOR = {"opened": "founded"}
 # a question about storage, and a compression ratio answers it too
 _KIN = {"bytes_per_sample": "storage", "compression_ratio": "storage", "compression_saving": "storage",
         "disk_usage": "storage", "raw_data_size": "storage", "storage_required": "storage"}
+_COMPRESSION = frozenset({"compression_ratio", "compression_saving"})
 _RELATIVE = re.compile(r"_(?:ratio|reduction|increase|saving|change)$")
 _SPEED = frozenset({"throughput", "latency"})
 _DIRECTION = re.compile(r"^(?:ingest|query|read|write)_")
@@ -197,6 +198,12 @@ def same_family(a: str, b: str) -> bool:
     if fa == fb or _ANSWERS_FOR.get(fa, fa) == _ANSWERS_FOR.get(fb, fb):
         return True
     ra, rb = _root(a), _root(b)
+    if a in _KIN and b in _KIN:
+        # two kindred quantities answer a question about storage, not each other: a raw data size is no
+        # compression ratio, a compression ratio no size per sample; a ratio and a saving are one quantity
+        return {fa, fb} <= _COMPRESSION
+    if b in _KIN and a == ra:
+        return False  # a plain storage figure ("8.9P 空间") answers no question about a ratio or a size per sample
     if ra == rb:
         return True
     return "speedup" in (a, b) and bool({ra, rb} & _SPEED)

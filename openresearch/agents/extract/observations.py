@@ -118,8 +118,17 @@ def _cue(pattern: str, window: str) -> bool:
     return re.search(pattern, window, re.I) is not None
 
 
+# a duration that is a budget, not a latency: "Total query time: 1500 seconds of total query time every 30
+# seconds" (a quota of summed time per window), "查询总时长"
+_TIME_BUDGET = re.compile(r"(?<![a-z])total(?![a-z])[^.;:]{0,20}\btime\b|\b(?:quota|budget|allowance)\b|总时长|配额",
+                          re.I)
+_EVERY = re.compile(r"^\s*\S*\s*(?:of\b[^.;]{0,40}?)?\b(?:every|per)\s+\d", re.I)
+
+
 def _latency_metric(before: str, after: str) -> str | None:
     window = before + after
+    if _TIME_BUDGET.search(window) or _EVERY.match(after):
+        return None  # summed time allowed per window: no latency, and nothing comparable to one
     hits = list(_PERCENTILE.finditer(before))[-1:] or list(_PERCENTILE.finditer(after))[:1]
     if hits:
         h = hits[0]  # the nearest cue, before the value first ("p99 of 8 ms", then "8 ms at p99")
