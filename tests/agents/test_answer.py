@@ -110,6 +110,9 @@ def test_a_measure_keeps_the_unit_word_its_quote_writes_after_it() -> None:
     count = ev("E-0000000000c6", "Kestrel holds 2,000 dimensions.", [("Kestrel", "max_dimensions", 2000.0,
                                                                      "dimensions", "2,000", "")])
     assert value_text(count, count.observations[0]) == "2,000"
+    sample = ev("E-0000000000c8", "On average, sample size requires less or around **1 byte** after compression:",
+                [("Kestrel", "bytes_per_sample", 1.0, "bytes/sample", "1", "")])
+    assert value_text(sample, sample.observations[0]) == "1 byte"
 
 
 def test_a_comparison_gives_one_cited_line_per_metric_and_says_what_is_missing() -> None:
