@@ -205,9 +205,15 @@ def test_a_lookup_states_its_value_in_the_voice_the_question_asks_in() -> None:
                  "1931").startswith("Ada Rook died in 1931 [")
     assert first("How many libraries are part of Ada Rook?", "libraries", "Ada Rook consists of 15 libraries.",
                  15, "libraries", "15").startswith("The number of libraries of Ada Rook is 15 [")
-    # a verb the answer cannot put in the past, and a count of something not plural, keep the plain form
-    assert first("When did Ada Rook start?", "start", "Ada Rook started in 1920.", 1920, "year",
-                 "1920").startswith("The start of Ada Rook is 1920 [")
+    # a verb the question writes in its base form is put in the past, its words as the question writes them
+    assert first("When did Ada Rook start playing for Papua New Guinea?", "start playing for papua new guinea",
+                 "Ada Rook started playing for Papua New Guinea in 1920.", 1920, "year", "1920").startswith(
+        "Ada Rook started playing for Papua New Guinea in 1920 [")
+    assert first("When did Ada Rook become the Earl of Mar?", "become the earl of mar", "She became Earl in 1920.",
+                 1920, "year", "1920").startswith("Ada Rook became the Earl of Mar in 1920 [")
+    assert first("When was Ada Rook first broadcast?", "first broadcast", "Ada Rook was first broadcast on 7 July "
+                 "1965.", 19650707, "date", "7 July 1965").startswith("Ada Rook was first broadcast on 7 July 1965 [")
+    # a count of something not plural keeps the plain form
     assert first("How many people live in Ada Rook?", "population", "Ada Rook has 428 people.", 428, "people",
                  "428").startswith("The population of Ada Rook is 428")
 

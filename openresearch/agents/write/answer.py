@@ -302,27 +302,63 @@ def _groups_for(groups: list[ConflictGroup], entities: list[str], metrics: list[
 
 # past participles a question puts after "was" ("When was X built / first published / called to the Bar?")
 _PARTICIPLE = re.compile(r"[a-z]+ed|born|built|held|won|made|written|sold|begun|known|drawn|chosen|given|taken|"
-                         r"sworn|laid|shot|hung|sunk|struck|thrown|rebuilt|set|put|led|shown|seen|become", re.I)
+                         r"sworn|laid|shot|hung|sunk|struck|thrown|rebuilt|set|put|led|shown|seen|become|"
+                         r"broadcast|cast|run|cut|sent|spent|lost|paid|kept|left|brought|bought|fought|taught|"
+                         r"found|done|sung|worn|torn|grown|flown|hidden|ridden|spoken", re.I)
 _PASSIVE = re.compile(r"\b(?:was|were)\b", re.I)
 _ACTIVE = re.compile(r"\bdid\b", re.I)
+_IRREGULAR_PAST = {"become": "became", "begin": "began", "come": "came", "win": "won", "run": "ran", "take": "took",
+                   "give": "gave", "get": "got", "go": "went", "make": "made", "build": "built", "hold": "held",
+                   "lead": "led", "leave": "left", "meet": "met", "write": "wrote", "sell": "sold", "buy": "bought",
+                   "fall": "fell", "rise": "rose", "break": "broke", "find": "found", "hit": "hit", "set": "set",
+                   "put": "put", "sing": "sang", "sink": "sank", "fight": "fought", "teach": "taught",
+                   "bring": "brought", "send": "sent", "spend": "spent", "lose": "lost", "pay": "paid",
+                   "keep": "kept", "draw": "drew", "grow": "grew", "fly": "flew", "know": "knew", "see": "saw",
+                   "do": "did", "have": "had", "be": "was", "say": "said", "tell": "told", "swear": "swore"}
 
 
-def _lookup_phrase(lang: Lang, question: str, attr: str, units: set[str]) -> str:
-    """The sentence a look-up's value is stated in, in the question's own voice: "X was elected to a public
-    office on 24 July 1900" (asked "When was X elected ...?"), "X died in 1900" ("When did X die?"), "The number
-    of libraries of X is 15" ("How many libraries ...?"); otherwise "The population of X is 428"."""
+def _past(verb: str) -> str:
+    """'start' -> 'started', 'become' -> 'became', 'marry' -> 'married', 'stop' -> 'stopped'."""
+    low = verb.casefold()
+    if low in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[low]
+    if low.endswith("ed"):
+        return verb
+    if low.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ied"
+    if len(low) <= 4 and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", low):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def _as_asked(question: str, attr: str) -> str:
+    """The attribute as the question writes it ("start playing for Papua New Guinea", not its lower case)."""
+    at = question.casefold().find(attr.casefold())
+    return question[at:at + len(attr)] if at >= 0 and attr else attr
+
+
+def _lookup_phrase(lang: Lang, question: str, attr: str, units: set[str]) -> tuple[str, str]:
+    """The sentence a look-up's value is stated in, in the question's own voice, and the attribute as that
+    sentence writes it: "X was elected to a public office on 24 July 1900" (asked "When was X elected ...?"),
+    "X died in 1900" ("When did X die?"), "Ipi Morea started playing for Papua New Guinea in 1996" ("When did
+    Morea start playing ...?"), "The number of libraries of X is 15" ("How many libraries ...?"); otherwise
+    "The population of X is 428"."""
     if lang == "zh":
-        return "one"
+        return "one", attr
     words = attr.split()
     if units <= {"year", "date"} and words:
         on = "on" if units == {"date"} else "in" if units == {"year"} else ""
+        asked = _as_asked(question, attr)
         if _PASSIVE.search(question) and any(_PARTICIPLE.fullmatch(w) for w in words[:2]):
-            return f"event_{on}" if on else "event"
-        if _ACTIVE.search(question) and _PARTICIPLE.fullmatch(words[0]):
-            return f"did_{on}" if on else "did"
+            return (f"event_{on}" if on else "event"), asked
+        if _ACTIVE.search(question) and re.fullmatch(r"[a-z]+", words[0]):
+            verb, _, rest = asked.partition(" ")
+            return (f"did_{on}" if on else "did"), " ".join(filter(None, [_past(verb), rest]))
     if not units & {"year", "date"} and answer_kind(question, lang) == "count" and words and words[-1].endswith("s"):
-        return "count"
-    return "one"
+        return "count", attr
+    return "one", attr
 
 
 def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
@@ -334,8 +370,8 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
     if len(found) == 1:
         entity, values = next(iter(found.items()))
         units = {f.obs.unit for f in values[:4]}
-        key = _lookup_phrase(lang, plan.question, attr, units)
-        text = _p(lang, key, attr=attr, entity=entity, values=_values(lang, values))
+        key, stated = _lookup_phrase(lang, plan.question, attr, units)
+        text = _p(lang, key, attr=stated, entity=entity, values=_values(lang, values))
         if not grounded(text, [e for f in values[:4] for e in f.evidence]):
             # a name with a number the quotes never write ("302 Squadron" in "The squadron was formed on ..."):
             # the value is stated under the question's own words, not under a name the verifier cannot check
