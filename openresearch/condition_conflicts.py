@@ -10,6 +10,10 @@ hardware, cardinality, dataset) and differ in exactly that one of the dimensions
 set-ups differ in several ways are more likely two experiments that happen to agree. A version, a date or a
 census year is no dispute (a figure that stayed the same), nor a plan, scope or statistic (a product can
 have the same limit in two plans).
+
+The same observations show two more ways set-ups contradict figures, read here too: a figure one source
+states flatly that another gives with the condition it changes under (`qualified_groups`), and a peak that
+a figure under the same set-up exceeds (`exceeded_groups`).
 """
 
 from __future__ import annotations
@@ -234,12 +238,11 @@ def exceeded_groups(observations: Iterable[ObservedValue], tolerance: float = SA
     return sorted(out.values(), key=lambda g: (g.entity, g.metric, g.condition, g.id))
 
 
-
 def same_figure(a: float, b: float, tolerance: float) -> bool:
     return abs(a - b) <= tolerance * max(abs(a), abs(b))
 
 
 def together(*kinds: list[ConflictGroup]) -> list[ConflictGroup]:
-    """Value conflicts, disputed conditions and implied ones in one list, in the order every reader shows them."""
+    """Conflict groups of every kind in one list, in the order every reader shows them."""
     return sorted((g for groups in kinds for g in groups),
                   key=lambda g: (g.entity, g.metric, g.condition, g.kind, g.id))
