@@ -150,8 +150,11 @@ def qualified_groups(observations: Iterable[ObservedValue], tolerance: float = S
                 if not flat:
                     continue
                 claim = cluster_value(flat)
+                # the qualifying quote, with the changed figure as its value (the figure it changes from is the
+                # flat side's)
                 qualified = cluster_value([before, changed]).model_copy(update={
-                    "value": changed.value, "conditions": [changed.condition]})
+                    "value": changed.value, "raw_values": [f"{changed.raw_value} {changed.raw_unit}".strip()],
+                    "raw_unit": changed.raw_unit, "conditions": [changed.condition]})
                 gid = group_id(changed.entity_id, changed.metric, changed.unit, f"qualified:{before.value:.3g}",
                                (base.casefold(),))
                 out[gid] = ConflictGroup(

@@ -45,7 +45,7 @@ def test_a_flat_figure_another_source_qualifies_is_one_group_flat_side_first() -
     assert g.kind == "qualified" and g.condition == "vs Vole"
     flat, changed = g.values
     assert flat.value == 70 and flat.evidence_ids == ["E-readme"]
-    assert changed.value == 3 and changed.evidence_ids == ["E-faq"]
+    assert changed.value == 3 and changed.evidence_ids == ["E-faq"] and changed.raw_values == ["3 x"]
     assert changed.conditions == ["vs Vole, if compression in Vole is properly configured"]
     s = conflict_sentence("en", g)
     assert s.text == ("A source states Kestrel storage reduction (vs Vole) as 70x [E-readme] without qualification, "
