@@ -193,12 +193,11 @@ def _counts(parts: set[str]) -> set[int]:
 
 def same_setup(da: Dimensions, db: Dimensions) -> bool:
     """Two conditions state the same set-up: at least one of threads and hardware is set by both, and every
-    one set by both agrees (threads by their count: "four threads" is "4 threads"; hardware by a shared
-    name)."""
-    shared = [d for d in ("threads", "hardware") if d in da and d in db]
-    if not shared:
+    dimension set by both agrees (threads by their count: "four threads" is "4 threads"; the others, such as
+    hardware, dataset or cardinality, by a part both write)."""
+    if not any(d in da and d in db for d in ("threads", "hardware")):
         return False
-    for d in shared:
+    for d in da.keys() & db.keys():
         if d == "threads":
             if not _counts(da[d]) or _counts(da[d]) != _counts(db[d]):
                 return False

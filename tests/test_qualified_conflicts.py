@@ -95,6 +95,9 @@ def test_no_exceeded_peak_without_a_shared_set_up_or_from_the_same_source() -> N
     assert exceeded_groups([PEAK, OTHER_CPU, HEADLINE]) == []
     plain = replace(PEAK, quote="Kestrel ingested 904k rows/sec using four threads.")
     assert exceeded_groups([plain, SAME]) == []
+    # the same threads, but another dataset stated by both: two experiments
+    other_data = replace(SAME, condition="4 threads, low cardinality", condition_key="4 threads, low cardinality")
+    assert exceeded_groups([PEAK, other_data]) == []
     own = replace(SAME, source_id="S-tut")
     assert exceeded_groups([PEAK, own]) == []
     # a latency is no throughput: lower can be better, a peak of it is no ceiling
