@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -45,6 +46,8 @@ _STOP = frozenset([
     "is", "it", "of", "on", "or", "than", "that", "the", "this", "to", "vs", "was", "what", "when", "where",
     "which", "who", "why", "will", "with",
 ])
+
+log = logging.getLogger(__name__)
 
 
 class GraphStore(DocumentStore, RunStore):
@@ -376,6 +379,19 @@ def _view(r: Row) -> EvidenceView:
     )
 
 
+def _observation_in(evidence_id: str, o: ObservationView) -> ObservationIn | None:
+    """An observation as an import line writes it; None (and a warning) for one an older version stored that no
+    import accepts today (an empty metric: a "!" metric before metric names were checked), so the backup of
+    everything else completes."""
+    try:
+        return ObservationIn(entity=o.entity, metric=o.metric, value=_raw_value(o.raw_value),
+                             unit=o.raw_unit or None, condition=o.condition or None)
+    except ValueError as exc:  # pydantic's ValidationError is one
+        reason = "; ".join(str(e.get("msg", "")) for e in getattr(exc, "errors", lambda: [])()) or str(exc)
+        log.warning("export: %s: observation %s (%r %r) left out: %s", evidence_id, o.id, o.entity, o.metric, reason)
+        return None
+
+
 def _record(v: EvidenceView) -> EvidenceRecord:
     source = SourceRef.model_validate({"url": v.source.url, "title": v.source.title,
                                        "published_at": v.source.published_at, "trust": v.source.trust,
@@ -385,9 +401,7 @@ def _record(v: EvidenceView) -> EvidenceRecord:
         source=source,
         quote=v.quote, type=v.type,  # type: ignore[arg-type]
         entities=v.entities,
-        observations=[ObservationIn(entity=o.entity, metric=o.metric, value=_raw_value(o.raw_value),
-                                    unit=o.raw_unit or None, condition=o.condition or None)
-                      for o in v.observations],
+        observations=[ob for o in v.observations if (ob := _observation_in(v.id, o)) is not None],
         question=v.questions[0] if v.questions else None,
         summary=v.summary, start=v.start, end=v.end,
     )

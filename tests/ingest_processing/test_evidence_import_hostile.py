@@ -120,3 +120,17 @@ def test_export_completes_over_offsets_an_older_import_stored(store: GraphStore,
     out = io.StringIO()
     assert export_to(store, out) == 3  # the backup completes; the damaged row without its offsets
     assert sum("start" not in json.loads(line) for line in out.getvalue().splitlines()) == 1
+
+
+def test_export_completes_over_an_empty_metric_an_older_version_stored(store: GraphStore, tmp_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    rows: list[object] = [_row(i, start=0, end=len(f"Broker {i} moved {i} MB/s.")) for i in range(2)]
+    assert import_file(store, _write(tmp_path / "ok.jsonl", rows)).imported == 2
+    # what a "!" metric became before metric names were checked
+    store.backend.write("MATCH (o:Observation) WITH o ORDER BY o.id LIMIT 1 SET o.metric = ''", {})
+    out = io.StringIO()
+    with caplog.at_level("WARNING"):
+        assert export_to(store, out) == 2  # every evidence item; the damaged observation left out, and said so
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert sorted(len(line.get("observations", [])) for line in lines) == [0, 1]
+    assert "left out" in caplog.text
