@@ -77,18 +77,59 @@ def _margin_rows(page: PageLayout, band: float, depth: int) -> list[tuple[str, l
     return out
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def _numbering(numbers: list[tuple[int, int]], min_repeats: int, pages: int) -> set[int]:
+    """The pages whose lone-number margin line is their page number, from (page_no, number) pairs: the number's
+    offset from the page's own is shared by `min_repeats` pages ("3" on page 1 of a reprint that starts at page
+    3); on a document of one page, the number is its page number. Anything else ("605" at the top of one page)
+    is content."""
+    if pages == 1:
+        return {page_no for page_no, n in numbers if n == page_no}
+    offsets = Counter(n - page_no for page_no, n in numbers)
+    common = {o for o, c in offsets.items() if c >= min_repeats}
+    return {page_no for page_no, n in numbers if n - page_no in common}
+
+
 def drop_running_lines(pages: list[PageLayout], band: float = 0.1, depth: int = 2) -> list[PageLayout]:
-    """Remove page-number lines and lines repeated in the top/bottom margin of most pages."""
+    """Remove page-number lines and lines repeated in the top/bottom margin of most pages.
+
+    A repeated line may change one number from page to page ("Annals 2024, p. 2", "Annals 2024, p. 3"); two
+    lines that differ in more of their numbers ("2024 revenue 12%", "2023 revenue 15%") are content. A lone
+    number is a page number only where it counts pages (`_numbering`)."""
     seen: Counter[tuple[str, str]] = Counter()
+    groups: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+    numbers: dict[str, list[tuple[int, int]]] = {}
     for page in pages:
-        seen.update({(where, _key(_row_text(row))) for where, row in _margin_rows(page, band, depth)})
+        keys: dict[tuple[str, str], tuple[str, ...]] = {}
+        for where, row in _margin_rows(page, band, depth):
+            text = _row_text(row)
+            keys[(where, _key(text))] = tuple(_DIGITS.findall(text))
+            if (lone := re.fullmatch(r"\D{0,8}?(\d{1,4})\D{0,8}", text)) and _PAGE_NUMBER.match(text):
+                numbers.setdefault(where, []).append((page.page_no, int(lone.group(1))))
+        seen.update(list(keys))  # each key once per page
+        for k, digits in keys.items():
+            groups.setdefault(k, set()).add(digits)
     min_repeats = max(2, (len(pages) + 1) // 2)
+    counted = {where: _numbering(found, min_repeats, len(pages)) for where, found in numbers.items()}
+
+    def running(where: str, text: str, page_no: int) -> bool:
+        if _PAGE_NUMBER.match(text):
+            return page_no in counted.get(where, set()) if _DIGITS.search(text) else True  # "iv", "xii"
+        key = (where, _key(text))
+        if seen[key] < min_repeats:
+            return False
+        variants = groups[key]
+        lengths = {len(v) for v in variants}
+        varying = sum(1 for i in range(min(lengths)) if len({v[i] for v in variants}) > 1) if lengths else 0
+        return len(lengths) == 1 and varying <= 1
+
     out = []
     for page in pages:
         dropped: set[int] = set()
         for where, row in _margin_rows(page, band, depth):
-            text = _row_text(row)
-            if _PAGE_NUMBER.match(text) or seen[(where, _key(text))] >= min_repeats:
+            if running(where, _row_text(row), page.page_no):
                 dropped.update(id(f) for f in row)
         kept = [f for f in page.fragments if id(f) not in dropped]
         out.append(page.model_copy(update={"fragments": kept}))

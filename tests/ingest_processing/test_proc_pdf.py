@@ -148,3 +148,23 @@ def test_full_width_lines_cut_the_columns_into_bands() -> None:
         *(f"L{y}" for y in range(560, 500, -14)),
         *(f"R{y}" for y in range(560, 500, -14)),
     ]
+
+
+def test_digit_shaped_first_lines_are_content_unless_they_count_pages_or_repeat() -> None:
+    def page(no: int, top: str, bottom: str | None = None) -> PageLayout:
+        body = [_frag(f"body text {no} {i}", 50, 600 - 14 * i, 500) for i in range(5)]
+        extra = [_frag(bottom, 290, 30, 310)] if bottom else []
+        return PageLayout(page_no=no, width=595, height=842, fragments=[_frag(top, 50, 810, 400), *body, *extra])
+
+    def tops(pages: list[PageLayout]) -> list[str]:
+        return [f.text for p in drop_running_lines(pages) for f in p.fragments if f.y0 >= 800 or f.y0 <= 40]
+
+    # a figure or a table row at the top of a page, alone or on two pages: kept
+    assert tops([page(1, "605")]) == ["605"]
+    assert tops([page(1, "2024 revenue 12%"), page(2, "2023 revenue 15%")]) == ["2024 revenue 12%",
+                                                                               "2023 revenue 15%"]
+    assert tops([page(1, "605"), page(2, "Kafka results"), page(3, "1200")]) == ["605", "Kafka results", "1200"]
+    # numbers that count pages (a reprint starting at page 3), at the foot: dropped; the tops stay
+    assert tops([page(i, f"Part {chr(64 + i)} text", str(i + 2)) for i in (1, 2, 3)]) == [
+        "Part A text", "Part B text", "Part C text"]
+    assert tops([page(1, "Kafka results", "1")]) == ["Kafka results"]
