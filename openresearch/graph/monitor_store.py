@@ -86,6 +86,10 @@ class MonitorStore(CatalogueStore):
     def snapshot(self) -> list[Row]:
         return self._read("monitor_snapshot")
 
+    def run_evidence(self, run_id: str) -> set[str]:
+        """The evidence answering the questions `run_id` asked (new and earlier items alike)."""
+        return {r["id"] for r in self._read("monitor_run_evidence", run_id=run_id)}
+
     # --- digests -----------------------------------------------------------------------------------
     def save_digest(self, digest: Digest, markdown: str) -> None:
         self._write("monitor_save_digest", id=digest.id, topic_id=digest.topic_id, run_id=digest.run_id,

@@ -22,6 +22,7 @@ Row = Mapping[str, Any]
 class Snapshot:
     sources: dict[str, SourceItem] = field(default_factory=dict)
     evidence: set[str] = field(default_factory=set)
+    evidence_of: dict[str, set[str]] = field(default_factory=dict)  # source id -> its evidence ids
 
     @classmethod
     def from_rows(cls, rows: Iterable[Row]) -> Snapshot:
@@ -29,7 +30,9 @@ class Snapshot:
         for r in rows:
             snap.sources[r["id"]] = SourceItem(id=r["id"], url=r.get("url") or "", title=r.get("title"),
                                                published_at=r.get("published_at"))
-            snap.evidence.update(e for e in r.get("evidence") or [] if e)
+            ids = {e for e in r.get("evidence") or [] if e}
+            snap.evidence.update(ids)
+            snap.evidence_of[r["id"]] = ids
         return snap
 
 

@@ -114,35 +114,42 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     todo = changes(timed_observations(rows))
     await asyncio.to_thread(ms.write_supersessions, todo, now)
     rows_after = with_supersessions(rows, todo)  # what a third read of the whole graph would return
+    # what is this topic's: the evidence answering the run's questions, and the entities it reports on (other
+    # workers' runs of other topics may write to the graph meanwhile; their changes are theirs to report)
+    after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
+    own = await asyncio.to_thread(ms.run_evidence, rid)
+    gone = before.evidence - after.evidence  # a removed source is everyone's news
+    mine = {r["entity_id"] for r in [*rows_before, *rows_after] if r["evidence_id"] in own | gone}
+    own_obs = {r["id"] for r in [*rows_before, *rows_after] if r["evidence_id"] in own | gone}
     # conflicts only where the rows changed: elsewhere the groups before and after are the same; a relative
     # claim is checked against other entities' per-unit figures, so those (few) rows are always read
-    touched = changed_entities(rows_before, rows_after)
+    touched = changed_entities(rows_before, rows_after) & mine
     conflicts_before = {g.id: g for g in conflicts_as_of(
         [r for r in rows_before if r["entity_id"] in touched or r["metric"] in IMPLIED_METRICS], None, tol)}
     conflicts_after = {g.id: g for g in conflicts_as_of(
         [r for r in rows_after if r["entity_id"] in touched or r["metric"] in IMPLIED_METRICS], None, tol)}
-    after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
-
-    new_ev_ids = sorted(after.evidence - before.evidence)
+    new_ev_ids = sorted((after.evidence - before.evidence) & own)
     views = await asyncio.to_thread(store.evidence, new_ev_ids) if new_ev_ids else []
     built = digests.build(
         digest_id=f"D-{rid}", topic_id=topic.id, run_id=rid, question=topic.question, at=now,
-        new_sources=[after.sources[s] for s in sorted(set(after.sources) - set(before.sources))],
+        # a new source holding none of this run's evidence was read by another topic's run (or by none)
+        new_sources=[after.sources[s] for s in sorted(set(after.sources) - set(before.sources))
+                     if after.evidence_of.get(s, set()) & own or not after.evidence_of.get(s)],
         removed_sources=[before.sources[s] for s in sorted(set(before.sources) - set(after.sources))],
         new_evidence=[EvidenceItem(id=v.id, quote=v.quote, source_id=v.source.id, url=v.source.url)
                       for v in sorted(views, key=lambda v: v.id)],
-        supersessions=value_changes(todo, rows_after),
+        supersessions=value_changes([t for t in todo if t.new in own_obs or t.old in own_obs], rows_after),
         new_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items()) if k not in conflicts_before],
         resolved_conflicts=[conflict_item(g) for k, g in sorted(conflicts_before.items()) if k not in conflicts_after],
-        gone=before.evidence - after.evidence)
+        gone=gone)
     digest = await asyncio.to_thread(verify_digest, store, built, {v.id: v for v in views})
     await asyncio.to_thread(ms.save_digest, digest, digests.to_markdown(digest))
     if topic.webhook:
-        own = http is None
+        own_client = http is None
         client = http or httpx.Client(timeout=10.0)
         try:
             await asyncio.to_thread(post_digest, client, topic.webhook, digest)
         finally:
-            if own:
+            if own_client:
                 client.close()
     return MonitorResult(digest=digest, run_id=rid, extracted=extracted, supersessions=len(todo))
