@@ -22,16 +22,19 @@ import re
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
+from openresearch.agents.extract.observations import CHANGE_WORDS
 from openresearch.conflicts import (
     EXACT_UNITS,
     GENERIC_METRICS,
     ObservedValue,
+    apart,
     cluster,
     cluster_value,
     credibility_note,
     group_id,
     quote_qualifiers,
     support_rank,
+    word_number,
 )
 from openresearch.models import ConflictGroup
 from openresearch.numbers import condition_dimensions, written_parts
@@ -115,7 +118,7 @@ def condition_groups(observations: Iterable[ObservedValue]) -> list[ConflictGrou
 
 # the last part of a condition that makes it a change of the figure stated without it ("vs TimescaleDB, if
 # compression in TimescaleDB is properly configured": observations.py writes the clause after the claim's own)
-_CHANGE_CLAUSE = re.compile(r"^(?:if|when|once|unless|provided)\s|^(?:如果|若|当)", re.I)
+_CHANGE_CLAUSE = re.compile(rf"^(?:{CHANGE_WORDS})", re.I)
 
 
 def _split_clause(condition: str) -> tuple[str, str] | None:
@@ -143,10 +146,10 @@ def qualified_groups(observations: Iterable[ObservedValue], tolerance: float = S
             base, _clause = split
             # the figure the same quote gives without the clause: what changes
             stated = [o for o in key_obs if o.evidence_id == changed.evidence_id and o.condition == base
-                      and not same_figure(o.value, changed.value, tolerance)]
+                      and apart(o.value, changed.value, tolerance)]
             for before in stated:
                 flat = [o for o in key_obs if o.source_id != changed.source_id and o.condition == base
-                        and same_figure(o.value, before.value, 0.05)]
+                        and not apart(o.value, before.value, 0.05)]
                 if not flat:
                     continue
                 claim = cluster_value(flat)
@@ -171,8 +174,6 @@ def qualified_groups(observations: Iterable[ObservedValue], tolerance: float = S
 _PEAK_BEFORE = re.compile(r"(?:\b(?:maximum|max\.?|peak|highest|top|best)\b|最高|峰值|最大)\s*(?:[\w/-]+\s+){0,3}?"
                           r"(?:of\s+|at\s+|was\s+|is\s+|reached\s+|为\s*|达到?\s*)?(?:about\s+|around\s+|约\s*)?$",
                           re.I)
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64}
 
 
 def states_peak(ob: ObservedValue) -> bool:
@@ -185,7 +186,7 @@ def _counts(parts: set[str]) -> set[int]:
     out = set()
     for p in parts:
         for w in re.findall(r"\d+|[a-z]+(?:-[a-z]+)?", p.casefold()):
-            n = int(w) if w.isdigit() else _NUMBER_WORDS.get(w)
+            n = int(w) if w.isdigit() else word_number(w)
             if n is not None:
                 out.add(n)
     return out
@@ -218,13 +219,14 @@ def exceeded_groups(observations: Iterable[ObservedValue], tolerance: float = SA
     out: dict[str, ConflictGroup] = {}
     for key_obs in by_key.values():
         dims = {id(o): condition_dimensions(o.condition) for o in key_obs}
-        for peak in (o for o in key_obs if states_peak(o)):
+        stated_peaks = {id(o) for o in key_obs if states_peak(o)}
+        for peak in (o for o in key_obs if id(o) in stated_peaks):
             higher = [o for o in key_obs if o.source_id != peak.source_id and o.value > peak.value * (1 + tolerance)
-                      and not states_peak(o) and same_setup(dims[id(peak)], dims[id(o)])]
+                      and id(o) not in stated_peaks and same_setup(dims[id(peak)], dims[id(o)])]
             if not higher:
                 continue
-            peaks = [o for o in key_obs if (states_peak(o) and abs(o.value - peak.value) <= tolerance * peak.value
-                     and same_setup(dims[id(peak)], dims[id(o)])) or o is peak]
+            peaks = [o for o in key_obs if (id(o) in stated_peaks and not apart(o.value, peak.value, tolerance)
+                                            and same_setup(dims[id(peak)], dims[id(o)])) or o is peak]
             gid = group_id(peak.entity_id, peak.metric, peak.unit, f"exceeded:{peak.value:.3g}")
             if gid in out:
                 continue
@@ -238,10 +240,6 @@ def exceeded_groups(observations: Iterable[ObservedValue], tolerance: float = SA
                 values=values, relative_difference=round((hi - peak.value) / (hi or 1.0), 4),
                 credibility=credibility_note(values))
     return sorted(out.values(), key=lambda g: (g.entity, g.metric, g.condition, g.id))
-
-
-def same_figure(a: float, b: float, tolerance: float) -> bool:
-    return abs(a - b) <= tolerance * max(abs(a), abs(b))
 
 
 def together(*kinds: list[ConflictGroup]) -> list[ConflictGroup]:

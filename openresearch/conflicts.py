@@ -264,6 +264,12 @@ def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> 
 
 # --- the credibility note ---------------------------------------------------------------------------------
 
+def word_number(word: str) -> int | None:
+    """'four' -> 4: a count written in English words up to twelve ("four threads"); None otherwise."""
+    words = _WORDS["en"]
+    return words.index(word.casefold()) if word.casefold() in words[1:] else None
+
+
 def count_word(n: int, lang: str = "en") -> str:
     """Counts in words: a sentence's digits must appear in its quotes (the verifier's numeric check)."""
     words = _WORDS["zh" if lang == "zh" else "en"]

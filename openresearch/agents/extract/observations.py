@@ -562,8 +562,12 @@ def _asked_value(text: str, v: Value, previous: Value | None, asked: Asked) -> b
 _CHANGE_FROM = re.compile(r"(?:\bfrom|从)\s*$", re.I)
 _CHANGE_TO = re.compile(r"\s*(?:\bx\b|×|\btimes\b|倍)?\s*(?:\b(?:down |up )?to\b|到|至|降到|降至|缩小到|缩小至)\s*$",
                         re.I)
-_CHANGE_CLAUSE = re.compile(r"\s*(?:x\b|×|times\b|倍)?\s*,?\s*((?:if|when|once|unless|provided)\s+"
-                            r"[^.;:!?()\[\]]{3,80}?|(?:如果|若|当)[^。；，,]{2,40})\s*(?=[.;:!?()\[\]。；，,]|$)", re.I)
+# the words that open a clause a figure changes under ("... to 3x if compression is configured"); a condition
+# ending in such a clause is what condition_conflicts.qualified_groups reads as a change
+_EN_CHANGE, _ZH_CHANGE = "if|when|once|unless|provided", "如果|若|当"
+CHANGE_WORDS = rf"(?:{_EN_CHANGE})\s|{_ZH_CHANGE}"
+_CHANGE_CLAUSE = re.compile(rf"\s*(?:x\b|×|times\b|倍)?\s*,?\s*((?:{_EN_CHANGE})\s+[^.;:!?()\[\]]{{3,80}}?|"
+                            rf"(?:{_ZH_CHANGE})[^。；，,]{{2,40}})\s*(?=[.;:!?()\[\]。；，,]|$)", re.I)
 
 
 def _changed_claim(text: str, values: Sequence[Value], i: int,

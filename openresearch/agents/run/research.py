@@ -43,7 +43,7 @@ from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.state import Counters, RunState
 from openresearch.agents.verify.enforce import enforce
 from openresearch.agents.verify.verifier import verify
-from openresearch.agents.write.answer import ANSWER_ID
+from openresearch.agents.write.answer import ANSWER_ID, best_of
 from openresearch.agents.write.writer_deterministic import ordered_questions
 from openresearch.config import Settings
 from openresearch.errors import BudgetExceeded, LLMError
@@ -329,10 +329,7 @@ class ResearchRun:
             draft = writer.write(plan, per_q, conflicts, self.opts.style, limited)
             # how well each item answered (its best score over the sections): the report's table ranks the
             # cited evidence by it, as the answer did
-            scores: dict[str, float] = {}
-            for items in per_q.values():
-                for ev in items:
-                    scores[ev.id] = max(scores.get(ev.id, ev.score), ev.score)
+            scores = {eid: ev.score for eid, ev in best_of(per_q).items()}
         for sec in draft.sections:
             self.emit(SectionWritten(question_id=sec.question_id, title=sec.title, sentences=len(sec.sentences)))
         with self._stage("verify"):

@@ -507,14 +507,21 @@ def ranked(items: Iterable[EvidenceView]) -> list[EvidenceView]:
     return sorted(items, key=best_first)
 
 
+def best_of(evidence: dict[str, list[EvidenceView]]) -> dict[str, EvidenceView]:
+    """Every item the sections read, once, with its best score over them (an item several sections read
+    answered one of them best)."""
+    pool: dict[str, EvidenceView] = {}
+    for items in evidence.values():
+        for ev in items:
+            if ev.id not in pool or ev.score > pool[ev.id].score:
+                pool[ev.id] = ev
+    return pool
+
+
 def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: list[ConflictGroup]) -> DraftSection:
     """The opening section: what the question asked, answered first from everything the run found."""
     lang = plan.language
-    pool: dict[str, EvidenceView] = {}
-    for items in evidence.values():
-        for ev in items:  # an item several sections read counts with its best score
-            if ev.id not in pool or ev.score > pool[ev.id].score:
-                pool[ev.id] = ev
+    pool = best_of(evidence)
     items = ranked(pool.values())
     if plan.kind == "lookup" and plan.entities:
         sentences = _lookup(lang, plan, items, groups)
