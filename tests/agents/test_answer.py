@@ -126,6 +126,13 @@ def test_a_comparison_gives_one_cited_line_per_metric_and_says_what_is_missing()
     assert first.text.startswith("Maximum vector dimensions: pgvector 2,000 (indexed)")
     assert "Milvus 32,768" in first.text and "no figure found for Qdrant" in first.text
     assert first.citations == [pg.id, mil.id]
+    # a metric the question asks for that no evidence gives: one line saying so, after the figures
+    p = plan("Compare pgvector, Milvus and Qdrant: maximum vector dimensions and recall.", "comparison",
+             ["pgvector", "Milvus", "Qdrant"], ["maximum vector dimensions", "recall"], ["max_dimensions", "recall"])
+    sentences = answer_section(p, {"Q-1": [pg, mil]}, []).sentences
+    assert sentences[0].text.startswith("Maximum vector dimensions: pgvector 2,000")
+    assert sentences[1].text == "Recall: no figure found for pgvector, Milvus, Qdrant."
+    assert sentences[1].kind == "gap" and not sentences[1].citations
 
 
 def test_a_selection_recommends_on_the_requirement_with_the_figures() -> None:

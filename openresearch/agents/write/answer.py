@@ -430,13 +430,16 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
-        if not row:
+        if not row and not plan.entities:
             continue
         text = _p(lang, "metric", metric=labels.get(metric, metric.replace("_", " ")),
                   cells=_p(lang, "join").join(cells))
-        out.append(Sentence(text=text[0].upper() + text[1:],
-                            citations=[c for vs in row.values() for c in _cited(cell_values(vs), 7)]))
-    if not out:
+        text = text[0].upper() + text[1:]
+        if not row:  # asked for, and nothing found: said in one line, not left out
+            out.append(Sentence(text=text, citations=[], key=False, kind="gap"))
+            continue
+        out.append(Sentence(text=text, citations=[c for vs in row.values() for c in _cited(cell_values(vs), 7)]))
+    if not any(s.citations for s in out):
         out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
     out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, plan.entities or [g.entity for g in groups],
                                                                 plan.metrics))
