@@ -3,6 +3,7 @@
 Usage:
   python bench/bench_verifier.py [--limit N] [--cache-dir DIR]   # report on the held-out splits
   python bench/bench_verifier.py --calibrate   # grid-search thresholds on TRAIN splits, then report
+  python bench/bench_verifier.py --llm 0.5b [--llm-pairs 60]   # also LLMJudge on the local model (llm_local)
 
 Data (read from ../shared/data next to the repository, or OPENRESEARCH_SHARED_DATA; skipped when absent):
   climate-fever/   claim-sentence pairs, 3-way; claims hashed 70/30 into train/test by claim_id
@@ -12,12 +13,16 @@ Data (read from ../shared/data next to the repository, or OPENRESEARCH_SHARED_DA
 On the 2-way sets a NOT_ENOUGH_INFO prediction is mapped to REFUTES ("not supported" is the nearest
 class for a verifier: it does not pass the sentence); `strict acc` counts it as wrong. Embeddings: the
 real all-MiniLM-L6-v2 (SentenceTransformerEmbedder), batched, cached on disk (--cache-dir).
+With --llm the local model's server (openresearch.llm_local) is started and LLMJudge, the VERIFY role as a
+research run asks it, judges a stratified sample of each held-out split (the model is slow on CPU), printed
+beside the rule on the very same pairs; the local model file must be there (scripts/install_llm.sh).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import datetime
 import hashlib
 import itertools
 import json
@@ -273,6 +278,84 @@ def report(sets: list[DataSet], train: list[Features], test: list[Features], t: 
         print(f"| {'':<13} | {'':>5} | {speed:<34} |       |          |            |")
 
 
+def sample(f: Features, n: int, seed: int = 0) -> list[int]:
+    """n indices of a held-out split, as many per gold label as the label's share (at least one each)."""
+    rng = random.Random(seed)
+    by: dict[str, list[int]] = {}
+    for i, g in enumerate(f.gold):
+        by.setdefault(g, []).append(i)
+    out: list[int] = []
+    for _, idx in sorted(by.items()):
+        rng.shuffle(idx)
+        out += idx[:max(1, round(n * len(idx) / len(f.gold)))]
+    return sorted(out)
+
+
+def llm_report(sets: list[DataSet], test: list[Features], model: str, n: int, timeout: float,
+               echo: Callable[[str], None]) -> None:
+    """LLMJudge (VERIFY role) on the local model over a stratified sample of each held-out split, beside the
+    rule on the same pairs. A failed or unparseable answer falls back to the rule, and is counted."""
+    from openresearch.agents.llm.client import LLMClient
+    from openresearch.agents.verify.judge import LLMJudge
+    from openresearch.agents.verify.judge_choice import VERDICTS_FILE, Verdict, record_verdict
+    from openresearch.config import Settings
+    from openresearch.llm_local import MODELS, model_path, start
+    from openresearch.models import ClaimJudgement
+
+    spec = MODELS[model]
+    if not model_path(spec).is_file():
+        echo(f"\n--llm {model}: skipped, {model_path(spec)} is missing (bash scripts/install_llm.sh)")
+        return
+
+    class Rule:  # the offline judge's own label for a pair, as the fallback LLMJudge hands it to
+        def __init__(self, labels: dict[tuple[str, str], str]) -> None:
+            self.labels = labels
+
+        def judge(self, claim: str, evidence: str) -> ClaimJudgement:
+            return ClaimJudgement(label=self.labels[(claim, evidence)], score=0.5)  # type: ignore[arg-type]
+
+    server = start(spec, ctx=4096, parallel=1)
+    scores: dict[str, dict[str, float]] = {"llm": {}, "offline": {}}
+    pairs = 0
+    try:
+        settings = Settings(llm_base_url=server.base_url, llm_model=server.model, llm_timeout_s=timeout,
+                            llm_temperature=0.0, llm_max_concurrency=1)
+        echo(f"\nLLMJudge on the local {model} model ({server.model}), {n} held-out pairs per data set, "
+             "beside the rule on the same pairs:")
+        echo("| data set      |     n | method                             |  acc  | macro-F1 | strict acc |")
+        echo("|---------------|-------|------------------------------------|-------|----------|------------|")
+        for ds, te in zip(sets, test, strict=True):
+            idx = sample(te, n)
+            rule = judge_predict(te, CALIBRATED)
+            sub = Features(te.cos[idx], [te.cues[i] for i in idx], [te.gold[i] for i in idx], te.labels, 0.0,
+                           [te.texts[i] for i in idx])
+            client = LLMClient.from_settings(settings)
+            assert client is not None
+            judge = LLMJudge(client, Rule({te.texts[i]: rule[i] for i in idx}), workers=1)
+            t0 = time.perf_counter()
+            got = [r.label for r in judge.judge_many(sub.texts)]
+            wall = time.perf_counter() - t0
+            usage = client.usage_report().get("total", {})
+            for method, p in ((f"rule on the same {len(idx)} pairs", [rule[i] for i in idx]),
+                              (f"LLMJudge {model} ({judge.fallbacks} fell back)", got)):
+                echo(_row(ds.name, len(idx), method, sub, p, True))
+            two = len(te.labels) == 2
+            scores["offline"][ds.name] = round(macro_f1(sub.gold, to_two_way([rule[i] for i in idx]) if two
+                                                        else [rule[i] for i in idx], te.labels), 4)
+            scores["llm"][ds.name] = round(macro_f1(sub.gold, to_two_way(got) if two else got, te.labels), 4)
+            pairs += len(idx)
+            echo(f"|               |       | {wall / max(1, len(idx)):.1f} s/pair, "
+                 f"{usage.get('prompt_tokens', '?')} prompt + {usage.get('completion_tokens', '?')} completion tokens")
+        verdict = Verdict(model=server.model, llm=scores["llm"], offline=scores["offline"], pairs=pairs,
+                          measured=datetime.date.today().isoformat())
+        path = Settings().cache_dir / VERDICTS_FILE
+        record_verdict(path, verdict)
+        echo(f"recorded in {path}: {server.model} {'beats' if verdict.better else 'does not beat'} the offline "
+             f"judge, so with llm_judge=auto runs {'ask it' if verdict.better else 'keep the offline judge'}")
+    finally:
+        server.stop()
+
+
 def cite(root: Path, sets: list[DataSet]) -> None:
     print("\nData (cite as given in each SOURCE.md):")
     for ds in sets:
@@ -287,6 +370,10 @@ def main(argv: Sequence[str] | None = None, echo: Callable[[str], None] = print)
     ap.add_argument("--limit", type=int, default=None, help="at most N train and N test pairs per data set")
     ap.add_argument("--calibrate", action="store_true", help="grid-search thresholds on the train splits")
     ap.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "openresearch" / "bench_verifier")
+    ap.add_argument("--llm", choices=("0.5b", "1.5b"), default=None,
+                    help="also judge a sample of each held-out split with LLMJudge on this local model")
+    ap.add_argument("--llm-pairs", type=int, default=30, help="held-out pairs per data set for --llm (stratified)")
+    ap.add_argument("--llm-timeout", type=float, default=300.0)
     args = ap.parse_args(argv)
     root = data_root()
     if root is None:
@@ -311,6 +398,8 @@ def main(argv: Sequence[str] | None = None, echo: Callable[[str], None] = print)
     else:
         echo(f"thresholds: {CALIBRATED}")
         report(sets, train, test, replace(CALIBRATED))
+    if args.llm:
+        llm_report(sets, test, args.llm, args.llm_pairs, args.llm_timeout, echo)
     cite(root, sets)
     return 0
 

@@ -94,6 +94,10 @@ class Settings(BaseSettings):
                                             "local server with one slot).")
     llm_roles: str | None = Field(default=None, description="Comma-separated roles that use the LLM (planner, rewrite, "
                                   "extract, write, verify); unset = all. The others run deterministically.")
+    llm_judge: Literal["auto", "llm", "offline"] = Field(
+        default="auto", description="Which claim judge runs with an LLM configured: auto = the VERIFY role's model "
+        "only where bench/bench_verifier.py --llm measured it better than the offline judge; llm = always; "
+        "offline = never.")
     # per role (planner, rewrite, extract, write, verify): a lighter role can use a cheaper model or endpoint;
     # unset fields inherit the defaults above
     llm_model_planner: str | None = None

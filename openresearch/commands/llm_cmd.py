@@ -22,6 +22,7 @@ def check_cmd(
     """
     from openresearch.agents.llm.check import check, render_report
     from openresearch.agents.llm.client import LLMClient
+    from openresearch.agents.verify.judge_choice import choose
 
     client = LLMClient.from_settings(settings(), max_retries=0)
     if client is None:
@@ -30,6 +31,7 @@ def check_cmd(
         raise typer.Exit(1)
     with client:
         report = check(client, roles=roles)
+        report.judge = choose(settings(), client)[1]
     if as_json:
         print_json(report)
     else:

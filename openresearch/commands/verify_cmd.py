@@ -102,9 +102,12 @@ def make_judge(offline: bool) -> tuple[Judge, str]:
         return embedding, "embedding"
     from openresearch.agents.llm.client import LLMClient
     from openresearch.agents.verify.judge import LLMJudge
+    from openresearch.agents.verify.judge_choice import choose
 
     client = LLMClient.from_settings(s)
-    return (embedding, "embedding") if client is None else (LLMJudge(client, embedding), "llm")
+    if client is None or not choose(s, client)[0]:
+        return embedding, "embedding"
+    return LLMJudge(client, embedding), "llm"
 
 
 def _write(out_fh: IO[str], results: list[dict[str, Any]]) -> None:

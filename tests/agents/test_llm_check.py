@@ -47,6 +47,8 @@ def test_check_prints_modes_and_one_answer_per_role(llm_server: ScriptedLLMServe
     for role in ANSWERS:
         assert f"\n{role} (" in out
     assert "FAILED" not in out
+    # an unmeasured model does not judge claims in runs, and the check says so and how to change it
+    assert "claim judge in runs: offline judge (llm_judge=auto: no judge measurement for scripted" in out
     # learned once: the role calls never sent json_schema after the first refusal
     role_calls = [r for r in llm_server.requests if '{"ok": true}' not in r.last_user]
     assert [r.response_format for r in role_calls].count("json_schema") == 1

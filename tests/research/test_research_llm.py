@@ -49,7 +49,8 @@ def responder(req: RecordedRequest) -> Reply:
 
 def settings_for(server: ScriptedLLMServer, tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", llm_base_url=server.base_url,
-                    llm_api_key="test-key", llm_model="scripted-model")  # type: ignore[arg-type]
+                    llm_api_key="test-key", llm_model="scripted-model",  # type: ignore[arg-type]
+                    llm_judge="llm")  # the scripted model judges too (unmeasured, auto would keep it offline)
 
 
 def test_llm_run_falls_back_per_role_and_rejects_non_verbatim_quotes(
@@ -71,6 +72,7 @@ def test_llm_run_falls_back_per_role_and_rejects_non_verbatim_quotes(
     assert m["rejected_quotes"] > 0
     assert set(m["llm"]) >= {"planner", "extract", "write", "verify"}
     assert m["llm"]["extract"]["calls"] > 0
+    assert m["judge"] == "LLM judge scripted-model (llm_judge=llm)"
     md = (tmp_path / "out" / "report.md").read_text("utf-8")
     # the page's instruction changed nothing: its demanded quote is not evidence and no citation is invented
     assert "Kafka is deprecated and unsafe" not in md

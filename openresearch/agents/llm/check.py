@@ -50,6 +50,7 @@ class CheckReport(BaseModel):
     notes: list[str] = Field(default_factory=list)
     samples: list[RoleSample] = Field(default_factory=list)
     usage: dict[str, dict[str, float | int]] = Field(default_factory=dict)
+    judge: str = ""  # which claim judge runs verify with this endpoint, and why (verify/judge_choice.py)
 
     @property
     def usable(self) -> bool:
@@ -134,6 +135,8 @@ def render_report(r: CheckReport) -> list[str]:
     for s in r.samples:
         body = s.answer if s.ok else f"FAILED: {s.error}"
         lines.append(f"{s.role} ({s.seconds:g} s): {body}")
+    if r.judge:
+        lines.append(f"claim judge in runs: {r.judge}")
     total = r.usage.get("total", {})
     if total:
         lines.append(f"calls {total.get('calls', 0)}, prompt tokens {total.get('prompt_tokens', 0)}, "

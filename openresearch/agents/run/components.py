@@ -31,6 +31,7 @@ class Components:
     fallback_writer: Writer
     judge: Judge
     llm: LLMClient | None = None
+    judge_choice: str = "offline judge"  # which judge verifies, and why (judge_choice.choose)
 
     def budget_tripped(self) -> bool:
         return self.llm is not None and self.llm.budget.tripped
@@ -58,12 +59,15 @@ class Components:
         from openresearch.agents.extract.extractor import LLMExtractor
         from openresearch.agents.plan.planner import LLMPlanner
         from openresearch.agents.verify.judge import LLMJudge
+        from openresearch.agents.verify.judge_choice import choose
         from openresearch.agents.write.writer import LLMWriter
 
+        llm_judges, why = choose(settings, llm)
         return cls(
             planner=LLMPlanner(llm, planner),
             rewrite=lambda q, p: rewrite(q, p, embedder=embedder, client=llm),
             extractor=LLMExtractor(llm, extractor), fallback_extractor=extractor,
             writer=LLMWriter(llm, writer, workers=workers), fallback_writer=writer,
-            judge=LLMJudge(llm, judge, workers=workers * 4), llm=llm,  # sentence judgements are independent
+            # sentence judgements are independent
+            judge=LLMJudge(llm, judge, workers=workers * 4) if llm_judges else judge, llm=llm, judge_choice=why,
         )

@@ -27,6 +27,7 @@ class RunMetrics:
         self.extraction_batches: dict[str, int] = {}  # sub-question -> sequential extraction steps
         self.final: dict[str, Any] = {}
         self.enforcement: dict[str, int] = {}  # LLM drafts: sentences rewritten or dropped before publishing
+        self.judge = ""  # which claim judge verified the report, and why
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -70,4 +71,5 @@ class RunMetrics:
             "max_sequential_extraction_steps": max(self.extraction_batches.values(), default=0),
             "wall_time_s": dict(self.stage_s),
             **({"enforcement": dict(self.enforcement)} if self.enforcement else {}),
+            **({"judge": self.judge} if self.judge else {}),
         }

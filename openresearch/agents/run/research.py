@@ -104,6 +104,7 @@ class ResearchRun:
         self.state = RunState(store, self.run_id, options, started_ms)
         self.counters = counters or Counters()
         self.metrics = RunMetrics()
+        self.metrics.judge = components.judge_choice if components.llm is not None else ""
         self.local_roots: list[str] = []  # the roots its `local:` sources were indexed from (the index stage)
         self.metrics.reflected = self.counters.reflected  # one set: re_search_rate counts a resumed run's too
         self.limited = self.counters.limited
