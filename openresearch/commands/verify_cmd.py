@@ -105,7 +105,11 @@ def make_judge(offline: bool) -> tuple[Judge, str]:
     from openresearch.agents.verify.judge_choice import choose
 
     client = LLMClient.from_settings(s)
-    if client is None or not choose(s, client)[0]:
+    if client is None:
+        return embedding, "embedding"
+    use, why = choose(s, client)
+    if not use:
+        err_console.print(f"claim judge: {why}")
         return embedding, "embedding"
     return LLMJudge(client, embedding), "llm"
 

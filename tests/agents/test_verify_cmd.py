@@ -66,3 +66,17 @@ def test_verify_claims_stdout_and_help(app: typer.Typer, tmp_path: Path) -> None
     assert json.loads(result.stdout.strip())["label"] == "SUPPORTS"
     helped = CliRunner().invoke(app, ["verify-claims", "--help"])
     assert "Example: openresearch verify-claims claims.jsonl" in helped.stdout
+
+
+def test_an_unmeasured_llm_leaves_judging_to_the_offline_judge_and_says_why(
+        app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENRESEARCH_LLM_BASE_URL", "http://127.0.0.1:9/v1")  # a closed port: never asked
+    monkeypatch.setenv("OPENRESEARCH_LLM_MODEL", "small.gguf")
+    get_settings.cache_clear()
+    src, out = tmp_path / "ok.jsonl", tmp_path / "labels.jsonl"
+    src.write_text(LINES[0] + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify-claims", str(src), "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["judge"] == "embedding"
+    assert "claim judge: offline judge (llm_judge=auto: no judge measurement for small.gguf" in result.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["label"] == "SUPPORTS"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,7 +22,6 @@ from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 
 VERDICTS_FILE = "llm_judge_verdicts.json"
-JudgeSetting = Literal["auto", "llm", "offline"]
 
 
 class Verdict(BaseModel):
