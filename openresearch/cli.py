@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from openresearch.commands import evidence_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
+from openresearch.commands import evidence_cmd, extract_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
 from openresearch.commands.conflicts_cmd import app as conflicts_app
 from openresearch.commands.feedback_cmd import feedback
 from openresearch.commands.llm_cmd import app as llm_app
@@ -30,6 +30,7 @@ app.command("verify-claims")(verify_cmd.verify_claims)
 app.command("search")(ingest_cmd.search)
 app.command("fetch")(ingest_cmd.fetch)
 app.command("ingest")(ingest_cmd.ingest)
+app.command("extract")(extract_cmd.extract)
 app.add_typer(ingest_cmd.cache_app, name="cache")
 app.add_typer(llm_app, name="llm")
 app.command("serve")(serve)

@@ -8,6 +8,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 EvidenceType = Literal["statistic", "comparison", "background", "risk", "claim"]
+# who stands behind a figure: the source's own finding, one it reports from someone else (and disputes), a bound
+# ("up to", "more than", "about ... or more"), or a setting under which something else was measured
+ObservationRole = Literal["own", "reported", "disputed", "bound", "setting"]
 SourceKind = Literal["web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"]
 
 
@@ -50,6 +53,7 @@ class ObservationIn(_Strict):
     unit: str | None = None
     condition: str | None = None
     as_of: date | None = None
+    role: ObservationRole = "own"
 
     @field_validator("value")
     @classmethod

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # .mdx (Markdown with JSX components, as documentation sites write it) is read as Markdown
-SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".txt": "text", ".text": "text", ".html": "html",
-            ".htm": "html", ".pdf": "pdf"}
+SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", ".txt": "text", ".text": "text",
+            ".html": "html", ".htm": "html", ".pdf": "pdf"}
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
