@@ -56,8 +56,8 @@ def extract(
     else:
         for d in docs:
             _print(d, units)
-    for e in errors:
-        err_console.print(f"[yellow]skipped[/yellow] {escape(e)}")
+    for why in errors:
+        err_console.print(f"[yellow]skipped[/yellow] {escape(why)}")
     if errors:
         raise typer.Exit(2)
 

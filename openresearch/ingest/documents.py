@@ -100,23 +100,97 @@ def split_header(text: str) -> tuple[dict[str, str], str]:
     return {}, text
 
 
+_GFM_DELIMITER = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
+_GRID_RULE = re.compile(r"^\s*\+(?:[-=:]+\+)+\s*$")
+_RST_RULE = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
+
+
+def table_rows(lines: list[str]) -> dict[int, list[str]]:
+    """The table rows among `lines`, as cells, by line index; rule lines map to an empty list (dropped). Reads
+    Markdown pipe tables (with or without outer pipes: a header line, then a `---|---` delimiter row), grid
+    tables (`+----+` rules, `| cell |` rows) and reStructuredText simple tables (`=====  =====` rules; the
+    columns are where the rule's runs are). Every row keeps its empty cells, so a cell stays under its header."""
+    out: dict[int, list[str]] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _GRID_RULE.match(line):
+            out[i] = []
+        elif i + 1 < len(lines) and "|" in line and _GFM_DELIMITER.match(lines[i + 1]):
+            out[i], out[i + 1] = _pipe_cells(line), []
+            i += 2
+            while i < len(lines) and "|" in lines[i] and lines[i].strip():
+                out[i] = _pipe_cells(lines[i])
+                i += 1
+            continue
+        elif _RST_RULE.match(line):
+            i = _rst_simple(lines, i, out)
+            continue
+        elif line.strip().startswith("|") and line.strip().endswith("|") and len(line.strip()) > 1:
+            out[i] = _pipe_cells(line)
+        i += 1
+    return out
+
+
+def _pipe_cells(line: str) -> list[str]:
+    stripped = line.strip()
+    if stripped.startswith("|"):
+        stripped = stripped[1:]
+    if stripped.endswith("|") and not stripped.endswith("\\|"):
+        stripped = stripped[:-1]
+    cells = [c.strip() for c in re.split(r"(?<!\\)\|", stripped)]
+    return cells if any(c.strip(":- ") for c in cells) else []
+
+
+def _rst_simple(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
+    """A reStructuredText simple table from its top rule at `i`; returns the index after it."""
+    rule = lines[i]
+    cols = [(m.start(), m.end()) for m in re.finditer(r"=+", rule)]
+    rules = 0
+    j = i
+    while j < len(lines):
+        line = lines[j]
+        if _RST_RULE.match(line):
+            out[j] = []
+            rules += 1
+            j += 1
+            if rules == 3 or (rules == 2 and (j >= len(lines) or not lines[j].strip())):
+                return j
+            continue
+        if not line.strip():
+            if rules >= 2:
+                return j
+            j += 1
+            continue
+        bounds = [s for s, _ in cols[1:]]
+        cells, prev = [], 0
+        for b in bounds:
+            cells.append(line[prev:b].strip())
+            prev = b
+        cells.append(line[prev:].strip())
+        out[j] = cells
+        j += 1
+    return j
+
+
 def normalise_plain(body: str) -> str:
-    """Paragraphs separated by one blank line, whitespace collapsed, Markdown markers removed."""
+    """Paragraphs separated by one blank line, whitespace collapsed, Markdown markers removed. A table row is
+    its own paragraph, "cell | cell | ...", empty cells kept ("| version | size" has an empty first cell)."""
     paragraphs: list[str] = []
     current: list[str] = []
     lines = body.splitlines()
     markup = markup_lines(lines)
+    rows = table_rows(lines)
     for n, line in enumerate(lines):
         if n in markup:
             line = ""  # ends the paragraph, as the block did
         stripped = line.strip()
-        if stripped.startswith("|") and stripped.endswith("|"):
-            # a Markdown table row is its own paragraph (a quotable unit); the |---| rule carries no text
+        if n in rows and n not in markup:
+            # a table row is its own paragraph (a quotable unit); a rule line carries no text
             if current:
                 paragraphs.append(collapse(" ".join(current)))
                 current = []
-            cells = [c.strip() for c in stripped.strip("|").split("|")]
-            if any(c.strip(":- ") for c in cells):
+            if cells := rows[n]:
                 paragraphs.append(collapse(" | ".join(_MD_INLINE.sub("", c) for c in cells)))
             continue
         if not stripped or stripped in {"---", "***"}:

@@ -127,8 +127,24 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         else:
             merged.append(Unit(start, end, (prev.para if same_line else prev.para + 1) if prev else 0))
     code = code_spans(text)
-    return [u for u in merged if worth_quoting(text[u.start:u.end]) and not _heading(text, u)
-            and not any(cs < u.end and u.start < ce for cs, ce in code) and not furniture(text[u.start:u.end])]
+    from openresearch.agents.extract.tables import table_row  # late: the table reader builds on this module
+
+    out: list[Unit] = []
+    rows: set[int] = set()
+    for u in merged:
+        line_start = text.rfind("\n", 0, u.start) + 1
+        if "|" in text[line_start:u.end] and table_row(text, u.start) is not None:
+            # a table body row is one unit, whatever its length or wording: structure decides, not prose rules
+            if line_start not in rows:
+                rows.add(line_start)
+                line_end = text.find("\n", u.start)
+                rs, re_ = _trim(text, line_start, len(text) if line_end < 0 else line_end)
+                out.append(Unit(rs, re_, u.para))
+            continue
+        if worth_quoting(text[u.start:u.end]) and not _heading(text, u) and not any(
+                cs < u.end and u.start < ce for cs, ce in code) and not furniture(text[u.start:u.end]):
+            out.append(u)
+    return out
 
 
 # --- page furniture: never evidence ------------------------------------------------------------------

@@ -37,7 +37,6 @@ from openresearch.agents.extract.extract_rules import (
     lead_subject,
     mask_links,
     sentence_units,
-    table_header,
 )
 from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
 from openresearch.agents.extract.observations import (
@@ -45,8 +44,8 @@ from openresearch.agents.extract.observations import (
     has_statistic,
     metric_words,
     observations,
-    table_row_observations,
 )
+from openresearch.agents.extract.tables import row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
@@ -561,10 +560,12 @@ class DeterministicExtractor:
         found = self.qualify(found, source)
         ctx_entity = self.context_entity(source, want, context[1] if context is not None else (),
                                          lookup=plan.kind == "lookup")
-        if header := table_header(source.text, start):
-            obs = table_row_observations(header, quote, found, want, ctx_entity)
-        else:
-            obs = observations(quote, found, want, ctx_entity, ctx_conditions, asked=asked_for(plan))
+        read: list[ObservationIn] | None = None
+        if row := table_row(source.text, start):
+            shifted = [m._replace(start=m.start + start, end=m.end + start) for m in found]
+            read = row_observations(row, start, quote, shifted, want, ctx_entity, self.doc_subject(source).named)
+        obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
+                                                          asked=asked_for(plan))
         obs = self._in_context(source, start, obs)
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))

@@ -1,0 +1,354 @@
+"""The table reader: a table row read with its header, the rows around it and the sentence before the table.
+Pure core.
+
+Ingest writes every table (Markdown pipe and grid tables, reStructuredText simple tables, HTML tables) as one
+paragraph per row, "cell | cell | ...", empty cells kept. A row's observations take:
+  - the entity from the row label (a name no list knows is still a name; a label several rows share the first
+    word of, "RapidJSON insitu" / "RapidJSON UTF8-validation", is that word under a qualifier; a version label,
+    "3.11", is the document's subject at that version), or from the column for a transposed table (entities
+    across the header, metrics down the first column);
+  - the metric and unit from the column header (a unit in the header applies to the bare numbers under it; a
+    header that is only a unit takes its quantity from the caption; "vs. X" is the ratio of the column before);
+  - a condition from the label's qualifiers, the row's version and note cells, and the caption's setup.
+No list decides: a header no lexicon knows names its metric in its own words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from openresearch.agents.extract.extract_rules import Mention
+from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.extract.values import Value, find_values
+from openresearch.identity import entity_key
+from openresearch.models import ObservationIn, ObservationRole
+
+MAX_CAPTION = 400
+
+
+class Cell(NamedTuple):
+    start: int  # offset of the cell's text in the source text
+    text: str
+
+
+class TableRow(NamedTuple):
+    header: list[str]
+    cells: list[Cell]
+    labels: list[str]  # the first cell of every body row of the table
+    caption: str  # the paragraph before the table ("" if none)
+    group: str = ""  # the label of the nearest row above with no other cell ("Array with 256 doubles")
+
+
+def is_row(line: str) -> bool:
+    s = line.strip()
+    return "|" in s and (" | " in s or s.startswith("|") or s.endswith("|"))
+
+
+def split_cells(text: str, start: int, end: int) -> list[Cell]:
+    """The cells of the row text[start:end], split at "|", with their offsets (a leading "|" is an empty cell)."""
+    out: list[Cell] = []
+    pos = start
+    line = text[start:end]
+    for piece in line.split("|"):
+        lead = len(piece) - len(piece.lstrip())
+        out.append(Cell(pos + lead, piece.strip()))
+        pos += len(piece) + 1
+    if len(out) > 1 and not out[-1].text and line.rstrip().endswith("|") and not line.lstrip().startswith("|"):
+        out.pop()  # "sajson | 1.16 |": a trailing pipe closes the row; the empty cell it leaves stays out
+    return out
+
+
+def _line(text: str, pos: int) -> tuple[int, int]:
+    s = text.rfind("\n", 0, pos) + 1
+    e = text.find("\n", pos)
+    return s, len(text) if e < 0 else e
+
+
+def _prev_paragraph(text: str, start: int) -> tuple[int, int] | None:
+    """The paragraph before the line at `start` (paragraphs are separated by blank lines)."""
+    pos = start - 1
+    while pos > 0 and text[pos - 1] == "\n":
+        pos -= 1
+    if pos <= 0:
+        return None
+    return _line(text, pos - 1) if text[pos - 1] != "\n" else None
+
+
+def table_row(text: str, pos: int) -> TableRow | None:
+    """The table row holding `pos`, with its table's header, labels and caption; None outside a table body row
+    (a header row itself, or a lone line with a pipe)."""
+    ls, le = _line(text, pos)
+    if not is_row(text[ls:le]):
+        return None
+    rows = [(ls, le)]
+    cur = ls
+    while (prev := _prev_paragraph(text, cur)) is not None and is_row(text[prev[0]:prev[1]]):
+        rows.insert(0, prev)
+        cur = prev[0]
+    if len(rows) < 2:
+        return None
+    caption_span = _prev_paragraph(text, rows[0][0])
+    caption = text[caption_span[0]:caption_span[1]] if caption_span else ""
+    header = [c.text for c in split_cells(text, *rows[0])]
+    if _looks_like_data(header):
+        return None
+    labels = [split_cells(text, *r)[0].text for r in rows[1:]]
+    group = ""
+    for r in reversed(rows[1:-1]):
+        cells = split_cells(text, *r)
+        if len(cells) > 1 and cells[0].text and not any(c.text for c in cells[1:]):
+            group = cells[0].text
+            break
+    # the rows after this one share the header too: their labels tell a label's shared first word
+    nxt = le
+    while True:
+        m = re.compile(r"\n+").match(text, nxt)
+        if not m or m.end() >= len(text):
+            break
+        ns, ne = _line(text, m.end())
+        if not is_row(text[ns:ne]):
+            break
+        labels.append(split_cells(text, ns, ne)[0].text)
+        nxt = ne
+    return TableRow(header, split_cells(text, ls, le), labels, caption if len(caption) <= MAX_CAPTION else "",
+                    clean_cell(group))
+
+
+def _looks_like_data(cells: Sequence[str]) -> bool:
+    """A first row with measured values in most of its cells is data, not a header."""
+    filled = [c for c in cells[1:] if c]
+    return bool(filled) and sum(bool(cell_values(c)) and not re.search(r"[A-Za-z]{4,}", c) for c in filled) * 2 > \
+        len(filled)
+
+
+# --- cells ----------------------------------------------------------------------------------------------
+
+_BARE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w.]*\.\d)(?:\s?(?P<unit>[A-Za-z%µμ][\w/%µμ.-]{0,12}))?")
+_BOUND = re.compile(r"^\s*(?:[<>≤≥~≈]|up to\b|about\b|approx|around\b|at least\b|at most\b|over\b|under\b|"
+                    r"more than\b|less than\b|约|大约|超过|最多|至少)|\+\s*$", re.I)
+_VERSION = re.compile(r"^v\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z]\w*)?$|^\d+(?:\.\d+){2,3}(?:[-+.]?[A-Za-z]\w*)?$", re.I)
+# a row label that names a version ("3.11", "v1.31", "main"): a label is never a measurement
+_VERSION_LABEL = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z]\w*)?x?$|^(?:main|master|trunk|dev|nightly)$", re.I)
+_VERSION_HEAD = re.compile(r"^(?:(?:[\w.-]+\s)?versions?|ver\.?|tags?|commits?|builds?|rev(?:ision)?s?|版本)$", re.I)
+_ID_HEAD = re.compile(r"^(?:#|no\.?|n°|id|rank|issue|pr|ticket|step|index|序号|编号)$", re.I)
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
+_MARK = re.compile(r"[*_`]+")
+
+
+def clean_cell(text: str) -> str:
+    return _MARK.sub("", _LINK.sub(lambda m: m.group(1) or "", text)).strip()
+
+
+_REFERENCE = re.compile(r"(?::pep:|:rfc:|\b(?:PEP|RFC|CVE|issue|PR|bug|ticket)[\s#-]*|#)\W{0,2}$", re.I)
+_LEAD_WORDS = re.compile(r"^(?:[<>≤≥~≈$€£¥+-]|up to|about|approx\.?|approximately|around|at least|at most|over|under|"
+                         r"more than|less than|约|大约|超过|最多|至少|\s)*$", re.I)
+
+
+def cell_values(cell: str) -> list[Value]:
+    """The figures of a cell: values that lead it ("1.80", "~3 GB/s", "> 500", "50.5 % | ..."), read the way the
+    sentence reader reads them, or a number standing alone ("0.34", "32.11" are figures in a table where prose
+    would not count them). A number inside a name ("Core i5-8259U", "msvc 2019", "C++11"), a reference
+    (":pep:`693`", "#123") or a version is no figure."""
+    plain = re.sub(r"[*_`]", " ", cell)  # emphasis marks, blanked so offsets stay those of the cell
+    lead = len(plain) - len(plain.lstrip())
+    found = [v for v in find_values(plain) if _LEAD_WORDS.match(plain[lead:v.start]) or _follows_value(plain, v)]
+    if found:
+        return [_unit_word(plain, v) for v in found]
+    if any(not _LEAD_WORDS.match(plain[lead:v.start]) for v in find_values(plain)):
+        return []
+    cell = plain
+    m = _BARE.search(cell)
+    if not m or _VERSION.match(cell.strip()) or re.search(r"\d[\d.]*\.\d+\.\d", cell) or not _LEAD_WORDS.match(
+            cell[lead:m.start()]) or _REFERENCE.search(cell[:m.start()]):
+        return []
+    raw = m.group(0)[:m.start("unit") - m.start()].rstrip() if m.group("unit") else m.group(0)
+    unit = m.group("unit") or ""
+    try:
+        number = float(raw.replace(",", ""))
+    except ValueError:
+        return []
+    from openresearch.numbers import Quantity
+
+    return [Value(m.start(), m.end(), raw, unit, Quantity(value=number, unit=unit), "bare" if not unit else "count")]
+
+
+def _unit_word(cell: str, v: Value) -> Value:
+    """"30 months": a bare figure and the one word after it are a figure and its unit."""
+    if v.unit or v.kind not in ("bare", ""):
+        return v
+    m = re.match(r"\s?([A-Za-z%µμ][A-Za-z/%µμ]{0,11})\b(?!\s*[A-Za-z])", cell[v.end:])
+    return v._replace(end=v.end + m.end(), unit=m.group(1), kind="count") if m else v
+
+
+def _follows_value(cell: str, v: Value) -> bool:
+    """A second figure of a cell that leads with one ("4.5 ms (p99: 9 ms)", "10-20 ms / 30 ms")."""
+    before = cell[:v.start]
+    return bool(re.search(r"\d", before)) and not re.search(r"[A-Za-z]\w*\s*$", before.rstrip(" (:/,;")) and \
+        _LEAD_WORDS.match(cell[:len(cell) - len(cell.lstrip())]) is not None and bool(re.match(r"\s*[~<>≤≥$]?\d",
+                                                                                             cell))
+
+
+# --- headers --------------------------------------------------------------------------------------------
+
+_HEAD_UNIT = re.compile(r"\s*[(（\[]\s*(?:in\s+)?([^()（）\[\]]{1,20}?)\s*[)）\]]|\s+in\s+([A-Za-z/%µ]{1,12})\s*$")
+_VS = re.compile(r"^(?:vs\.?|versus|relative to|compared (?:to|with)|against|对比|相对)\s*(.+)$", re.I)
+_UNIT_ONLY = re.compile(r"^(?:[KMGT]?i?B(?:/s(?:ec)?)?|[KMGT]?bps|ms|µs|us|ns|s|sec|%|x|ops/s|req/s|rps|qps|MB|GB|"
+                        r"[\w]+/(?:s|sec|op|ms))$", re.I)
+
+
+def _slug(words: str) -> str:
+    return re.sub(r"[^0-9a-z\u4e00-\u9fff]+", "_", words.lower()).strip("_")
+
+
+class Column(NamedTuple):
+    metric: str | None  # None: not a quantity (a name, a note, an id)
+    unit: str  # the unit the header gives its bare numbers ("" if none)
+    baseline: str | None  # "vs. msgspec": the column is a ratio against this
+    version: bool  # a version or release column: a condition, not a value
+    condition: str | None = None  # a column per data set ("twitter.json"): the quantity is the caption's
+
+
+_DATASET = re.compile(r"^[\w.+-]+\.(?:json|csv|tsv|txt|xml|yaml|yml|bin|dat|parquet|gz|zst|tar|log|html?)$", re.I)
+
+
+def column(head: str, caption: str, before: Column | None) -> Column:
+    """What a column header says of the numbers under it."""
+    text = clean_cell(head)
+    if _ID_HEAD.match(text):
+        return Column(None, "", None, False)
+    if vs := _VS.match(text):
+        base = before.metric if before and before.metric else "value"
+        return Column(f"{base}_ratio", "x", vs.group(1).strip(), False)
+    unit = ""
+    if m := _HEAD_UNIT.search(text):
+        unit = (m.group(1) or m.group(2) or "").strip()
+        text = (text[:m.start()] + text[m.end():]).strip()
+    if _DATASET.match(text):  # "canada.json | twitter.json": one column per data set, measured as the caption says
+        return Column(canonical_metric(caption) or _caption_metric(caption) or _unit_metric(unit) or "value", unit,
+                      None, False, text)
+    if not text or _UNIT_ONLY.match(text):  # "GB/s": the quantity is the caption's ("the parsing speeds (in GB/s)")
+        unit = unit or text
+        return Column(canonical_metric(caption) or _caption_metric(caption) or _unit_metric(unit), unit, None, False)
+    if _VERSION_HEAD.match(text):
+        return Column(None, unit, None, True)
+    return Column(canonical_metric(text) or _slug(text) or None, unit, None, False)
+
+
+def _caption_metric(caption: str) -> str | None:
+    """The noun phrase a caption names its figures by: "the parsing speeds (in GB/s) of ..." -> parsing_speed."""
+    m = re.search(r"\b(?:the\s+)?((?:[a-z]+[- ]){0,2}(?:speeds?|rates?|times?|throughputs?|latenc(?:y|ies)|sizes?|"
+                  r"ratios?|usage|memory|performance|scores?|durations?))\b", caption, re.I)
+    if m:
+        return _slug(m.group(1)).removesuffix("s")
+    words = re.findall(r"[A-Za-z]+", caption)
+    return _slug(caption).removesuffix("s") if 0 < len(words) <= 3 and not re.search(r"\d", caption) else None
+
+
+def _unit_metric(unit: str) -> str | None:
+    u = unit.lower()
+    if "/" in u or u.endswith("ps"):
+        return "throughput"
+    if re.fullmatch(r"[kmgt]?i?b", u):
+        return "size"
+    if re.fullmatch(r"ms|µs|us|ns|s|sec", u):
+        return "time"
+    return None
+
+
+# --- rows -----------------------------------------------------------------------------------------------
+
+def _label_entity(label: str, labels: Sequence[str], mentions: Sequence[Mention], label_start: int,
+                  subject: str | None) -> tuple[str | None, str]:
+    """(entity, qualifier) of a row label."""
+    text = clean_cell(label)
+    if not text or (not re.search(r"[A-Za-z\u4e00-\u9fff]", text) and not _VERSION_LABEL.match(text)):
+        return None, ""
+    if _VERSION_LABEL.match(text):
+        return (f"{subject} {text}" if subject else text), ""
+    named = [m for m in mentions if label_start <= m.start < label_start + len(label)]
+    if named and named[0].start - label_start <= 2:
+        rest = text[text.lower().find(named[0].surface.lower()) + len(named[0].surface):] \
+            if named[0].surface.lower() in text.lower() else ""
+        return named[0].canonical, rest.strip(" ,;:-()（）")
+    m = re.match(r"([^(（,，]+?)\s*[(（]([^)）]*)[)）]\s*(.*)$|([^,，]+?)\s*[,，]\s*(.+)$", text)
+    base, qual = (text, "") if not m else ((m.group(1), " ".join(filter(None, (m.group(2), m.group(3)))))
+                                            if m.group(1) else (m.group(4), m.group(5)))
+    words = base.split()
+    if len(words) > 1:
+        first = words[0].lower()
+        shared = sum(1 for lab in labels if clean_cell(lab).lower().split()[:1] == [first])
+        if shared >= 2 or any(clean_cell(lab).lower() == first for lab in labels):
+            base, qual = words[0], " ".join(filter(None, (" ".join(words[1:]), qual)))
+    return base.strip(), qual.strip()
+
+
+def _caption_setup(caption: str) -> str:
+    text = re.sub(r"\s+", " ", clean_cell(caption)).strip(" :：")
+    if not text or len(text) > 200:
+        return ""
+    return text
+
+
+def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequence[Mention],
+                     preferred: set[str], context_entity: str | None, named: frozenset[str] = frozenset()
+                     ) -> list[ObservationIn] | None:
+    """Observations of one table row; `quote` is text[quote_start:...] (the row as a unit; raw values are
+    verbatim slices of it). None when the row cannot be read against its header (the caller reads it as prose)."""
+    header, cells = row.header, row.cells
+    if len(cells) < 2 or len(header) < 2 or len(cells) > len(header) + 1:
+        return None
+    header = list(header) + [""] * (len(cells) - len(header))
+    columns: list[Column] = []
+    for i, head in enumerate(header):
+        columns.append(column(head, row.caption, columns[-1] if columns else None) if i else
+                       Column(None, "", None, False))
+    label = cells[0]
+    label_key = canonical_metric(clean_cell(label.text)) if label.text else None
+    # transposed: metrics down the first column, entities across the header
+    across = [h for h in header[1:] if h]
+    known = {entity_key(p) for p in preferred} | set(named)
+    names_across = len(across) >= 1 and all(entity_key(clean_cell(h)) in known for h in across)
+    # a label that recurs ("encode", "decode" under each data set) names no entity: a table lists an entity once
+    recurring = sum(clean_cell(lab).lower() == clean_cell(label.text).lower() for lab in row.labels) >= 2
+    transposed = (len(across) >= 2 and not clean_cell(header[0]) and (recurring or names_across)) or (
+        bool(label_key or _HEAD_UNIT.search(clean_cell(label.text))) and names_across)
+    setup = _caption_setup(row.caption)
+    if transposed:
+        entity, qualifier = None, ""
+    elif label_key and not canonical_metric(clean_cell(header[0])) and len(cells) == 2 and context_entity:
+        entity, qualifier = context_entity, ""  # "limit | value": the label is the metric of the page's subject
+        columns[1] = Column(label_key, columns[1].unit, None, False)
+    else:
+        entity, qualifier = _label_entity(label.text, row.labels, mentions, label.start, context_entity)
+        if entity is None:
+            return None if not label.text else []
+    notes = [clean_cell(c.text) for c, col in zip(cells[1:], columns[1:], strict=False)
+             if c.text and (col.version or (not cell_values(c.text) and len(c.text) <= 30 and col.metric is None))]
+    out: list[ObservationIn] = []
+    for i, (cell, col) in enumerate(zip(cells[1:], columns[1:], strict=False), start=1):
+        if not cell.text or col.version or (col.metric is None and not transposed):
+            continue
+        who = clean_cell(header[i]) if transposed else entity
+        metric = (label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))) if transposed else col.metric
+        if not who or not metric:
+            continue
+        for v in cell_values(cell.text):
+            if v.kind in ("date", "year") or (v.kind == "bare" and re.fullmatch(r"(?:19|20)\d\d", v.raw)):
+                unit = "date" if v.kind == "date" or "-" in v.raw or re.search(r"[A-Za-z]", v.raw) else "year"
+            else:
+                unit = v.unit or col.unit
+            at = cell.start - quote_start + v.start
+            if at < 0 or quote[at:at + len(v.raw)] != v.raw:
+                continue
+            role: ObservationRole = "bound" if _BOUND.search(cell.text[:v.start + 1]) or _BOUND.search(
+                cell.text[v.end:]) else "own"
+            parts = [qualifier, row.group, *notes, col.condition or ""]
+            if col.baseline:
+                parts.append(f"vs {col.baseline}")
+            parts.append(setup)
+            condition = ", ".join(dict.fromkeys(p for p in parts if p)) or None
+            out.append(ObservationIn(entity=who, metric=metric, value=v.raw, unit=unit or None, condition=condition,
+                                     role=role))
+    return out
