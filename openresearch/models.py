@@ -109,6 +109,7 @@ class ObservationView(BaseModel):
     raw_value: str
     raw_unit: str
     condition: str
+    role: ObservationRole = "own"
 
 
 class SourceView(BaseModel):

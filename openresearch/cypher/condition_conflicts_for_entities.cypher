@@ -6,6 +6,8 @@ WITH e
 MATCH (e)<-[:OF]-(o:Observation)
 // a value a newer one superseded (monitoring) is history, not a dispute
 WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
+  // a figure a source only reports from someone else, or a setting of a measurement, is no side of a conflict
+  AND coalesce(o.role, 'own') IN ['own', 'bound']
   AND NOT o.unit IN ['year', 'date']
 WITH e, o.key AS key, count(DISTINCT o.condition_key) AS conditions, collect(o) AS obs
 WHERE conditions >= 2

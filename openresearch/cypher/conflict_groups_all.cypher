@@ -3,6 +3,8 @@
 MATCH (o:Observation)
 // a value a newer one superseded (monitoring) is history, not a conflict
 WHERE ($metric IS NULL OR o.metric = $metric) AND o.superseded_by IS NULL
+  // a figure a source only reports from someone else, or a setting of a measurement, is no side of a conflict
+  AND coalesce(o.role, 'own') IN ['own', 'bound']
 WITH o.key AS key, o.condition_key AS ck, o.unit AS unit, min(o.value) AS lo, max(o.value) AS hi, collect(o) AS obs
 WHERE hi - lo > CASE WHEN unit IN ['year', 'date'] THEN 0.0
                      ELSE $tolerance * CASE WHEN abs(hi) > abs(lo) THEN abs(hi) ELSE abs(lo) END END

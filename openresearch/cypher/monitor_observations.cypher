@@ -2,7 +2,8 @@
 // params: -
 MATCH (o:Observation)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
 // evidence kept with an earlier version of a changed source is history
-WHERE s.version_of IS NULL
+// a figure a source only reports from someone else never supersedes anything, nor is superseded
+WHERE s.version_of IS NULL AND coalesce(o.role, 'own') IN ['own', 'bound']
 MATCH (o)-[:OF]->(e:Entity)
 RETURN o.id AS id, o.key AS key, o.condition_key AS condition_key, o.as_of AS as_of, s.published_at AS published_at,
        ev.extracted_at AS learned_at, o.superseded_by AS superseded_by, e.id AS entity_id, e.name AS entity,

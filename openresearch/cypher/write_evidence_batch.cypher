@@ -3,7 +3,7 @@
 // Sources, entities and questions arrive deduplicated per batch (rows.pack_batch), so each is merged once and
 // an entity's aliases are set once per batch, not once per mention. Row fields: id, quote, type, start, end,
 // summary, s (source id), m (mentioned entity ids), o (observations: id, e entity id, m metric, v value,
-// u unit, rv/ru raw value/unit, c condition, ck condition key, a as_of), q (questions: id, score). Row ids are distinct.
+// u unit, rv/ru raw value/unit, c condition, ck condition key, a as_of, r role), q (questions: id, score). Row ids are distinct.
 // ANSWERS keeps the extractor's score, the best one when the same evidence answers a question twice.
 // Evidence not yet stored is CREATEd with its observations and relations, which skips the relation look-ups
 // MERGE needs (a third of the statement's time on FalkorDB); stored evidence takes the MERGE branch, so
@@ -51,7 +51,8 @@ FOREACH (_ IN CASE WHEN new THEN [1] ELSE [] END |
     MERGE (oe:Entity {id: o.e})
     CREATE (ev)-[:REPORTS]->(:Observation {id: o.id, entity_id: o.e, metric: o.m, value: o.v, unit: o.u,
                                            raw_value: o.rv, raw_unit: o.ru, condition: o.c, condition_key: o.ck,
-                                           key: o.e + '|' + o.m + '|' + o.u, as_of: o.a})-[:OF]->(oe)
+                                           key: o.e + '|' + o.m + '|' + o.u, as_of: o.a,
+                                           role: coalesce(o.r, 'own')})-[:OF]->(oe)
   )
   FOREACH (qa IN r.q |
     MERGE (qn:Question {id: qa.id})
@@ -71,7 +72,8 @@ FOREACH (_ IN CASE WHEN new OR clash THEN [] ELSE [1] END |
     MERGE (ob:Observation {id: o.id})
       ON CREATE SET ob.entity_id = o.e, ob.metric = o.m, ob.value = o.v, ob.unit = o.u, ob.raw_value = o.rv,
                     ob.raw_unit = o.ru, ob.condition = o.c, ob.condition_key = o.ck,
-                    ob.key = o.e + '|' + o.m + '|' + o.u, ob.as_of = o.a
+                    ob.key = o.e + '|' + o.m + '|' + o.u, ob.as_of = o.a,
+                    ob.role = coalesce(o.r, 'own')
     MERGE (ev)-[:REPORTS]->(ob)
     MERGE (oe:Entity {id: o.e})
     MERGE (ob)-[:OF]->(oe)

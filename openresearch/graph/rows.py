@@ -98,7 +98,7 @@ def evidence_row(rec: EvidenceRecord, aliases: AliasResolver) -> PreparedRow:
             observations[oid] = {
                 "id": oid, "e": nid, "m": metric, "v": q.value, "u": q.unit, "rv": str(ob.value),
                 "ru": ob.unit or "", "c": ob.condition or "", "ck": cond_key,
-                "a": None if ob.as_of is None else _epoch_ms(ob.as_of),
+                "a": None if ob.as_of is None else _epoch_ms(ob.as_of), "r": ob.role,
             }
     questions = []
     if rec.question:

@@ -385,7 +385,7 @@ def _observation_in(evidence_id: str, o: ObservationView) -> ObservationIn | Non
     everything else completes."""
     try:
         return ObservationIn(entity=o.entity, metric=o.metric, value=_raw_value(o.raw_value),
-                             unit=o.raw_unit or None, condition=o.condition or None)
+                             unit=o.raw_unit or None, condition=o.condition or None, role=o.role)
     except ValueError as exc:  # pydantic's ValidationError is one
         reason = "; ".join(str(e.get("msg", "")) for e in getattr(exc, "errors", lambda: [])()) or str(exc)
         log.warning("export: %s: observation %s (%r %r) left out: %s", evidence_id, o.id, o.entity, o.metric, reason)

@@ -16,7 +16,7 @@ from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
 from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
 from openresearch.agents.extract.values import Value, find_values
-from openresearch.models import ObservationIn
+from openresearch.models import ObservationIn, ObservationRole
 
 _N = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|single)"
 _CONDITIONS = [re.compile(p, re.I) for p in (
@@ -685,8 +685,41 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only
         parts = [_LIMIT_KINDS.get(p.lower(), p) for p in parts if p]
         out.append(ObservationIn(entity=entity, metric=metric, value=sentence[v.start:v.start + len(v.raw)],
-                                 unit=unit or None, condition=", ".join(dict.fromkeys(parts)) or None))
+                                 unit=unit or None, condition=", ".join(dict.fromkeys(parts)) or None,
+                                 role=role_of(text, v.start, v.end, entity)))
     return out
+
+
+# --- whose figure: the source's own, one it reports from someone else (and disputes), or a bound -----------
+
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:up to|as (?:much|many|high|low|fast) as|about|around|roughly|approximately|approx\.?|nearly|almost|"
+    r"close to|some|more than|over|above|exceed(?:s|ed|ing)?|beyond|at least|at most|less than|under|below|fewer than|"
+    r"no more than|in the (?:ballpark|range|order) of|on the order of|upwards of|as little as)\s+(?:the\s+)?|[~≈<>≤≥]\s?|"
+    r"(?:约|大约|大概|超过|最多|至少|高达|近|逾|不到|低于|高于)\s?)$", re.I)
+_BOUND_AFTER = re.compile(r"^[\w/%.]*\s?(?:\+(?!\d)|or (?:more|less|so|higher|lower|above|better)\b|and (?:up|above|beyond)\b|"
+                          r"plus\b|以上|左右|上下|以内|多)", re.I)
+_REPORTING = re.compile(
+    r"\b(?:according to|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|(?:the|a|an|their|his|her|its) "
+    r"(?:\d{4} )?(?:claim|report|statement|figure|number)s? (?:that|of)\b|(?:I|we|they|he|she) (?:also )?"
+    r"(?:saw|heard|read)\b|is said to|reportedly|allegedly|supposedly|purportedly|(?:cited|quoted|published) by)|"
+    r"据|声称|宣称|号称|有人说|据说|报道|(?:社区)?(?:成员|用户)(?:说|称|表示)", re.I)
+_DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misleading|outdated|doubt|couldn'?t|"
+                      r"can'?t|didn'?t|fails?|failed)\b|\b(?:wrong|misleading|dubious|doubtful|disputed?|incorrect|"
+                      r"not (?:true|accurate|reproducible)|could not reproduce|only reaches)\b|并不|不准确|有误|不实",
+                      re.I)
+
+
+def role_of(sentence: str, start: int, end: int, entity: str = "") -> ObservationRole:
+    """Who stands behind the figure at sentence[start:end]: a bound ("up to 3 GB/s", "more than 500", "~10x",
+    "30 or more"); a figure the sentence attributes to someone else ("according to ...", "a community member
+    says ...", "the 2022 claim that ... 420 MB/s"), disputed where the sentence disputes it; else its own."""
+    before = sentence[max(0, start - 40):start]
+    if _REPORTING.search(sentence[:start]):
+        return "disputed" if _DISPUTE.search(sentence) else "reported"
+    if _BOUND_BEFORE.search(before) or _BOUND_AFTER.match(sentence[end:end + 24]):
+        return "bound"
+    return "own"
 
 
 def metric_words(sentence: str) -> set[str]:

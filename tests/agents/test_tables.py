@@ -1,0 +1,180 @@
+"""The table reader: rows read with their header, as ingest stores them, on tables written the ways real
+documents write them. Every name, metric and data set here is one no lexicon of the package lists."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from openresearch.agents.extract.document import read_document
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.extract.observations import role_of
+from openresearch.agents.extract.tables import cell_values
+from openresearch.identity import AliasResolver
+from openresearch.ingest.documents import parse_bytes
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.models import ObservationIn
+
+
+def read(text: str, name: str = "doc.md") -> list[tuple[str, ObservationIn]]:
+    src = parse_bytes(text.encode(), kind="text", url=f"local://t/{name}", default_kind="local")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), src)
+    return [(u.quote, o) for u in doc.units for o in u.observations]
+
+
+def facts(text: str, name: str = "doc.md") -> set[tuple[str, str, str, str | None]]:
+    return {(o.entity, o.metric, str(o.value), o.unit) for _, o in read(text, name)}
+
+
+PIPE = """# quux
+
+On a Zen 4 box, the decoding speeds (in GB/s) of various codecs on the corpus.bin file are as follows.
+
+|codec|decode (GB/s)|encode (GB/s)|
+|---|---:|---:|
+|frobz(fast)|1.80|1.51|
+|frobz|1.72|1.42|
+|blarg|1.16||
+|wibble UTF8-check|0.26|0.39|
+|wibble in-place|0.77||
+"""
+
+
+def test_pipe_table_rows_take_entity_from_label_and_metric_unit_from_header() -> None:
+    got = read(PIPE)
+    f = {(o.entity, o.metric, str(o.value), o.unit) for _, o in got}
+    assert ("frobz", "decode", "1.80", "GB/s") in f and ("frobz", "encode", "1.51", "GB/s") in f
+    assert ("blarg", "decode", "1.16", "GB/s") in f and not any(e == "blarg" and m == "encode" for e, m, _, _ in f)
+    # a first word several labels share is the entity, the rest a qualifier of the row
+    assert ("wibble", "decode", "0.26", "GB/s") in f and ("wibble", "encode", "0.39", "GB/s") in f
+    fast = next(o for q, o in got if o.value == "1.80")
+    assert fast.condition is not None and "fast" in fast.condition and "corpus.bin" in fast.condition
+    assert next(q for q, o in got if o.value == "1.80") == "frobz(fast) | 1.80 | 1.51"  # the row is the unit
+    assert all(o.role == "own" for _, o in got)
+
+
+def test_table_without_outer_pipes_and_a_version_column() -> None:
+    text = """Results (smaller is better)
+
+lib | version | size (MiB) | vs. zork
+----|---------|------------|---------
+zork | 0.12.0 | 0.34 | 1.00x
+snarf | 3.8.5 | 0.56 | 1.64x
+"""
+    got = read(text)
+    f = {(o.entity, o.metric, str(o.value), o.unit) for _, o in got}
+    assert ("snarf", "size", "0.56", "MiB") in f and ("snarf", "size_ratio", "1.64", "x") in f
+    ratio = next(o for _, o in got if o.value == "1.64")
+    assert ratio.condition is not None and "vs zork" in ratio.condition and "3.8.5" in ratio.condition
+    assert not any(str(o.value).startswith(("3.8", "0.12")) for _, o in got)  # versions are conditions
+
+
+def test_grid_and_rest_simple_tables() -> None:
+    grid = """Here we compare the on-disk size of a few libraries.
+
++--------+---------+------------+
+|        | version | size (MiB) |
++========+=========+============+
+| **zork** | 0.12.0 | 0.34     |
++--------+---------+------------+
+| **snarf** | 3.8.5 | 0.56     |
++--------+---------+------------+
+"""
+    assert {("zork", "size", "0.34", "MiB"), ("snarf", "size", "0.56", "MiB")} <= facts(grid, "doc.rst")
+    simple = """Dates shown in *italic* are scheduled.
+
+====== ========== ======== ============= ============
+Branch Schedule   Status   First release End-of-life
+====== ========== ======== ============= ============
+main   :pep:`693` features *2023-10-03*  *2028-10*
+3.11   :pep:`664` bugfix   2022-10-24    *2027-10*
+====== ========== ======== ============= ============
+"""
+    got = read(simple, "doc.rst")
+    f = {(o.entity, o.metric, str(o.value)) for _, o in got}
+    assert ("3.11", "released", "2022-10-24") in f and ("3.11", "end_of_life", "2027-10") in f
+    assert ("main", "released", "2023-10-03") in f
+    assert not any("693" in str(o.value) or "664" in str(o.value) for _, o in got)  # references are no figures
+
+
+def test_transposed_table_with_group_rows_and_data_set_columns() -> None:
+    text = """Benchmarks, in calls per second.
+
+|                  | zork | snarf |
+|------------------|-----:|------:|
+| Array of doubles |      |       |
+| encode           | 18,282 | 79,569 |
+| decode           | 28,765 | 93,283 |
+| Nested object    |      |       |
+| encode           | 11,672 | 47,659 |
+| decode           | 12,522 | 23,599 |
+"""
+    got = read(text)
+    f = {(o.entity, o.metric, str(o.value)) for _, o in got}
+    assert ("zork", "encode", "18,282") in f and ("snarf", "decode", "23,599") in f
+    nested = next(o for _, o in got if o.value == "23,599")
+    assert nested.condition is not None and "Nested object" in nested.condition
+    sizes = """Sizes
+
+| Format   | alpha.json | beta.json |
+|----------|-----------:|----------:|
+| Blorp    | 50.5 %     | 86.0 %    |
+"""
+    got = read(sizes)
+    assert {(o.entity, o.metric, str(o.value), o.unit) for _, o in got} == {
+        ("Blorp", "size", "50.5", "%"), ("Blorp", "size", "86.0", "%")}
+    assert {o.condition for _, o in got} >= {"alpha.json, Sizes"} or any("alpha.json" in (o.condition or "")
+                                                                         for _, o in got)
+
+
+def test_numbers_inside_names_references_and_versions_are_not_figures() -> None:
+    for cell in ("Core i5-8259U", "msvc 2019", "C++11", ":pep:`693`", "#123", "v2.0.3", "Windows 10 2004"):
+        assert cell_values(cell) == [], cell
+    assert [(v.raw, v.unit) for v in cell_values("~3 GB/s")] == [("3", "GB/s")]
+    assert [(v.raw, v.unit) for v in cell_values("30 months")] == [("30", "months")]
+    assert [v.raw for v in cell_values("**0.34**")] == ["0.34"]
+    platform = """More reports
+
+Platform | CPU | Compiler | OS
+---|---|---|---
+Brix NUC | Core i5-8259U | msvc 2019 | Windows 10 2004
+"""
+    assert read(platform) == []
+
+
+def test_role_of_a_figure() -> None:
+    def role(sentence: str, value: str) -> str:
+        i = sentence.index(value)
+        return role_of(sentence, i, i + len(value))
+
+    assert role("Quux parses 605 MB/s.", "605") == "own"
+    assert role("Quux parses up to 3 GB/s.", "3") == "bound"
+    assert role("For big files we can exceed 3 GB/s.", "3") == "bound"
+    assert role("The loss (约15%) is small.", "15") == "bound"
+    assert role("It scales to 30 or more nodes.", "30") == "bound"
+    assert role("According to its authors, Quux parses 605 MB/s.", "605") == "reported"
+    assert role("I also saw the 2022 claim that Quux only reaches about 420 MB/s.", "420") == "disputed"
+    assert role("一个社区成员说 Quux 在他们的系统中每日解析 5 千万个文件。", "5") == "reported"
+
+
+def test_extract_command_prints_units_and_observations_as_json(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text(PIPE, "utf-8")
+    (tmp_path / "b.rst").write_text("Nothing measured here, only words about quux and its users.\n", "utf-8")
+    proc = subprocess.run([sys.executable, "-m", "openresearch.cli", "extract", str(tmp_path), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    docs = json.loads(proc.stdout)
+    assert sorted(Path(d["url"]).name for d in docs) == ["a.md", "b.rst"]
+    (a,) = [d for d in docs if d["url"].endswith("a.md")]
+    obs = [o for u in a["units"] for o in u["observations"]]
+    assert {"entity": "frobz", "metric": "decode", "value": "1.72", "unit": "GB/s", "role": "own"}.items() <= \
+        next(o for o in obs if o["value"] == "1.72").items()
+    assert all(a["units"][i]["start"] < a["units"][i]["end"] for i in range(len(a["units"])))
+    table = subprocess.run([sys.executable, "-m", "openresearch.cli", "extract", str(tmp_path / "a.md")],
+                           capture_output=True, text=True, timeout=120)
+    assert table.returncode == 0 and "frobz" in table.stdout and "decode" in table.stdout
+    missing = subprocess.run([sys.executable, "-m", "openresearch.cli", "extract", str(tmp_path / "nope")],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
