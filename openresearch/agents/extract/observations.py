@@ -695,10 +695,11 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
 _BOUND_BEFORE = re.compile(
     r"(?:\b(?:up to|as (?:much|many|high|low|fast) as|about|around|roughly|approximately|approx\.?|nearly|almost|"
     r"close to|some|more than|over|above|exceed(?:s|ed|ing)?|beyond|at least|at most|less than|under|below|fewer than|"
-    r"no more than|in the (?:ballpark|range|order) of|on the order of|upwards of|as little as)\s+(?:the\s+)?|[~≈<>≤≥]\s?|"
+    r"no more than|in the (?:ballpark|range|order) of|on the order of|upwards of|as little as)\s+(?:the\s+)?|"
+    r"[~≈<>≤≥]\s?|"
     r"(?:约|大约|大概|超过|最多|至少|高达|近|逾|不到|低于|高于)\s?)$", re.I)
-_BOUND_AFTER = re.compile(r"^[\w/%.]*\s?(?:\+(?!\d)|or (?:more|less|so|higher|lower|above|better)\b|and (?:up|above|beyond)\b|"
-                          r"plus\b|以上|左右|上下|以内|多)", re.I)
+_BOUND_AFTER = re.compile(r"^[\w/%.]*\s?(?:\+(?!\d)|or (?:more|less|so|higher|lower|above|better)\b|"
+                          r"and (?:up|above|beyond)\b|plus\b|以上|左右|上下|以内|多)", re.I)
 _REPORTING = re.compile(
     r"\b(?:according to|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|(?:the|a|an|their|his|her|its) "
     r"(?:\d{4} )?(?:claim|report|statement|figure|number)s? (?:that|of)\b|(?:I|we|they|he|she) (?:also )?"
