@@ -704,7 +704,7 @@ _REPORTING = re.compile(
     r"\b(?:according to|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|(?:the|a|an|their|his|her|its) "
     r"(?:\d{4} )?(?:claim|report|statement|figure|number)s? (?:that|of)\b|(?:I|we|they|he|she) (?:also )?"
     r"(?:saw|heard|read)\b|is said to|reportedly|allegedly|supposedly|purportedly|(?:cited|quoted|published) by)|"
-    r"据|声称|宣称|号称|有人说|据说|报道|(?:社区)?(?:成员|用户)(?:说|称|表示)", re.I)
+    r"(?<![数依证根])据(?:说|称|悉|报道|介绍)|声称|宣称|号称|有人说|(?:成员|用户|网友)(?:说|称|表示)", re.I)
 _DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misleading|outdated|doubt|couldn'?t|"
                       r"can'?t|didn'?t|fails?|failed)\b|\b(?:wrong|misleading|dubious|doubtful|disputed?|incorrect|"
                       r"not (?:true|accurate|reproducible)|could not reproduce|only reaches)\b|并不|不准确|有误|不实",
