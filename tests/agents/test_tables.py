@@ -94,7 +94,7 @@ main   :pep:`693` features *2023-10-03*  *2028-10*
 """
     got = read(simple, "doc.rst")
     f = {(o.entity, o.metric, str(o.value)) for _, o in got}
-    assert ("3.11", "released", "2022-10-24") in f and ("3.11", "end_of_life", "2027-10") in f
+    assert ("3.11", "released", "2022-10-24") in f and ("3.11", "end_of_life", "2027-10") in f, f
     assert ("main", "released", "2023-10-03") in f
     assert not any("693" in str(o.value) or "664" in str(o.value) for _, o in got)  # references are no figures
 
@@ -178,3 +178,19 @@ def test_extract_command_prints_units_and_observations_as_json(tmp_path: Path) -
     missing = subprocess.run([sys.executable, "-m", "openresearch.cli", "extract", str(tmp_path / "nope")],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
+
+
+def test_a_signed_change_in_a_table_is_left_out_not_a_failed_run() -> None:
+    text = """Build time against the previous release
+
+| tool | build time (s) | change |
+|------|---------------:|-------:|
+| zork | 5.6            | -42.9% |
+| snarf| 3.1            | +5%    |
+"""
+    got = facts(text)
+    assert ("zork", "build_time", "5.6", "s") in got
+    from openresearch.numbers import parse_quantity
+
+    for _, o in read(text):
+        parse_quantity(o.value, o.unit)  # every value the graph is handed is one it can read

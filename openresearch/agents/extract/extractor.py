@@ -11,6 +11,7 @@ of the source it was shown; the rest are rejected and counted, never repaired.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import Counter, OrderedDict
@@ -62,8 +63,9 @@ from openresearch.models import (
     SourceDoc,
     SubQuestion,
 )
-from openresearch.numbers import canonical_unit
+from openresearch.numbers import NumberFormatError, canonical_unit, parse_quantity
 
+log = logging.getLogger(__name__)
 _NUMERIC_ASK = re.compile(r"how (?:many|much|fast)|throughput|latency|cost|price|performance|limit|size|多少|吞吐|"
                           r"延迟|价格|成本|性能|上限", re.I)
 
@@ -566,12 +568,23 @@ class DeterministicExtractor:
             read = row_observations(row, start, quote, shifted, want, ctx_entity, self.doc_subject(source).named)
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
-        obs = self._in_context(source, start, obs)
+        obs = [o for o in self._in_context(source, start, obs) if storable(o)]
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
         return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,
                             source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
                             entities=entities, observations=obs, question_id=question.id, score=score)
+
+
+def storable(ob: ObservationIn) -> bool:
+    """Whether the graph can store an observation's value (a signed change such as "-42.9" in a table is not a
+    quantity it reads): a reader's value it cannot read is left out, never a failed run."""
+    try:
+        parse_quantity(ob.value, ob.unit)
+    except NumberFormatError:
+        log.info("observation left out, its value is no quantity: %r %r", ob.value, ob.unit)
+        return False
+    return True
 
 
 def asked_for(plan: Plan) -> Asked | None:

@@ -336,7 +336,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
             continue
         for v in cell_values(cell.text):
             if v.kind in ("date", "year") or (v.kind == "bare" and re.fullmatch(r"(?:19|20)\d\d", v.raw)):
-                unit = "date" if v.kind == "date" or "-" in v.raw or re.search(r"[A-Za-z]", v.raw) else "year"
+                unit = "date" if v.kind == "date" else "year"  # a month ("2028-10", "April 2029") reads as its year
             else:
                 unit = v.unit or col.unit
             at = cell.start - quote_start + v.start
