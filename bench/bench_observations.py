@@ -32,8 +32,8 @@ from typing import Any
 from openresearch.agents.extract.document import ReadDocument, read_document
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.identity import AliasResolver, entity_key
-from openresearch.ingest.documents import parse_file
 from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
 from openresearch.models import ObservationIn
 
 REPO = Path(__file__).resolve().parents[1]
@@ -109,7 +109,7 @@ def score(corpus: Path, show: bool) -> dict[str, float]:
     read: dict[str, tuple[ReadDocument, str, list[tuple[str, int, int]]]] = {}
     t0 = time.perf_counter()
     for doc in sorted({u["doc_id"] for u in gold["units"]}):
-        src = parse_file(corpus / "docs" / doc)
+        src = parse_local_file(corpus / "docs" / doc)
         read[doc] = (read_document(ex, src), src.text, tokens(src.text))
     took = time.perf_counter() - t0
     n_gold = found = n_pred = right = role_ok = matched = nm_total = nm_stored = unlocated = 0

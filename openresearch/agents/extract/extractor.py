@@ -115,6 +115,17 @@ _EDITION = re.compile(r"\b(?:cloud[ -](?:serverless|dedicated)|serverless|dedica
                       r"community edition|open source edition|self-hosted)\b", re.I)
 
 
+def title_name(title: str | None, text: str) -> str | None:
+    """The product a document is titled with: a title of one or two name-like words ("orjson", "simdjson",
+    "Apache Kafka") that the text itself uses at least three times as a word. A heading such as "Introduction"
+    or "Status of Python Versions" is no name: the text does not keep repeating it."""
+    name = (title or "").strip()
+    if not name or len(name.split()) > 2 or len(name) > 40 or not re.search(r"[A-Za-z]", name):
+        return None
+    uses = len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text))
+    return name if uses >= 3 else None
+
+
 def source_edition(source: SourceDoc) -> str | None:
     """The product edition a page documents, from its title or else its address ("InfluxDB Cloud Serverless
     limits", ".../influxdb3/cloud-dedicated/admin/..."): limits of two editions are not a conflict."""
@@ -432,7 +443,10 @@ class DeterministicExtractor:
             dominant = top[0][0] if top and top[0][1] >= 3 and (len(top) == 1 or top[0][1] >= 2 * top[1][1]) \
                 else None
             # only a document (not a passage) names its subject often enough to tell; never linked elsewhere
-            if len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
+            if named := title_name(source.title, head):
+                dominant = dominant if dominant and entity_key(dominant) == entity_key(named) else \
+                    self.aliases.canonical(named)  # a README titled "orjson" is about orjson, not its TypeError
+            elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
                 dominant = self.aliases.canonical(word)
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")

@@ -15,6 +15,7 @@ from typing import Literal, NamedTuple
 from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
 from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
+from openresearch.agents.extract.subjects import subject_at
 from openresearch.agents.extract.values import Value, find_values
 from openresearch.models import ObservationIn, ObservationRole
 
@@ -527,6 +528,24 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
     return min(pool, key=rank).canonical
 
 
+def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: set[int],
+                    fallback: str | None) -> str | None:
+    """The value's clause subject where the sentence gives a choice (two names, or a name beside the document's
+    own product): a name inside the subject, the document's product for "it"/"we"/"this library" ("" when the
+    document names none), or None to let the nearest-name rule decide."""
+    pool = [m for i, m in enumerate(mentions) if i not in skip]
+    subj = subject_at(sentence, v.start)
+    if subj is None:
+        return None
+    if subj.own:
+        return fallback or ""
+    inside = [m for m in pool if subj.start <= m.start < subj.end]
+    if inside:
+        return inside[0].canonical
+    # a proper-noun subject no list knows ("Glorp, by contrast, manages 1 GB/s"), unless a name it skips is it
+    return subj.name if subj.name and not any(subj.start <= m.start < subj.end for m in mentions) else None
+
+
 def _someone_elses_life(before: str, entity: str) -> bool:
     """A life in parentheses belongs to the name written right before it: "owned by Matthew C. (Matty) Walsh
     (1914–2006) and Jimmy Ryan (1911–1963)" dates Walsh's life, not Jimmy Ryan's; a name sharing a word with the
@@ -664,7 +683,10 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         if ins and (perf or v.kind in ("year", "date")):
             continue
         own_skip = skip | {i for i, m in enumerate(mentions) if rel and m.canonical == rel.baseline}
-        entity = _entity(text, v, mentions, preferred, context_entity, own_skip)
+        by_subject = _subject_entity(text, v, mentions, own_skip, context_entity)
+        if by_subject == "":
+            continue  # "It ... 40-50x as fast": the document's own product, which this document does not name
+        entity = by_subject or _entity(text, v, mentions, preferred, context_entity, own_skip)
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
             continue
         if metric in ("born", "died") and _someone_elses_life(text[:v.start], entity):

