@@ -194,3 +194,18 @@ def test_a_signed_change_in_a_table_is_left_out_not_a_failed_run() -> None:
 
     for _, o in read(text):
         parse_quantity(o.value, o.unit)  # every value the graph is handed is one it can read
+
+
+def test_a_changelog_entry_holds_for_its_release_heading() -> None:
+    text = """# Changelog
+
+## 0.28.2
+
+* Glorp now parses large files 15% faster than before.
+
+## 0.27.0
+
+* Startup is unchanged.
+"""
+    (got,) = [o for _, o in read(text)]
+    assert (got.entity, str(got.value), got.condition) == ("Glorp", "15", "0.28.2")

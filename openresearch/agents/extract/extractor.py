@@ -153,6 +153,10 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
     return None
 
 
+_RELEASE_HEADING = re.compile(r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?"
+                              r"(?:\s*(?:[-–—]\s*|\()\s*(?:\d{4}-\d{2}-\d{2}|\w+ \d{1,2},? \d{4})\)?)?", re.I)
+
+
 def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
     """The nearest heading above `start` (a short paragraph of its own without end punctuation) when it names a
     plan, edition or version; None when the nearest heading names something else."""
@@ -162,6 +166,8 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
         cut = text.rfind("\n\n", low, pos - 1)
         para = text[cut + 2 if cut >= 0 else low:pos].strip()
         pos = cut if cut >= 0 else low
+        if para and _RELEASE_HEADING.fullmatch(para):
+            return para  # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release
         if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \
                 not re.search(r"[.!?。！？;；,，)）]$", para) and not re.match(r"\d", para):
             if _SECTION.match(para):
