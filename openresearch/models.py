@@ -199,6 +199,7 @@ class ComparisonCell(BaseModel):
     unit: str
     evidence_ids: list[str]
     conditions: list[str]
+    roles: list[str] = Field(default_factory=list, description="per value: own, bound, reported, disputed")
     superseded_by: list[str | None] = Field(
         default_factory=list, description="per value: the observation that superseded it (None: current); "
                                           "superseded values appear only when asked for")

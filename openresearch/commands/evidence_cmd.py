@@ -165,18 +165,26 @@ def compare(
     print_comparison(comp)
 
 
+CELL_FIGURES = 3  # a cell a reader takes in at a glance; the rest are counted
+
+
 def _cell_text(cell: ComparisonCell) -> str:
-    """The range of the current values with their evidence ids, then each superseded value (when asked for)."""
-    marks = cell.superseded_by or [None] * len(cell.values)
-    current = [(v, i) for v, i, by in zip(cell.values, cell.evidence_ids, marks, strict=False) if not by]
-    old = [f"{v:g} {cell.unit} superseded [{i}]" for v, i, by in zip(cell.values, cell.evidence_ids, marks,
-                                                                    strict=False) if by]
+    """Each current figure with its condition and evidence id (the source's own first, at most three, then how
+    many more), a figure only reported marked so; then each superseded value (when asked for)."""
+    n = len(cell.values)
+    marks = cell.superseded_by or [None] * n
+    roles = cell.roles or ["own"] * n
+    conds = cell.conditions or [""] * n
+    current = sorted((i for i in range(n) if not marks[i]), key=lambda i: roles[i] in ("reported", "disputed"))
     lines = []
-    if current:
-        lo, hi = min(v for v, _ in current), max(v for v, _ in current)
-        rng = f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}"
-        lines.append(f"{rng} {cell.unit}\n" + " ".join(f"[{i}]" for _, i in current))
-    return "\n".join(lines + old)
+    for i in current[:CELL_FIGURES]:
+        tag = f" ({roles[i]})" if roles[i] in ("reported", "disputed") else ""
+        cond = f" ({conds[i]})" if conds[i] else ""
+        lines.append(f"{cell.values[i]:g} {cell.unit}{cond}{tag} [{cell.evidence_ids[i]}]".replace("  ", " "))
+    if len(current) > CELL_FIGURES:
+        lines.append(f"+{len(current) - CELL_FIGURES} more")
+    lines += [f"{cell.values[i]:g} {cell.unit} superseded [{cell.evidence_ids[i]}]" for i in range(n) if marks[i]]
+    return "\n".join(lines)
 
 
 def print_comparison(comp: Comparison) -> None:

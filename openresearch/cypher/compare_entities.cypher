@@ -10,5 +10,6 @@ MATCH (o)<-[:REPORTS]-(ev:Evidence)-[:FROM]->(s:Source)
 // evidence kept with an earlier version of a changed source is history
 WHERE s.version_of IS NULL
 RETURN e.id AS entity_id, e.name AS entity, o.metric AS metric, o.value AS value, o.unit AS unit,
-       o.condition AS condition, ev.id AS evidence_id, o.superseded_by AS superseded_by
+       o.condition AS condition, ev.id AS evidence_id, o.superseded_by AS superseded_by,
+       coalesce(o.role, 'own') AS role
 ORDER BY metric, entity, value

@@ -250,12 +250,19 @@ class GraphStore(DocumentStore, RunStore):
         entities in the order asked."""
         cells: dict[str, dict[str, ComparisonCell]] = {}
         names: list[str] = []
+        rows = list(rows)
+        units: dict[str, set[str]] = {}
         for r in rows:
-            cell = cells.setdefault(r["metric"], {}).setdefault(
+            units.setdefault(r["metric"], set()).add(r["unit"] or "")
+        for r in rows:
+            # one row per unit: a cell never holds msg/s beside MB/s
+            key = r["metric"] if len(units[r["metric"]]) == 1 else f"{r['metric']} ({r['unit'] or 'count'})"
+            cell = cells.setdefault(key, {}).setdefault(
                 r["entity"], ComparisonCell(values=[], unit=r["unit"], evidence_ids=[], conditions=[]))
             cell.values.append(float(r["value"]))
             cell.evidence_ids.append(r["evidence_id"])
             cell.conditions.append(r["condition"] or "")
+            cell.roles.append(r.get("role") or "own")
             cell.superseded_by.append(r.get("superseded_by"))
             if r["entity"] not in names:
                 names.append(r["entity"])

@@ -25,3 +25,22 @@ def test_reported_figure_is_stored_with_its_role_and_is_no_side_of_a_conflict(st
     (group,) = store.conflict_groups(entity="Kafka")
     assert sorted(v.value for v in group.values) == [420.0, 605.0]
     assert all("blog-b" not in u for v in group.values for u in v.source_urls)
+
+
+def test_a_comparison_cell_never_mixes_units_and_says_which_figures_are_reported(store: GraphStore) -> None:
+    rate = rec("https://bench-a.example/kafka", "Kafka reached 605 MB/s on three brokers.", "Apache Kafka",
+               "throughput", "605", "MB/s")
+    msgs = rec("https://bench-b.example/kafka", "Kafka handled 1,000,000 messages per second.", "Apache Kafka",
+               "throughput", "1,000,000", "msg/s")
+    said = rec("https://blog-c.example/kafka", "According to a vendor, Kafka does 700 MB/s.", "Apache Kafka",
+               "throughput", "700", "MB/s")
+    said.observations[0] = said.observations[0].model_copy(update={"role": "reported"})
+    store.write_evidence([rate, msgs, said])
+    comp = store.compare(["Kafka"])
+    assert len(comp.metrics) == 2 and all(m.startswith("throughput (") for m in comp.metrics)
+    for m in comp.metrics:
+        (cell,) = comp.cells[m].values()
+        assert len({cell.unit}) == 1 and len(cell.values) == len(cell.roles)
+    by_role = {v: r for m in comp.metrics for c in comp.cells[m].values() for v, r in zip(c.values, c.roles,
+                                                                                        strict=True)}
+    assert by_role == {605.0: "own", 700.0: "reported", 1_000_000.0: "own"}
