@@ -63,6 +63,31 @@ _STREAM = re.compile(rb"stream\r?\n")
 _INFLATE_STEP = 1 << 20
 
 
+def inflated_size(raw: bytes, limit: int) -> int:
+    """How many bytes the Flate stream `raw` inflates to, counted in 1 MB steps and thrown away; stops once
+    `limit` is reached (the count is then >= `limit`), at the end of the zlib stream (whatever follows it, such
+    as the end-of-line before `endstream`, is ignored), or where the data stops being Flate.
+
+    The loop ends on the decompressor's own state, not on `unconsumed_tail` running dry: once the stream has
+    ended, CPython's zlib leaves the trailing bytes in `unconsumed_tail` for ever (3.11: 2 MB of zeros plus
+    "\n" looped at 100% CPU), so each step must also make progress.
+    """
+    inflater = zlib.decompressobj()
+    chunk = raw
+    size = 0
+    try:
+        while not inflater.eof and size < limit:
+            out = inflater.decompress(chunk, _INFLATE_STEP)
+            tail = inflater.unconsumed_tail
+            if not out and len(tail) == len(chunk):
+                break  # no input used and nothing out: a truncated stream
+            size += len(out)
+            chunk = tail
+    except zlib.error:
+        pass  # not Flate from here on (an image codec, a broken stream): count what inflated before
+    return size
+
+
 def check_inflated(data: bytes, max_total: int, max_stream: int) -> None:
     """Refuse a PDF whose Flate streams inflate past the limits, before pdfminer inflates any of them.
 
@@ -77,17 +102,7 @@ def check_inflated(data: bytes, max_total: int, max_stream: int) -> None:
         if end < 0:
             end = len(data)
         pos = end + 9
-        inflater = zlib.decompressobj()
-        chunk = data[start:end]
-        size = 0
-        try:
-            while chunk:
-                size += len(inflater.decompress(chunk, _INFLATE_STEP))
-                chunk = inflater.unconsumed_tail
-                if size > max_stream or total + size > max_total:
-                    break
-        except zlib.error:
-            pass  # not Flate (an image, a broken stream): pdfminer deals with it
+        size = inflated_size(data[start:end], min(max_stream, max_total - total) + 1)
         total += size
         if size > max_stream:
             raise ParseError(f"a PDF stream inflates to more than {max_stream:,} bytes "
