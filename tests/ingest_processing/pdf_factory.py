@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from typing import Literal
 
 from fpdf import FPDF
 
@@ -84,20 +85,28 @@ def blank_doc() -> bytes:
 
 
 def flate_stream_pdf(inflated: int, *, eol: bytes = b"\n", content: bool = False,
-                     text: str = "Big stream marker sentence.") -> bytes:
+                     text: str = "Big stream marker sentence.",
+                     packing: Literal["flate", "flate-twice", "truncated"] = "flate") -> bytes:
     """A one-page PDF, with a correct xref, holding one Flate stream that inflates to ``inflated`` bytes, ended by
     ``eol`` before ``endstream`` as most writers do.
 
     ``content=False``: the page shows ``text`` from a small content stream and the big stream is an image XObject
     of zeros (a large scan or photo). ``content=True``: the big stream is the page's content stream itself,
-    ``text`` followed by vector drawing operators up to ``inflated`` bytes (a dense chart or map).
+    ``text`` followed by vector drawing operators up to ``inflated`` bytes (a dense chart or map), Flate-packed
+    once, twice (``/Filter [/FlateDecode /FlateDecode]``: the raw bytes inflate to little) or cut short at 3/4
+    (a damaged download: zlib refuses it whole, pdfminer keeps what inflates).
     """
     shown = b"BT /F1 12 Tf 72 720 Td (%s) Tj ET\n" % text.encode("latin-1")
     packer = zlib.compressobj(6)
     if content:
         filler = b"q 0.5 w 10 10 m 200 200 l S Q\n"
         packed = packer.compress(shown + filler * max(0, (inflated - len(shown)) // len(filler))) + packer.flush()
-        page = b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s%sendstream" % (len(packed), packed, eol)
+        flate = b"/FlateDecode"
+        if packing == "flate-twice":
+            packed, flate = zlib.compress(packed, 9), b"[/FlateDecode /FlateDecode]"
+        elif packing == "truncated":
+            packed = packed[: len(packed) * 3 // 4]
+        page = b"<< /Length %d /Filter %s >>\nstream\n%s%sendstream" % (len(packed), flate, packed, eol)
         xobject = b"<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Length 0 >>\nstream\n\nendstream"
     else:
         zeros = bytes(1 << 20)
