@@ -2,7 +2,13 @@
 
 Usage:
   python bench/bench_parse.py [--html-pages 200] [--pdf-pages 20] [--chunks 256] [--batch-size 64]
-                              [--model all-MiniLM-L6-v2] [--skip-model]
+                              [--model all-MiniLM-L6-v2] [--skip-model] [--pdf-streams 1,10,50,200]
+  python bench/bench_parse.py --only-pdf-streams [--pdf-streams 1,10,50,200]
+
+--pdf-streams: one-page PDFs whose single Flate stream inflates to each size in MiB (an image of zeros, then the
+page's own content stream of drawing operators, "\r\n" before endstream), each parsed in a fresh interpreter
+with the default limits: wall time, peak RSS (ru_maxrss), and the outcome (text, text cut at the deadline, or
+the ParseError).
 
 Inputs are generated here (HTML with nav/ads/cookie banners/footers, English and GBK-encoded Chinese;
 two-column PDFs built with fpdf2). Prints figures only; nothing here asserts on time.
@@ -12,15 +18,20 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from fpdf import FPDF
 
+from openresearch.errors import ParseError
 from openresearch.ingest.chunk import chunk_text
 from openresearch.ingest.embed import HashEmbedder, SentenceTransformerEmbedder
 from openresearch.ingest.html import parse_html
@@ -120,6 +131,47 @@ def bench_pdf(pages: int) -> None:
     )
 
 
+def _stream_case(path: str) -> None:
+    """Child side of bench_pdf_streams: parse one file, print seconds, peak RSS and the outcome."""
+    with open(path, "rb") as f:
+        data = f.read()
+    warnings: list[str] = []
+    start = time.perf_counter()
+    try:
+        doc = parse_pdf(data, warnings=warnings)
+        outcome = f"text {len(doc.text)} chars" + (" (cut at the deadline)" if warnings else "")
+    except ParseError as exc:
+        outcome = f"ParseError: {str(exc)[:70]}"
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{seconds:6.2f} s  peak RSS {peak_mb:6.0f} MB  {outcome}")
+
+
+def _make_stream_case(spec: str) -> None:
+    """Child side of bench_pdf_streams: write one case (SIZE_MIB:KIND:PATH), so the parent never holds the
+    hundreds of MB the generator needs (ru_maxrss survives fork and exec, and would count them in the parse)."""
+    size, kind, path = spec.split(":", 2)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "ingest_processing"))
+    from pdf_factory import flate_stream_pdf
+
+    Path(path).write_bytes(flate_stream_pdf(int(size) << 20, eol=b"\r\n", content=kind == "content"))
+
+
+def bench_pdf_streams(sizes: list[int]) -> None:
+    baseline = subprocess.run([sys.executable, "-c", "import resource, openresearch.ingest.pdf;"
+                               "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    print(f"pdf streams (fresh interpreter each; importing the parser alone peaks at {baseline} MB RSS)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("image", "content"):
+            for size in sizes:
+                path = Path(tmp) / f"{kind}-{size}.pdf"
+                subprocess.run([sys.executable, __file__, "--make-stream-case", f"{size}:{kind}:{path}"], check=True)
+                label = f"  {kind:7} stream inflating to {size:4} MiB ({path.stat().st_size / 1e3:6.1f} kB file):"
+                out = subprocess.run([sys.executable, __file__, "--stream-case", str(path)],
+                                     capture_output=True, text=True, timeout=600)
+                print(label, out.stdout.strip() or out.stderr.strip().splitlines()[-1], flush=True)
+
 def bench_embed(
     texts: list[str], n_chunks: int, batch_size: int, model: str | None, skip_model: bool
 ) -> None:
@@ -164,9 +216,24 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--model", default=None, help="model name or local path (default: bundled MiniLM)")
     parser.add_argument("--skip-model", action="store_true", help="only the hashing baseline, no torch")
+    parser.add_argument("--pdf-streams", default="1,10,50,200", help="MiB each big Flate stream inflates to")
+    parser.add_argument("--only-pdf-streams", action="store_true", help="only the big-stream PDF cases")
+    parser.add_argument("--stream-case", help=argparse.SUPPRESS)
+    parser.add_argument("--make-stream-case", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make_stream_case:
+        _make_stream_case(args.make_stream_case)
+        return
+    if args.stream_case:
+        _stream_case(args.stream_case)
+        return
+    sizes = [int(x) for x in args.pdf_streams.split(",") if x.strip()]
+    if args.only_pdf_streams:
+        bench_pdf_streams(sizes)
+        return
     texts = bench_html(args.html_pages)
     bench_pdf(args.pdf_pages)
+    bench_pdf_streams(sizes)
     bench_embed(texts, args.chunks, args.batch_size, args.model, args.skip_model)
 
 

@@ -77,7 +77,10 @@ class Settings(BaseSettings):
     max_chunks_per_document: int = Field(default=2_000, description="Chunks stored per document.")
     max_pdf_inflated_bytes: int = Field(default=200_000_000, description="Decompressed stream bytes per PDF "
                                         "(a decompression bomb stops here).")
-    max_pdf_page_inflated_bytes: int = Field(default=50_000_000, description="Decompressed bytes per PDF page.")
+    max_pdf_page_inflated_bytes: int = Field(default=50_000_000, description="Decompressed bytes per PDF stream "
+                                             "(a page's content, an image, a font).")
+    max_pdf_seconds: float = Field(default=8.0, description="Seconds spent reading one PDF; past them the text "
+                                   "read so far is kept with a warning (a huge content stream takes ~3 s per MB).")
     max_url_chars: int = Field(default=8_192, description="Longer URLs are refused before any request.")
 
     # --- LLM (any OpenAI-compatible endpoint; none configured = the deterministic pipeline) -----------

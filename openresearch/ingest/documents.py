@@ -221,10 +221,11 @@ class Limits:
     max_chars: int = 1_000_000
     max_pdf_inflated_bytes: int = 200_000_000
     max_pdf_page_inflated_bytes: int = 50_000_000
+    max_pdf_seconds: float = 8.0
 
     @classmethod
     def from_settings(cls, s: Settings) -> Limits:
-        return cls(s.max_document_chars, s.max_pdf_inflated_bytes, s.max_pdf_page_inflated_bytes)
+        return cls(s.max_document_chars, s.max_pdf_inflated_bytes, s.max_pdf_page_inflated_bytes, s.max_pdf_seconds)
 
     @property
     def max_markup_bytes(self) -> int:
@@ -259,8 +260,11 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
     if kind == "pdf":
         from openresearch.ingest.pdf import parse_pdf
 
+        pdf_warnings: list[str] = []
         parsed = parse_pdf(data, max_inflated_bytes=limits.max_pdf_inflated_bytes,
-                           max_stream_inflated_bytes=limits.max_pdf_page_inflated_bytes)
+                           max_stream_inflated_bytes=limits.max_pdf_page_inflated_bytes,
+                           max_seconds=limits.max_pdf_seconds, warnings=pdf_warnings)
+        warnings.extend(f"{label}: {w}" for w in pdf_warnings)
         text, title, published = parsed.text, parsed.title, parsed.published_at
         pages = [(p.page_no, p.start, p.end) for p in parsed.pages]
         doc_kind = "paper" if default_kind in {"local", "web"} else default_kind

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import zlib
+from typing import Literal
+
 from fpdf import FPDF
 
 
@@ -79,3 +82,59 @@ def blank_doc() -> bytes:
     pdf = FPDF()
     pdf.add_page()
     return bytes(pdf.output())
+
+
+def flate_stream_pdf(inflated: int, *, eol: bytes = b"\n", content: bool = False,
+                     text: str = "Big stream marker sentence.",
+                     packing: Literal["flate", "flate-twice", "truncated"] = "flate") -> bytes:
+    """A one-page PDF, with a correct xref, holding one Flate stream that inflates to ``inflated`` bytes, ended by
+    ``eol`` before ``endstream`` as most writers do.
+
+    ``content=False``: the page shows ``text`` from a small content stream and the big stream is an image XObject
+    of zeros (a large scan or photo). ``content=True``: the big stream is the page's content stream itself,
+    ``text`` followed by vector drawing operators up to ``inflated`` bytes (a dense chart or map), Flate-packed
+    once, twice (``/Filter [/FlateDecode /FlateDecode]``: the raw bytes inflate to little) or cut short at 3/4
+    (a damaged download: zlib refuses it whole, pdfminer keeps what inflates).
+    """
+    shown = b"BT /F1 12 Tf 72 720 Td (%s) Tj ET\n" % text.encode("latin-1")
+    packer = zlib.compressobj(6)
+    if content:
+        filler = b"q 0.5 w 10 10 m 200 200 l S Q\n"
+        packed = packer.compress(shown + filler * max(0, (inflated - len(shown)) // len(filler))) + packer.flush()
+        flate = b"/FlateDecode"
+        if packing == "flate-twice":
+            packed, flate = zlib.compress(packed, 9), b"[/FlateDecode /FlateDecode]"
+        elif packing == "truncated":
+            packed = packed[: len(packed) * 3 // 4]
+        page = b"<< /Length %d /Filter %s >>\nstream\n%s%sendstream" % (len(packed), flate, packed, eol)
+        xobject = b"<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Length 0 >>\nstream\n\nendstream"
+    else:
+        zeros = bytes(1 << 20)
+        parts = [packer.compress(zeros) for _ in range(inflated >> 20)]
+        parts.append(packer.compress(bytes(inflated & ((1 << 20) - 1))))
+        packed = b"".join(parts) + packer.flush()
+        shown += b"q 100 0 0 100 72 500 cm /Im1 Do Q\n"
+        page = b"<< /Length %d >>\nstream\n%s%sendstream" % (len(shown), shown, eol)
+        side = max(1, int(inflated**0.5))
+        xobject = (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+                   b"/BitsPerComponent 8 /Length %d /Filter /FlateDecode >>\nstream\n%s%sendstream"
+                   % (side, side, len(packed), packed, eol))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> >>",
+        page,
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        xobject,
+    ]
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, obj in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, obj)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
