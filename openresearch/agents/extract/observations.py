@@ -538,6 +538,9 @@ def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: 
     if subj is None:
         return None
     if subj.own:
+        earlier = [m for m in pool if m.end <= subj.start]
+        if earlier and sentence[subj.start:subj.end].lower() == "it":
+            return earlier[-1].canonical  # "Kestrel did not reach 600 MB/s but it reached 420 MB/s"
         return fallback or ""
     inside = [m for m in pool if subj.start <= m.start < subj.end]
     if inside:
