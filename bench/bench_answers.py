@@ -2,6 +2,7 @@
 
   python bench/bench_answers.py ramdocs [--n 40] [--seed 0] [--all] [--verbose]   # look-ups with misinformation
   python bench/bench_answers.py tsdb [--verbose]                                    # real TSDB docs, key facts
+  python bench/bench_answers.py json-libs | release-policy [--verbose]              # the same on other domains
   python bench/bench_answers.py example                                             # the example corpus
 
 Every run is offline, on its own embedded FalkorDB in a temp data dir (RAMDocs: one graph per question on
@@ -335,19 +336,25 @@ def ramdocs(n: int, seed: int, take_all: bool, verbose: bool, keep: Path | None)
 
 # --- tsdb ----------------------------------------------------------------------------------------------------
 
-def tsdb(verbose: bool, keep: Path | None) -> None:
-    if missing(TSDB / "facts.json"):
+CORPORA = {"tsdb": TSDB, "json-libs": DATA / "json-libs-corpus", "release-policy": DATA / "release-policy-corpus"}
+
+
+def tsdb(verbose: bool, keep: Path | None, name: str = "tsdb") -> None:
+    """A corpus of real documents with key facts, real conflicts and near-misses (facts.json): tsdb, json-libs or
+    release-policy."""
+    root = CORPORA[name]
+    if missing(root / "facts.json"):
         return
-    facts = json.loads((TSDB / "facts.json").read_text("utf-8"))["questions"]
-    header(f"tsdb ({len(facts)} questions over {len(list((TSDB / 'docs').iterdir()))} documents)")
+    facts = json.loads((root / "facts.json").read_text("utf-8"))["questions"]
+    header(f"{name} ({len(facts)} questions over {len(list((root / 'docs').iterdir()))} documents)")
     totals = {"facts": 0, "found": 0, "from_doc": 0, "supports": 0, "conflicts": 0, "conf_found": 0,
               "conf_entity": 0, "near": 0, "near_flagged": 0, "near_flags": 0}
     runs: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="orbench-tsdb-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"orbench-{name}-") as tmp:
         docs = Path(tmp) / "docs"
-        shutil.copytree(TSDB / "docs", docs)
+        shutil.copytree(root / "docs", docs)
         for qi, q in enumerate(facts, 1):
-            out = keep_dir(keep, Path(tmp), f"tsdb-q{qi}")
+            out = keep_dir(keep, Path(tmp), f"{name}-q{qi}")
             try:
                 info = child_run(q["question"], docs, out)
             except RuntimeError as e:
@@ -358,7 +365,7 @@ def tsdb(verbose: bool, keep: Path | None) -> None:
                                     (out / "report.md").read_text("utf-8"))
             fs = [S.score_fact(f, parsed) for f in q["facts"]]
             cs = [S.score_conflict(c, parsed) for c in q["conflicts"]]
-            ns = [S.score_near_miss(m, parsed) for m in q["near_misses"]]
+            ns = [S.score_near_miss(m, parsed) for m in q.get("near_misses", [])]
             run_line = (f"wall {info['wall_s']:.1f} s (model load {info['model_load_s']:.1f} s apart), peak RSS "
                         f"{info['peak_rss_mb']:.0f} MB + FalkorDB server {info['server_peak_rss_mb'] or 0:.0f} MB, "
                         f"stages {info.get('stages')}")
@@ -397,7 +404,7 @@ def tsdb(verbose: bool, keep: Path | None) -> None:
             totals["near_flagged"] += sum(bool(m.flagged) for m in ns)
             totals["near_flags"] += sum(len(m.flagged) for m in ns)
     t = totals
-    print(f"\nsummary: tsdb, code {commit()}")
+    print(f"\nsummary: {name}, code {commit()}")
     print(f"  command: {command()}")
     print(f"  key-fact recall: {pct(t['found'], t['facts'])}   target >= 80%; of the facts found, cited from the "
           f"fact's doc {t['from_doc']}, cited quote holds the numbers {t['supports']}")
@@ -457,6 +464,8 @@ def main() -> None:
     rd.add_argument("--seed", type=int, default=0)
     rd.add_argument("--all", action="store_true", help="every question (482)")
     for p in (rd, sub.add_parser("tsdb", help="the TSDB docs corpus and its key facts"),
+              sub.add_parser("json-libs", help="the JSON libraries corpus (benchmark tables) and its key facts"),
+              sub.add_parser("release-policy", help="the release-policy corpus (dates, durations) and its key facts"),
               sub.add_parser("example", help="the example corpus (examples/corpus)")):
         p.add_argument("--verbose", "-v", action="store_true")
         p.add_argument("--keep", type=Path, default=None, help="keep each run's report files under this dir")
@@ -470,8 +479,8 @@ def main() -> None:
         ap.error("--keep must be outside the repository")
     if args.what == "ramdocs":
         ramdocs(args.n, args.seed, args.all, args.verbose, args.keep)
-    elif args.what == "tsdb":
-        tsdb(args.verbose, args.keep)
+    elif args.what in CORPORA:
+        tsdb(args.verbose, args.keep, args.what)
     else:
         example(args.verbose, args.keep)
 

@@ -44,3 +44,29 @@ def test_it_is_the_titled_product_not_the_most_repeated_capitalised_word() -> No
     by_value = {str(o.value): o.entity for o in doc.observations}
     assert by_value["3"] == "zork"
     assert "ValueError" not in by_value.values()
+
+
+def test_a_comparison_question_compares_what_it_lists_whatever_its_case() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("Compare zorkjson, blarg, Quuxlib and frob/json (JSON for Modern C++) on parsing throughput for "
+                "corpus.json, serialization (stringify) throughput and per-value memory overhead. Which README "
+                "figures are comparable?")
+    assert a.entities == ["zorkjson", "blarg", "Quuxlib", "frob/json"]  # not README or JSON
+    assert a.attributes == ["parsing throughput for corpus.json", "serialization throughput",
+                            "per-value memory overhead"]
+    b = analyse("On the quux benchmark, how do Farmo, Rsblip and Vitro compare on cold start time and build time?")
+    assert b.entities == ["Farmo", "Rsblip", "Vitro"]
+    c = analyse("For Zork 3.12 and 3.13, what are the key dates: the x.y.0 release, the feature freeze and the end "
+                "of security support?")
+    assert "3.12" not in c.attributes and "feature freeze" in c.attributes
+
+
+def test_a_metric_no_list_names_answers_by_its_words_and_unit() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert answers_metric("parse", "GB/s", "parsing_throughput")
+    assert not answers_metric("parse", "ms", "parsing_throughput")  # a time answers no throughput
+    assert answers_metric("startup", "ms", "dev_server_startup_time")
+    assert not answers_metric("startup", "MB/s", "dev_server_startup_time")
+    assert not answers_metric("bundle_size", "KB", "dev_server_startup_time")

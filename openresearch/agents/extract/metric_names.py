@@ -207,3 +207,42 @@ def same_family(a: str, b: str) -> bool:
     if ra == rb:
         return True
     return "speedup" in (a, b) and bool({ra, rb} & _SPEED)
+
+
+# --- a metric no list names, matched by its words and its unit --------------------------------------------
+
+_FILLER = frozenset({"the", "and", "for", "per", "of", "in", "on", "with", "without", "to", "a", "an", "all", "total",
+                     "value", "values", "number", "figure", "result", "results", "benchmark", "test", "score"})
+# what kind of unit a question's word asks for: a word of a time asks for a time, of a speed for a rate, ...
+_ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|build|hmr|wall|elapsed|delay)")),
+             ("rate", re.compile(r"^(?:throughput|speed|rate|bandwidth|qps|tps|ops|per_second)")),
+             ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")))
+_UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|min|mins?|minutes?|h|hours?|ns/op|"
+                                   r"us/op|ms/op)$", re.I)),
+               ("rate", re.compile(r"/s$|/sec$|per second|ps$|^(?:qps|tps)$", re.I)),
+               ("size", re.compile(r"^(?:[kmgtp]?i?b|bytes?|kb|mb|gb|tb|b/op|bytes/op)$", re.I)))
+
+
+def _stems(key: str) -> set[str]:
+    words = re.findall(r"[a-z]+|[\u4e00-\u9fff]+", key.lower().replace("_", " "))
+    return {w[:4] for w in words if w not in _FILLER and len(w) >= 3}
+
+
+def unit_kind(unit: str | None) -> str | None:
+    """time, rate or size for a unit that is one; None for a count, a ratio, a date or no unit."""
+    u = (unit or "").strip()
+    return next((kind for kind, rx in _UNIT_KINDS if rx.search(u)), None)
+
+
+def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
+    """Whether an observation's metric (a known key, or a source's own words: "parse", "startup", "end_of_life")
+    answers a question's metric (a known key, or the question's own words: "parsing throughput", "dev server
+    startup time"): the same family, or a content word in common and a unit of the kind the question's words ask
+    for ("startup time" is never answered by MB/s, "parsing throughput" never by ms)."""
+    if metric == wanted or same_family(metric, wanted):
+        return True
+    if not _stems(metric) & _stems(wanted):
+        return False
+    asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
+    have = unit_kind(unit)
+    return not asked or have in asked

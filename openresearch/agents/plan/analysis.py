@@ -97,7 +97,12 @@ class Analyzer:
             # a look-up names one thing, qualifier and all ("Blue Lake Township, Michigan" is not two entities)
             at = text.find(asked.entity)
             found = [(at, asked.entity)]
-        if asked is None:
+        compared = _compared_list(text) if asked is None and language == "en" else []
+        if len(compared) >= 2:
+            # "Compare simdjson, yyjson, RapidJSON and nlohmann/json on ...": the list is what is compared, whatever
+            # its case; other capitalised words of the question (README, JSON, January) are its context
+            found = compared
+        elif asked is None:
             found += _listed_names(text, [s for _, s in found])
         entities = self._resolve(found)
         aspects = _aspects(text, language)
@@ -227,6 +232,33 @@ def _topic(text: str, language: Language, surfaces: list[str], aspects: list[str
 _LIST_OF_NAMES = re.compile(r"(?:compare|comparing|between|of|among|:)\s+((?:[\w.+#/-]+(?: [\w.+#/-]+){0,2}, )+"
                             r"(?:and |or )?[\w.+#/-]+(?: [\w.+#/-]+){0,2}|[\w.+#/-]+ (?:and|vs\.?|versus) [\w.+#/-]+)"
                             r"(?=\s*(?:[:?.,;]|\bon\b|\bin\b|\bfor\b|$))", re.I)
+
+
+_COMPARED = re.compile(
+    r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:on|in terms of|by|across|regarding|with respect to|for)\s|"
+    r"\bhow\s+(?:do|does|did)\s+(?P<b>.+?)\s+(?:compare|differ|stack up|perform)\b|"
+    r"\b(?:between|among)\s+(?P<c>.+?)\s+(?:on|in terms of|regarding|for|when)\s", re.I)
+
+
+def _compared_list(text: str) -> list[tuple[int, str]]:
+    """The things a comparison question lists ("Compare A, B, C and D on ...", "how do A, B and C compare",
+    "between A and B on ..."), with their positions; a parenthesis after an item is its gloss, not an item."""
+    first = re.split(r"(?<=[?!])\s|(?<=\.)\s+(?=[A-Z])", text, maxsplit=1)[0]
+    # a gloss in parentheses ("nlohmann/json (JSON for Modern C++)") is blanked, offsets kept: its "for" ends nothing
+    first = re.sub(r"\([^()]*\)", lambda p: " " * len(p.group(0)), first)
+    m = _COMPARED.search(first)
+    if not m:
+        return []
+    group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+    start, span = m.start(group), m.group(group)
+    out: list[tuple[int, str]] = []
+    for piece in re.finditer(r"[^,]+", span):
+        for item in re.finditer(r"(?:(?<=^)|(?<=\s))(?:(?!\b(?:and|or|vs\.?|versus)\b).)+", piece.group()):
+            name = item.group().strip(" .;:")
+            name = re.sub(r"^(?:and|or|the)\s+", "", name, flags=re.I).strip()
+            if name and re.search(r"[A-Za-z]", name) and len(name.split()) <= 4:
+                out.append((start + piece.start() + item.start() + item.group().find(name), name))
+    return out if len(out) >= 2 else []
 
 
 def _listed_names(text: str, known: list[str]) -> list[tuple[int, str]]:

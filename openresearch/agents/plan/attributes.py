@@ -98,7 +98,7 @@ _ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
 _ZH_ATTR = {"建成": "built", "建造": "built", "完成": "built", "成立": "founded", "创立": "founded", "出生": "born",
             "发布": "released", "上市": "released", "去世": "died", "开业": "opened"}
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|与|或)\s*")
-_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+((?:[\w/+-]+[ ,]*){1,14}?)"
+_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+((?:[\w/+\u2024-]+[ ,]*){1,14}?)"
                           r"(?:[.?;:]|\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|$)", re.I),
                re.compile(r":\s*([^.?:]+)"))
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
@@ -174,6 +174,10 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = " ".join(question.split())
     for e in sorted(entities, key=len, reverse=True):
         text = re.sub(rf"(?<!\w){re.escape(e)}(?!\w)", " ", text, flags=re.I)
+    # "twitter.json" is one word, and "serialization (stringify) throughput" one attribute with a gloss
+    text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
+    if language != "zh":
+        text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = []
     for pattern in patterns:
@@ -183,10 +187,13 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                 pieces = [q for p in pieces for q in (p.split("/") if all(
                     len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
             for piece in pieces:
-                item = _clean_item(piece)
+                item = _clean_item(piece.replace("\u2024", "."))
                 if item and (language == "zh" or len(item.split()) <= 5) and item.lower() not in (
                         f.lower() for f in found):
                     found.append(item)
+    # a version ("3.12") or a clause ("are the key dates") is no attribute
+    found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not re.match(
+        r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= 3][:8]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from openresearch.agents.extract.asked import answer_kind
-from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
+from openresearch.agents.extract.metric_names import answers_metric, canonical_metric, metric_mentions, same_family
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.verify.claim_text import quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
@@ -178,7 +178,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None) ->
     out: dict[str, list[Found]] = defaultdict(list)
     for ev in items:
         for obs in ev.observations:
-            if wanted is not None and not (obs.metric == wanted or same_family(obs.metric, wanted)):
+            if wanted is not None and not answers_metric(obs.metric, obs.unit, wanted):
                 continue
             if wanted is not None and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
