@@ -522,8 +522,27 @@ def _from_doc(doc: str, cites: Sequence[str], parsed: ParsedReport) -> bool:
     return False
 
 
+_WORDS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
+_WORDS |= {w: i for i, w in enumerate(["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]) if i}
+
+
+def fact_numbers(written: Iterable[str]) -> list[float]:
+    """The numbers a fact lists, as the report's number reader sees them: "twelve" is 12, a date "2023-10-02"
+    and a version "3.12.0" are their parts (2023, 10, 2; 3, 12, 0)."""
+    out: list[float] = []
+    for n in written:
+        try:
+            out.append(float(n))
+        except ValueError:
+            if n.strip().lower() in _WORDS:
+                out.append(float(_WORDS[n.strip().lower()]))
+            else:
+                out += [float(p) for p in re.findall(r"\d+", n)]
+    return out
+
+
 def score_fact(fact: dict[str, Any], parsed: ParsedReport) -> FactScore:
-    nums = [float(n) for n in fact["numbers"]]
+    nums = fact_numbers(fact["numbers"])
     entity, doc = str(fact.get("entity") or ""), str(fact.get("doc") or "")
     found = from_doc = supports = False
     where = ""
@@ -556,7 +575,9 @@ class ConflictScore:
 
 
 def score_conflict(conflict: dict[str, Any], parsed: ParsedReport) -> ConflictScore:
-    a, b = (float(n) for n in conflict["numbers"][:2])
+    sides = [fact_numbers([n]) for n in (list(conflict["numbers"]) * 2)[:2]]
+    # a side written as a date or a version is its most telling part: the year, or the minor version
+    a, b = (max(s, key=lambda x: (x >= 1000, x)) if s else 0.0 for s in sides)
     entity = str(conflict.get("entity") or "")
     found = with_entity = False
     where = ""

@@ -46,7 +46,7 @@ from openresearch.agents.extract.observations import (
     metric_words,
     observations,
 )
-from openresearch.agents.extract.tables import row_observations, table_row
+from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
@@ -377,9 +377,13 @@ class DeterministicExtractor:
         """0.45 embedding similarity (best over the question and its queries) + 0.35 keyword overlap +
         0.2 entity overlap, + 0.05 for a number when the question asks for one."""
         texts = [text[s[0]:s[1]] for s in spans]
+        # a table row is ranked as its reader sees it: under its caption and header ("simdjson | 2.5" is a parsing
+        # speed in GB/s on twitter.json), and its cells' bare numbers are figures
+        rows = [table_row(text, s[0]) if "|" in t else None for s, t in zip(spans, texts, strict=True)]
+        ranked = [f"{r.caption} {' | '.join(r.header)} {t}" if r else t for r, t in zip(rows, texts, strict=True)]
         asks = [question.text, *question.queries]
         with _EMBED_GATE:  # one encode at a time: concurrent ONNX runs each hold their own activations
-            vectors = self.embedder.embed([*asks, *texts])
+            vectors = self.embedder.embed([*asks, *ranked])
         sims = _best_cosines(vectors[len(asks):], vectors[:len(asks)])
         q_tokens = _stems(" ".join([question.text, *question.keywords, *question.aspects, *question.queries]))
         want = self.wanted(question, plan)
@@ -390,8 +394,10 @@ class DeterministicExtractor:
         own = asked_for(plan)  # a date or count asked under the question's own words
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         out = []
-        for sent, emb, found in zip(texts, sims, mentions, strict=True):
+        for sent, emb, found, row in zip(ranked, sims, mentions, rows, strict=True):
             facts = self._sentence_facts(sent)
+            if row is not None and any(cell_values(c.text) for c in row.cells[1:]):
+                facts = facts._replace(statistic=True, kinds=facts.kinds | {"table"})
             kw = min(1.0, len(q_tokens & facts.tokens) / max(2, min(len(q_tokens), 6))) if q_tokens else 0.0
             names = {m.canonical for m in found}
             ent = min(1.0, len(names & want) / min(len(want), 2)) if want else (0.5 if names else 0.0)
