@@ -522,8 +522,9 @@ def _from_doc(doc: str, cites: Sequence[str], parsed: ParsedReport) -> bool:
     return False
 
 
-_WORDS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
-_WORDS |= {w: i for i, w in enumerate(["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]) if i}
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
+_WORDS = {w: i for i, w in enumerate(_NUMBER_WORDS)} | {w: i for i, w in enumerate(_ORDINALS) if i}
 
 
 def fact_numbers(written: Iterable[str]) -> list[float]:
