@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, get_args
@@ -251,12 +252,14 @@ class GraphStore(DocumentStore, RunStore):
         cells: dict[str, dict[str, ComparisonCell]] = {}
         names: list[str] = []
         rows = list(rows)
-        units: dict[str, set[str]] = {}
+        units: dict[str, Counter[str]] = {}
         for r in rows:
-            units.setdefault(r["metric"], set()).add(r["unit"] or "")
+            units.setdefault(r["metric"], Counter())[r["unit"] or ""] += 1
         for r in rows:
-            # one row per unit: a cell never holds msg/s beside MB/s
-            key = r["metric"] if len(units[r["metric"]]) == 1 else f"{r['metric']} ({r['unit'] or 'count'})"
+            # one row per unit, so a row never holds msg/s beside MB/s: the metric's most used unit keeps its
+            # name, another is "throughput (msg/s)"
+            main = units[r["metric"]].most_common(1)[0][0]
+            key = r["metric"] if (r["unit"] or "") == main else f"{r['metric']} ({r['unit'] or 'count'})"
             cell = cells.setdefault(key, {}).setdefault(
                 r["entity"], ComparisonCell(values=[], unit=r["unit"], evidence_ids=[], conditions=[]))
             cell.values.append(float(r["value"]))

@@ -200,13 +200,15 @@ def test_compare_builds_metric_by_entity_table(store: GraphStore) -> None:
     comp = store.compare(["Kafka", "RabbitMQ", "Pulsar", "NATS"])
     assert comp.entities == ["Apache Kafka", "RabbitMQ", "Apache Pulsar"]
     assert comp.missing == ["NATS"]
-    assert comp.metrics == ["p99_latency", "throughput"]
+    # one row per unit: Pulsar's msg/s are not in the MB/s row (the metric's most used unit keeps its name)
+    assert comp.metrics == ["p99_latency", "throughput", "throughput (msg/s)"]
     kafka = comp.cells["throughput"]["Apache Kafka"]
     assert sorted(kafka.values) == [605.0, 1200.0, 1200.0, 2000.0]
     assert kafka.unit == "MB/s" and len(kafka.evidence_ids) == 4
+    assert set(comp.cells["throughput (msg/s)"]) == {"Apache Pulsar"}
     assert "Apache Kafka" not in comp.cells["p99_latency"]
     only = store.compare(["Kafka", "Pulsar"], metric="throughput")
-    assert only.metrics == ["throughput"]
+    assert only.metrics == ["throughput", "throughput (msg/s)"]
 
 
 def test_provenance_and_not_found(store: GraphStore) -> None:

@@ -138,7 +138,8 @@ _MARK = re.compile(r"[*_`]+")
 
 
 def clean_cell(text: str) -> str:
-    return _MARK.sub("", _LINK.sub(lambda m: m.group(1) or "", text)).strip()
+    # a link keeps its text, an image ("![chart](x.svg)") is nothing to read
+    return _MARK.sub("", _LINK.sub(lambda m: "" if m.group(0).startswith("!") else m.group(1) or "", text)).strip()
 
 
 _REFERENCE = re.compile(r"(?::pep:|:rfc:|\b(?:PEP|RFC|CVE|issue|PR|bug|ticket)[\s#-]*|#)\W{0,2}$", re.I)
@@ -284,11 +285,28 @@ def _label_entity(label: str, labels: Sequence[str], mentions: Sequence[Mention]
     return base.strip(), qual.strip()
 
 
+_SETUP_WORDS = re.compile(r"\b(?i:on|using|with|under|for)\s+(?:again\s+)?(?:an?\s+|the\s+)?([A-Z][\w.+-]*(?:\s[A-Z0-9][\w.+-]*){0,3}"
+                          r"(?:\s(?:processor|cpu|machine|instance|server|laptop))?)")
+
+
 def _caption_setup(caption: str) -> str:
-    text = re.sub(r"\s+", " ", clean_cell(caption)).strip(" :：")
-    if not text or len(text) > 200:
+    """What a table's caption says of its setup, not the caption itself: its setup phrases (hardware, threads,
+    data sets: the sentence reader's), what it names in parentheses ("AWS EC2 (AMD EPYC 7R32, gcc 9.3)"), the
+    data files and the capitalised things it says it ran on or with ("On a Skylake processor", "using GNU GCC
+    9.1"); a short caption ("Sizes", "iPhone (Apple A14, clang 12)") is kept whole."""
+    from openresearch.agents.extract.observations import condition_spans  # late: observations builds on tables
+
+    text = re.sub(r"(?:,\s*)?\bsee\s*$", "", re.sub(r"\s+", " ", clean_cell(caption)).strip(" :：")).strip(" ,:：")
+    if not text:
         return ""
-    return text
+    if len(text) <= 60:
+        return text
+    parts = [c for _, _, c in condition_spans(text, (), False)]
+    parts += [p.strip() for p in re.findall(r"[(（]([^()（）]{2,60})[)）]", text) if re.search(r"[A-Za-z\d]", p)
+              and not re.fullmatch(r"(?:in\s+)?[\w/%]{1,8}", p.strip())]  # "(in GB/s)" is a unit, not a setup
+    parts += re.findall(r"\b[\w-]+\.(?:json|csv|txt|xml|bin|dat|parquet)\b", text)
+    parts += [m.group(1) for m in _SETUP_WORDS.finditer(text)]
+    return ", ".join(dict.fromkeys(p for p in parts if p))
 
 
 def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequence[Mention],
