@@ -530,9 +530,10 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
 
 def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: set[int],
                     fallback: str | None) -> str | None:
-    """The value's clause subject where the sentence gives a choice (two names, or a name beside the document's
-    own product): a name inside the subject, the document's product for "it"/"we"/"this library" ("" when the
-    document names none), or None to let the nearest-name rule decide."""
+    """Whose value this is by its clause's subject: a name inside the subject; for "it" after a name in the
+    sentence, that name; for "it"/"we"/"this library" otherwise, the document's own product ("" when the document
+    names none: the value is left out); a proper noun no list knows; or None to let the nearest-name rule decide
+    (no parse: Chinese, or the pipeline is not installed)."""
     pool = [m for i, m in enumerate(mentions) if i not in skip]
     subj = subject_at(sentence, v.start)
     if subj is None:
@@ -711,7 +712,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         parts = [_LIMIT_KINDS.get(p.lower(), p) for p in parts if p]
         out.append(ObservationIn(entity=entity, metric=metric, value=sentence[v.start:v.start + len(v.raw)],
                                  unit=unit or None, condition=", ".join(dict.fromkeys(parts)) or None,
-                                 role=role_of(text, v.start, v.end, entity)))
+                                 role=role_of(text, v.start, v.end)))
     return out
 
 
@@ -736,7 +737,7 @@ _DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misle
                       re.I)
 
 
-def role_of(sentence: str, start: int, end: int, entity: str = "") -> ObservationRole:
+def role_of(sentence: str, start: int, end: int) -> ObservationRole:
     """Who stands behind the figure at sentence[start:end]: a bound ("up to 3 GB/s", "more than 500", "~10x",
     "30 or more"); a figure the sentence attributes to someone else ("according to ...", "a community member
     says ...", "the 2022 claim that ... 420 MB/s"), disputed where the sentence disputes it; else its own."""
