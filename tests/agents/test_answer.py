@@ -6,7 +6,15 @@ from pathlib import Path
 
 from openresearch.agents.verify.judge import EmbeddingJudge
 from openresearch.agents.verify.verifier import verify
-from openresearch.agents.write.answer import answer_section, base_name, best_statements, same_thing, value_text
+from openresearch.agents.write.answer import (
+    answer_section,
+    base_name,
+    best_statements,
+    cell_values,
+    metric_table,
+    same_thing,
+    value_text,
+)
 from openresearch.ingest.embed import SentenceTransformerEmbedder
 from openresearch.models import Draft, EvidenceView, ObservationView, Plan, SourceView, SubQuestion
 
@@ -175,13 +183,16 @@ def test_a_comparison_cell_states_figures_before_claims_against_a_competitor() -
            for i in range(5)]
     p = plan("Compare Kestrel and Orvale on ingestion throughput.", "comparison", ["Kestrel", "Orvale"],
              ["ingestion throughput"], ["ingest_throughput"])
+    cell = cell_values(metric_table(p, [*rel, *fig])["ingestion throughput"]["Kestrel"])
+    assert [f.text for f in cell[:4]] == [f"{i + 5}00k" for i in range(4)]  # four figures, then three claims
+    assert [f.obs.metric for f in cell[4:]] == ["speedup"] * 3
     first = answer_section(p, {"Q-1": [*rel, *fig]}, []).sentences[0]
-    assert sum(f"{i + 5}00k" in first.text for i in range(5)) == 4  # four figures, then three relative claims
-    assert sum(f"{i + 2}x" in first.text for i in range(4)) == 3
+    # the answer gives the headline figure; the others are in the table and the sections
+    assert sum(f"{i + 5}00k" in first.text for i in range(5)) == 1 and "x faster" not in first.text
     generic = ev("E-000000000030", "Kestrel ingestion is 9x faster than row-based execution.",
                  [("Kestrel", "speedup", 9.0, "", "9x", "vs row-based execution")], src="g")
-    first = answer_section(p, {"Q-1": [generic, *rel, *fig]}, []).sentences[0]
-    assert "9x" not in first.text  # a claim against a product first; three of those fill the cell
+    cell = cell_values(metric_table(p, [generic, *rel, *fig])["ingestion throughput"]["Kestrel"])
+    assert "9x" not in [f.text for f in cell]  # a claim against a product first; three of those fill the cell
 
 
 def test_best_statements_give_a_sentence_two_copies_share_once() -> None:

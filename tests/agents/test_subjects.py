@@ -53,7 +53,8 @@ def test_a_comparison_question_compares_what_it_lists_whatever_its_case() -> Non
                 "corpus.json, serialization (stringify) throughput and per-value memory overhead. Which README "
                 "figures are comparable?")
     assert a.entities == ["zorkjson", "blarg", "Quuxlib", "frob/json"]  # not README or JSON
-    assert a.attributes == ["parsing throughput for corpus.json", "serialization throughput",
+    # a one- or two-word gloss is the sources' own word for the attribute and stays; an entity's full name goes
+    assert a.attributes == ["parsing throughput for corpus.json", "serialization (stringify) throughput",
                             "per-value memory overhead"]
     b = analyse("On the quux benchmark, how do Farmo, Rsblip and Vitro compare on cold start time and build time?")
     assert b.entities == ["Farmo", "Rsblip", "Vitro"]

@@ -228,6 +228,11 @@ def _stems(key: str) -> set[str]:
     return {w[:4] for w in words if w not in _FILLER and len(w) >= 3}
 
 
+def word_stems(text: str) -> set[str]:
+    """The content words of a name or a phrase, cut to their first four letters ("parsing" ~ "parse")."""
+    return _stems(text)
+
+
 def unit_kind(unit: str | None) -> str | None:
     """time, rate or size for a unit that is one; None for a count, a ratio, a date or no unit."""
     u = (unit or "").strip()

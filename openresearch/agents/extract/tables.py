@@ -274,6 +274,10 @@ def _label_entity(label: str, labels: Sequence[str], mentions: Sequence[Mention]
             if named[0].surface.lower() in text.lower() else ""
         return named[0].canonical, rest.strip(" ,;:-()（）")
     m = re.match(r"([^(（,，]+?)\s*[(（]([^)）]*)[)）]\s*(.*)$|([^,，]+?)\s*[,，]\s*(.+)$", text)
+    if m and m.group(2) and any(n.surface.lower() == m.group(2).strip().lower() for n in named):
+        # "JSON for Modern C++ (nlohmann/json)": the name in parentheses is the one the linker knows, the rest
+        # another name of it, not a qualifier
+        return next(n.canonical for n in named if n.surface.lower() == m.group(2).strip().lower()), ""
     base, qual = (text, "") if not m else ((m.group(1), " ".join(filter(None, (m.group(2), m.group(3)))))
                                             if m.group(1) else (m.group(4), m.group(5)))
     words = base.split()
@@ -309,6 +313,9 @@ def _caption_setup(caption: str) -> str:
     return ", ".join(dict.fromkeys(p for p in parts if p))
 
 
+_DATA_FILE = re.compile(r"[\w-]+\.(?:json|csv|tsv|xml|yaml|yml|txt|parquet|bin|dat|log|html|jsonl|ndjson)", re.I)
+
+
 def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequence[Mention],
                      preferred: set[str], context_entity: str | None, named: frozenset[str] = frozenset()
                      ) -> list[ObservationIn] | None:
@@ -342,6 +349,9 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
         entity, qualifier = _label_entity(label.text, row.labels, mentions, label.start, context_entity)
         if entity is None:
             return None if not label.text else []
+    # a corner cell that names a data file ("twitter.json" above "parse (GB/s)") is what every row was measured on
+    corner = clean_cell(header[0])
+    data_file = corner if not transposed and _DATA_FILE.fullmatch(corner) else ""
     notes = [clean_cell(c.text) for c, col in zip(cells[1:], columns[1:], strict=False)
              if c.text and (col.version or (not cell_values(c.text) and len(c.text) <= 30 and col.metric is None))]
     out: list[ObservationIn] = []
@@ -362,7 +372,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
                 continue
             role: ObservationRole = "bound" if _BOUND.search(cell.text[:v.start + 1]) or _BOUND.search(
                 cell.text[v.end:]) else "own"
-            parts = [qualifier, row.group, *notes, col.condition or ""]
+            parts = [qualifier, row.group, *notes, col.condition or "", data_file]
             if col.baseline:
                 parts.append(f"vs {col.baseline}")
             parts.append(setup)

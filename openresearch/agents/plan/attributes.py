@@ -98,7 +98,8 @@ _ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
 _ZH_ATTR = {"建成": "built", "建造": "built", "完成": "built", "成立": "founded", "创立": "founded", "出生": "born",
             "发布": "released", "上市": "released", "去世": "died", "开业": "opened"}
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|与|或)\s*")
-_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+((?:[\w/+\u2024-]+[ ,]*){1,14}?)"
+_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
+                          r"((?:[\w/+\u2024\u27ee\u27ef-]+[ ,]*){1,14}?)"
                           r"(?:[.?;:]|\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|$)", re.I),
                re.compile(r":\s*([^.?:]+)"))
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
@@ -173,11 +174,16 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     """The attributes a comparison or selection names, in the question's own words, in order."""
     text = " ".join(question.split())
     for e in sorted(entities, key=len, reverse=True):
-        text = re.sub(rf"(?<!\w){re.escape(e)}(?!\w)", " ", text, flags=re.I)
-    # "twitter.json" is one word, and "serialization (stringify) throughput" one attribute with a gloss
+        text = re.sub(rf"(?<!\w){re.escape(e)}(?!\w)", " \u2400 ", text, flags=re.I)
+    # "twitter.json" is one word, and "serialization (stringify) throughput" one attribute with a gloss: a gloss of
+    # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
+    # an entity ("nlohmann/json (JSON for Modern C++)"), goes
     text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
     if language != "zh":
+        text = re.sub(r"\u2400\s*\((?![^()]*[,，])[^()]*\)", " ", text)
+        text = re.sub(r"(?<=\w) \(([\w-]+(?: [\w-]+)?)\)", "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
+    text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = []
     for pattern in patterns:
@@ -187,7 +193,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                 pieces = [q for p in pieces for q in (p.split("/") if all(
                     len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
             for piece in pieces:
-                item = _clean_item(piece.replace("\u2024", "."))
+                item = _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
                 if item and (language == "zh" or len(item.split()) <= 5) and item.lower() not in (
                         f.lower() for f in found):
                     found.append(item)

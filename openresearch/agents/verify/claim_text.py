@@ -12,6 +12,7 @@ from datetime import date
 from functools import lru_cache
 
 from openresearch.agents.extract.values import find_values
+from openresearch.models import EvidenceView
 from openresearch.numbers import Quantity, find_quantities
 
 # `[E-1a2b3c]`, or several ids in one bracket: `[E-a, E-b]` / `[E-a; E-b]`
@@ -78,6 +79,13 @@ def _held(text: str) -> tuple[Quantity, ...]:
     """The numbers a quote holds: as the verifier reads them, and as the extractor did (its observations'
     values: "8970T" in a Chinese quote is 8970 TB), so a value restated from an observation is grounded."""
     return (*(q for _, q in quantities(text)), *(v.quantity for v in find_values(text)))
+
+
+def header_quantities(cited: Iterable[EvidenceView]) -> list[Quantity]:
+    """A table row's figures with the unit its column header gives them ("simdjson | 2.5" under "GB/s"): the
+    row's quote holds the number verbatim, the header the unit, so "2.5 GB/s" is what the row says."""
+    return [Quantity(o.value, o.unit) for ev in cited if "|" in ev.quote for o in ev.observations
+            if o.unit and o.raw_value and o.raw_value in ev.quote]
 
 
 def unmatched_numbers(sentence: str, grounding_texts: Iterable[str], extra: Iterable[Quantity] = ()) -> list[str]:

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from openresearch.agents.verify.claim_text import (
     citations_in,
     date_quantities,
+    header_quantities,
     quantities,
     strip_markers,
     unmatched_numbers,
@@ -68,9 +69,10 @@ def sentence_citations(sentence: Sentence) -> list[str]:
 
 
 def grounding(cited: Sequence[EvidenceView]) -> tuple[list[str], list[Quantity]]:
-    """Texts whose numbers a sentence may state: the quotes, plus each source's title and date."""
+    """Texts whose numbers a sentence may state: the quotes, plus each source's title and date, and a table row's
+    figures in its header's unit."""
     texts = [ev.quote for ev in cited] + [ev.source.title for ev in cited if ev.source.title]
-    extra = [q for ev in cited for q in date_quantities(ev.source.published_at)]
+    extra = [q for ev in cited for q in date_quantities(ev.source.published_at)] + header_quantities(cited)
     return texts, extra
 
 

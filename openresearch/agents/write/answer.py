@@ -17,12 +17,20 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from openresearch.agents.extract.asked import answer_kind
-from openresearch.agents.extract.metric_names import answers_metric, canonical_metric, metric_mentions, same_family
+from openresearch.agents.extract.metric_names import (
+    answers_metric,
+    canonical_metric,
+    metric_mentions,
+    same_family,
+    unit_kind,
+    word_stems,
+)
 from openresearch.agents.extract.observations import relative_baseline
+from openresearch.agents.plan.attributes import metric_key
 from openresearch.agents.verify.claim_text import quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
@@ -148,6 +156,19 @@ _TIME_UNITS = frozenset({"ns", "us", "µs", "ms", "s", "min", "h"})
 
 
 def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
+    """The value as the quote writes it, with the unit its table's header gives it ("2.5 GB/s" for the row
+    "simdjson | 2.5" under "GB/s")."""
+    text = _quote_form(ev, obs)
+    unit = obs.raw_unit or obs.unit
+    if text is not None and "|" in ev.quote and unit and unit not in _COUNT_UNITS and re.fullmatch(r"[\d.,\s]+", text):
+        return f"{text} {unit}"
+    return text
+
+
+_COUNT_UNITS = frozenset({"people", "households", "year", "date", "count"})
+
+
+def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,]+", raw):
@@ -173,12 +194,16 @@ def _same_value(a: ObservationView, b: ObservationView) -> bool:
     return Quantity(a.value, a.unit).close_to(Quantity(b.value, b.unit), rel_tol=0.01)
 
 
-def collect(items: list[EvidenceView], wanted: str | None, focus: str | None) -> dict[str, list[Found]]:
-    """entity -> distinct values of metric `wanted` (any metric when None), each with all its evidence."""
+def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
+            attribute: str | None = None) -> dict[str, list[Found]]:
+    """entity -> distinct values of metric `wanted` (any metric when None), each with all its evidence; with the
+    `attribute` the question words it in, a source's own name for it counts too ("parse" in GB/s for "parsing
+    throughput", "stringify" for "serialization (stringify) throughput")."""
     out: dict[str, list[Found]] = defaultdict(list)
     for ev in items:
         for obs in ev.observations:
-            if wanted is not None and not answers_metric(obs.metric, obs.unit, wanted):
+            if wanted is not None and not answers_metric(obs.metric, obs.unit, wanted) and not (
+                    attribute and answers_metric(obs.metric, obs.unit, attribute)):
                 continue
             if wanted is not None and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
@@ -401,49 +426,113 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
 MAX_UNNAMED = 6  # entities in a row when the question names none ("the vendors")
 
 
+def asked_rows(plan: Plan) -> list[tuple[str, str]]:
+    """(label, metric key) per row of a comparison: one per attribute the question names, in its own words
+    ("parsing throughput for twitter.json" and "serialization (stringify) throughput" are two rows, though both
+    are throughputs); a selection's attribute is its requirement, so its rows are its metrics."""
+    if plan.kind == "selection" or not plan.attributes:
+        return [(m.replace("_", " "), m) for m in plan.metrics]
+    rows = [(a, metric_key(a)) for a in plan.attributes]
+    return [(a, k) for a, k in rows if k in plan.metrics] or [(m.replace("_", " "), m) for m in plan.metrics]
+
+
 def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, list[Found]]]:
-    """metric -> entity -> values, for the metrics and entities the question names; a question that names no
-    entity ("What limits do the vendors document?") gets the entities the evidence reports them for, best
-    supported first."""
+    """label -> entity -> values, per attribute (asked_rows) and the entities the question names; a question
+    that names no entity ("What limits do the vendors document?") gets the entities the evidence reports them
+    for, best supported first. A row keeps the values that say what its words add to the metric ("parsing",
+    "twitter.json") when any do: the figures under the asked condition, not every figure of that kind."""
     table: dict[str, dict[str, list[Found]]] = {}
-    for metric in plan.metrics:
+    for label, metric in asked_rows(plan):
         row: dict[str, list[Found]] = {}
         if plan.entities:
             for entity in plan.entities:
-                cells = collect(items, metric, entity)
+                cells = collect(items, metric, entity, label)
                 merged = [f for vs in cells.values() for f in vs]
                 if merged:
                     row[entity] = merged
+            row = focus_row(row, qualifier_stems(label, metric, items))
         else:
-            found = collect(items, metric, None)
+            found = collect(items, metric, None, label)
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
-            row = dict(ranked[:MAX_UNNAMED])
-        table[metric] = row
+            row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(label, metric, items))
+        table[label] = row
     return table
+
+
+def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView]) -> set[str]:
+    """What an attribute's words add to its metric ("parsing", "twitter", not "throughput"), less the words most of
+    the evidence shares (every quote of a JSON corpus says "JSON"): what tells its figures from other ones."""
+    quals = word_stems(label) - word_stems(metric)
+    if not quals or not items:
+        return quals
+    seen = [word_stems(" ".join([ev.quote, *(o.condition or "" for o in ev.observations)])) for ev in items]
+    return {q for q in quals if sum(q in s for s in seen) * 2 <= len(seen)}
+
+
+def _relevance(f: Found, quals: set[str]) -> int:
+    said = word_stems(" ".join([f.obs.metric, f.obs.condition or "", *(e.quote for e in f.evidence)]))
+    return len(quals & said)
+
+
+def focus_row(row: dict[str, list[Found]], quals: set[str]) -> dict[str, list[Found]]:
+    """The values of a row that say one of the attribute's own words, most of them first (the row as it is when
+    none does: the question's words are not the sources'), in one kind of unit: a row of GB/s figures does not
+    also hold an operations count or a time."""
+    score = {id(f): _relevance(f, quals) for fs in row.values() for f in fs} if quals else {}
+    if any(score.values()):
+        row = {e: sorted((f for f in fs if score[id(f)] > 0), key=lambda f: -score[id(f)]) for e, fs in row.items()}
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for entity, fs in row.items():
+        for f in fs:
+            if not _relative(f):
+                kinds[_unit_family(f.obs.unit)].add(entity)
+    main = max(kinds, key=lambda k: len(kinds[k]), default=None)
+    if main is not None and len(kinds[main]) >= 2:
+        row = {e: [f for f in fs if _relative(f) or _unit_family(f.obs.unit) == main] for e, fs in row.items()}
+    return {e: fs for e, fs in row.items() if fs}
+
+
+def _unit_family(unit: str) -> str:
+    return unit_kind(unit) or unit
 
 
 def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
     out: list[Sentence] = []
-    labels = dict(zip(plan.metrics, plan.attributes, strict=False))
-    for metric, row in metric_table(plan, items).items():
-        cells = [_p(lang, "cell", entity=e, values=_values(lang, cell_values(vs), 7)) for e, vs in row.items()]
+    for label, row in metric_table(plan, items).items():
+        # the answer gives each entity's headline figure with its condition; the table below holds up to three
+        cells = [_p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1)) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
         if not row and not plan.entities:
             continue
-        text = _p(lang, "metric", metric=labels.get(metric, metric.replace("_", " ")),
-                  cells=_p(lang, "join").join(cells))
+        text = _p(lang, "metric", metric=label, cells=_p(lang, "join").join(cells))
         text = text[0].upper() + text[1:]
         if not row:  # asked for, and nothing found: said in one line, not left out
             out.append(Sentence(text=text, citations=[], key=False, kind="gap"))
             continue
-        out.append(Sentence(text=text, citations=[c for vs in row.values() for c in _cited(cell_values(vs), 7)]))
+        # it cites the table's figures too (the table is drawn from what the answer cites)
+        shown = [c for vs in row.values() for c in _cited([headline(vs)], 1)]
+        table = [c for vs in row.values() for c in _cited(cell_values(vs), TABLE_FIGURES, 1)]
+        out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
     if not any(s.citations for s in out):
         out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
-    out.extend(conflict_sentence(lang, g) for g in _groups_for(groups, plan.entities or [g.entity for g in groups],
-                                                                plan.metrics))
+    asked = _groups_for(groups, plan.entities or [g.entity for g in groups], plan.metrics)
+    # the disagreements on what was asked, the widest first; every other one is in the conflicts section
+    asked.sort(key=lambda g: -g.relative_difference)
+    out.extend(conflict_sentence(lang, g) for g in asked[:MAX_ANSWER_CONFLICTS])
     return out
+
+
+MAX_ANSWER_CONFLICTS = 3
+TABLE_FIGURES = 3  # figures per comparison table cell
+
+
+def headline(found: list[Found]) -> Found:
+    """A cell's headline figure: its first measured value (the row's order: what says the attribute's words, best
+    supported), a source's own finding before one it only reports."""
+    measured = cell_values(found)
+    return min(measured, key=lambda f: (f.obs.role != "own", measured.index(f)))
 
 
 _RECOMMEND = re.compile(r"\b(?:recommend\w*|best (?:choice|option|fit)|go with|choose|pick|prefer\w*|ideal for|"

@@ -9,7 +9,7 @@ from typing import Any
 
 import networkx as nx
 
-from openresearch.agents.write.answer import ANSWER_ID, cell_values, cite_ids, metric_table, ranked
+from openresearch.agents.write.answer import ANSWER_ID, TABLE_FIGURES, cell_values, cite_ids, metric_table, ranked
 from openresearch.agents.write.report_model import Report
 from openresearch.conflicts import condition_label, value_cell
 
@@ -40,16 +40,15 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
     entities = list(plan.entities) or list(dict.fromkeys(e for row in table.values() for e in row))
     if len(entities) < 2:
         return [], []
-    # a selection's attribute is its requirement ("high-throughput event streaming"), not the metric's name
-    labels = {} if plan.kind == "selection" else dict(zip(plan.metrics, plan.attributes, strict=False))
     rows = []
-    for metric, row in table.items():
+    for label, row in table.items():
         cells = []
         for entity in entities:
             found = row.get(entity, [])
             cells.append("; ".join(f"{f.text}{f' ({f.obs.condition})' if f.obs.condition else ''} "
-                                   + "".join(f"[{e}]" for e in cite_ids(f)) for f in cell_values(found)) or "—")
-        rows.append((labels.get(metric, metric.replace("_", " ")), cells))
+                                   + "".join(f"[{e}]" for e in cite_ids(f))
+                                   for f in cell_values(found)[:TABLE_FIGURES]) or "—")
+        rows.append((label, cells))
     return entities, rows
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from openresearch.agents.verify.claim_text import quantities, unmatched_numbers
+from openresearch.agents.verify.claim_text import header_quantities, quantities, unmatched_numbers
 from openresearch.conflicts import EXACT_UNITS, calendar_surface, credibility_note, value_label
 from openresearch.models import ConflictGroup, ConflictValue, EvidenceView, ObservationView, Sentence
 from openresearch.numbers import Quantity
@@ -103,7 +103,7 @@ def surface(quote: str, value: float, unit: str) -> str | None:
 def grounded(text: str, cited: list[EvidenceView]) -> bool:
     """The writer's self-check, the same test the verifier applies: no number outside the cited quotes."""
     texts = [ev.quote for ev in cited] + [ev.source.title for ev in cited if ev.source.title]
-    return not unmatched_numbers(text, texts)
+    return not unmatched_numbers(text, texts, header_quantities(cited))
 
 
 def source_name(ev: EvidenceView) -> str:
