@@ -43,6 +43,12 @@ _add("ms", 1.0, "ms", "millisecond", "milliseconds", "毫秒")
 _add("ms", 1e3, "s", "sec", "secs", "second", "seconds", "秒")
 _add("ms", 60e3, "min", "mins", "minute", "minutes", "分钟")
 _add("ms", 3.6e6, "h", "hr", "hrs", "hour", "hours", "小时")
+# spans of the calendar ("30 months", "2 years of security fixes", "every six weeks"): their own family, in days, so a
+# support window never meets a latency; "year" alone is a calendar year (a date's unit), its plural a span
+_add("days", 1.0, "day", "days", "天")
+_add("days", 7.0, "week", "weeks", "wk", "wks", "周", "个星期", "星期")
+_add("days", 30.4375, "month", "months", "mo", "mos", "个月", "个月份")
+_add("days", 365.25, "years", "yrs", "yr")
 _add("%", 1.0, "%", "percent", "per cent", "pct", "％")
 _add("MB", 1e-6, "byte", "bytes")
 _add("MB", 1e-3, "kb", "kib", "kilobytes")
@@ -106,6 +112,26 @@ _MAG = r"(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|mn|
 _VALUE_RE = re.compile(r"^\s*(?P<cur>US\$|\$|€|¥|￥)?\s*" + _NUM + r"\s*" + _MAG + r"\s*(?P<rest>.*?)\s*$")
 
 
+_UNITS_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+NUMBER_WORD = (rf"(?:{'|'.join(_TENS_WORDS)})(?:[- ](?:{'|'.join(_UNITS_WORDS[1:10])}))?|"
+               rf"{'|'.join(sorted(_UNITS_WORDS, key=len, reverse=True))}|a dozen")
+_NUMBER_WORD_RE = re.compile(rf"^\s*(?P<word>{NUMBER_WORD})\b[- ]?", re.I)
+
+
+def number_word_value(word: str) -> int | None:
+    """'six' -> 6, 'twenty four' / 'twenty-four' -> 24, 'a dozen' -> 12; None for anything else."""
+    w = word.lower().replace("-", " ").split()
+    if w == ["a", "dozen"]:
+        return 12
+    if len(w) == 1 and w[0] in _UNITS_WORDS:
+        return _UNITS_WORDS.index(w[0])
+    if w and w[0] in _TENS_WORDS and (len(w) == 1 or (len(w) == 2 and w[1] in _UNITS_WORDS[1:10])):
+        return 20 + 10 * _TENS_WORDS.index(w[0]) + (_UNITS_WORDS.index(w[1]) if len(w) == 2 else 0)
+    return None
+
+
 class NumberFormatError(ValueError):
     """Raised when a string holds no parsable number."""
 
@@ -152,6 +178,8 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
         if calendar is None:
             raise NumberFormatError(f"no {calendar_unit} in {raw!r}")
         return Quantity(float(calendar), calendar_unit)
+    if (word := _NUMBER_WORD_RE.match(raw)) is not None and (n := number_word_value(word.group("word"))) is not None:
+        raw = f"{n} {raw[word.end():]}"  # "six months" is 6 months
     m = _VALUE_RE.match(raw.replace("，", ","))
     if not m:
         raise NumberFormatError(f"no number in {raw!r}")
@@ -168,6 +196,8 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
         period = _PERIODS.get(rest_clean)
         unit_text = f"{currency}/{period}" if period else currency
     canon, factor = canonical_unit(unit_text)
+    if canon == "year" and not unit and value < 1000:
+        canon, factor = canonical_unit("years")  # "1 year of support", "a three-year cadence": a span, not 0001
     return Quantity(value * factor, canon)
 
 

@@ -214,11 +214,12 @@ def same_family(a: str, b: str) -> bool:
 _FILLER = frozenset({"the", "and", "for", "per", "of", "in", "on", "with", "without", "to", "a", "an", "all", "total",
                      "value", "values", "number", "figure", "result", "results", "benchmark", "test", "score"})
 # what kind of unit a question's word asks for: a word of a time asks for a time, of a speed for a rate, ...
-_ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|build|hmr|wall|elapsed|delay)")),
+_ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|build|hmr|wall|elapsed|delay|interval|"
+                                  r"cadence|period|phase|lifetime|window)")),
              ("rate", re.compile(r"^(?:throughput|speed|rate|bandwidth|qps|tps|ops|per_second)")),
              ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")))
 _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|min|mins?|minutes?|h|hours?|ns/op|"
-                                   r"us/op|ms/op)$", re.I)),
+                                   r"us/op|ms/op|days?|weeks?|months?|years|个月|天)$", re.I)),
                ("rate", re.compile(r"/s$|/sec$|per second|ps$|^(?:qps|tps)$", re.I)),
                ("size", re.compile(r"^(?:[kmgtp]?i?b|bytes?|kb|mb|gb|tb|b/op|bytes/op)$", re.I)))
 

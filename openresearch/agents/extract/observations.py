@@ -148,6 +148,54 @@ def _latency_metric(before: str, after: str) -> str | None:
     return None  # a bare duration ("15 minutes") says nothing comparable
 
 
+def _is_span(v: Value) -> bool:
+    return v.quantity.unit == "days"
+
+
+_SPAN_FILLER = frozenset({"the", "a", "an", "of", "its", "their", "this", "that", "each", "every", "more", "further",
+                          "additional", "other", "first", "next", "last", "and", "or", "to", "for", "with", "from",
+                          "in", "on", "at", "by", "is", "are", "was", "be", "been", "will", "total", "only",
+                          "approximately", "about", "around", "roughly", "least", "most", "up", "after", "before",
+                          "until", "within", "it", "they", "we", "which", "then", "also", "typically", "usually",
+                          "generally", "all"})
+_SPAN_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def _content(words: list[str]) -> list[str]:
+    return [w.lower().strip("-") for w in words if w.lower() not in _SPAN_FILLER and len(w) > 1]
+
+
+def _span_metric(before: str, after: str) -> str | None:
+    """What a span of the calendar measures, in the source's own words, or None: "released every six months" is a
+    release interval, "2 years of full support" full support, "4 years release life cycle" a release life cycle,
+    "supported for 30 months" support. No list decides: the words are the clause's own."""
+    tail = _SPAN_WORD.findall(before)
+    if re.search(r"\bevery\s*$|\bonce (?:a|per|every)\s*$", before, re.I):
+        words = _content(tail[:-1])  # "Go is released every": what happens at that interval
+        return f"{_base(words[-1])}_interval" if words else "interval"
+    m = re.match(r"\s*(?:of\s+)((?:[A-Za-z][\w-]*\s?){1,3})", after)
+    lead = re.match(r"\s*((?:[A-Za-z][\w-]*\s?){1,3})", after)
+    for words in ((m.group(1).split() if m else []), (lead.group(1).split() if lead and not m else [])):
+        named = _content(words)
+        if named and not re.match(r"(?:ago|later|earlier|old|before|after|from|since)$", named[0]):
+            return "_".join(named[:3])
+    words = _content(tail)
+    if words and re.search(r"(?:support|maintain|life|lts|eol|releas|cycle|phase|cadence|window|freeze|develop)",
+                           words[-1], re.I):
+        return _base(words[-1])  # "supported for a total of 30 months": support
+    return None
+
+
+def _base(word: str) -> str:
+    """'released' -> 'release', 'supported' -> 'support', 'maintained' -> 'maintain'."""
+    w = word.lower()
+    for suffix, keep in (("ied", "y"), ("ed", ""), ("ing", ""), ("es", "e"), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            stem = w[:-len(suffix)] + keep
+            return stem + "e" if suffix == "ed" and stem.endswith(("as", "us", "at", "iz", "ur")) else stem
+    return w
+
+
 # an arithmetic expression and the "=" that gives the value after it (numbers, each with an optional short unit,
 # joined by * × / + -)
 _FORMULA = re.compile(r"\d[\d.,]*(?:\s*\\?[*×/+\-−]\s*\(?\d[\d.,]*(?:\s?[A-Za-z]{1,3})?\)?)+\s*[=＝]\s*$")
@@ -225,7 +273,12 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
     if v.kind == "rate":
         return _rate_metric(v, window), v.unit
     if v.kind == "time":
-        metric = _latency_metric(before, after)
+        if _is_span(v):  # days to years: an age, a retention, or what the clause's own words say it spans
+            keys = [m.key for m in metric_mentions(window)]
+            metric = "age" if "age" in keys else "retention" if _cue(r"retention|retain|保留|回溯", window) else \
+                _span_metric(before, after)
+        else:
+            metric = _latency_metric(before, after)
         return (metric, v.unit) if metric else None
     if v.kind == "pct":
         named = _nearest(metric_mentions(window), lambda k: k in ("recall", "precision", "accuracy", "availability",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from openresearch.numbers import NumberFormatError, Quantity, parse_quantity
+from openresearch.numbers import NUMBER_WORD, NumberFormatError, Quantity, parse_quantity
 
 # a size per second written out ("250 MB/sec", "1 gigabyte per second") is a rate, never a size
 _RATE = (r"(?:[KMGT]i?B|kB|bytes?|(?:kilo|mega|giga|tera)bytes?)(?:/sec(?:ond)?\b|\s(?:per|a)\s(?:second|sec)\b)|"
@@ -19,7 +19,9 @@ _RATE = (r"(?:[KMGT]i?B|kB|bytes?|(?:kilo|mega|giga|tera)bytes?)(?:/sec(?:ond)?\
          r"rows?/s(?:ec)?|rows per second|samples/s(?:ec)?|samples per second|(?:data )?points per second|"
          r"points/s|field writes per second|writes/s(?:ec)?|writes per second|inserts/s|inserts per second|"
          r"queries per second|queries/s|行/秒|条记录/秒")
-_TIME = r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|秒|分钟|小时|天|s|h"
+_TIME = (r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?(?! old)|"
+         r"秒|分钟|小时|天|个月|s|h")
+_SPAN = r"days?|weeks?|months?|years?"
 _SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes?|"
          r"字节|T(?=[\s。，,;；)）、\u4e00-\u9fff]|$)|P(?=[\s。，,;；)）、\u4e00-\u9fff]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
@@ -27,7 +29,7 @@ _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|
           r"条记录|条时间线|条|messages?|msgs|threads?|个线程|线程|workers?|columns?|列|tables?|张表|个表|"
           r"(?:active )?time series|series|时间线|dimensions?|维|devices?|台(?:设备|电表)?|hosts?|rows?|行|records?|"
           r"fields?|tags?|databases?|people|persons|inhabitants|residents|households|families|housing units|"
-          r"employees|seats|years? old|years|人|户")
+          r"employees|seats|years? old|人|户")
 _MONEY = r"美元|元|USD|EUR|dollars"
 _UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{_COUNT}"
 _PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
@@ -68,7 +70,7 @@ _COUNT_NAMES = (("partition", "partitions"), ("分区", "partitions"), ("broker"
                 ("person", "people"), ("inhabitant", "people"), ("resident", "people"), ("人", "people"),
                 ("household", "households"), ("户", "households"), ("famil", "families"),
                 ("housing unit", "housing units"), ("employee", "employees"), ("seat", "seats"),
-                ("year", "years"))
+                ("year", "years old"))
 
 
 class Value(NamedTuple):
@@ -168,6 +170,30 @@ def _money(text: str, c: _Cand) -> tuple[str, Quantity]:
     return raw, q
 
 
+# a span written in words or as an adjective: "every six months", "twenty four months", "a three-year cadence",
+# "2 6-month releases" (the number before a hyphenated unit is otherwise an identifier, "15-minute")
+_WORD_SPAN = re.compile(rf"(?<![\w-])(?P<num>{NUMBER_WORD}|\d{{1,3}})"
+                        rf"(?P<sep>[- ]|\s(?:more|additional|further|extra)\s)(?P<unit>{_SPAN})(?![\w-])", re.I)
+
+
+def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    out: list[Value] = []
+    for m in _WORD_SPAN.finditer(text):
+        if m.group("num").isdigit() and m.group("sep") == " ":
+            continue  # "30 months" is read with the other values
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        unit = m.group("unit").lower()
+        unit = unit if unit.endswith("s") else unit + "s"
+        try:
+            q = parse_quantity(f"{m.group('num')} {unit}")
+        except NumberFormatError:
+            continue
+        if q.unit == "days":
+            out.append(Value(m.start(), m.end(), m.group(0), unit, q, "time"))
+    return out
+
+
 def find_values(text: str) -> list[Value]:
     """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
@@ -186,9 +212,13 @@ def find_values(text: str) -> list[Value]:
             if kind in ("count", "bare") and "." in c.raw and c.raw[-1].isdigit() and not re.search(
                     r"[万亿千kKM]|million|billion", c.raw) and not c.unit.startswith("year"):
                 continue  # "RabbitMQ 3.11 node": a version before a noun, not 3.11 nodes
-            unit = _count_unit(c.unit) if kind == "count" else {"T": "TB", "P": "PB"}.get(c.unit, c.unit)
+            unit = _count_unit(c.unit) if kind == "count" else {"T": "TB", "P": "PB", "year": "years"}.get(c.unit,
+                                                                                                            c.unit)
             out.append(Value(c.start, c.end, c.raw, unit, parse_quantity(c.raw, unit or None), kind))
         except NumberFormatError:
             continue
+    spans = _spans(text, [(v.start, v.end) for v in out if v.kind != "bare"])
+    # "3 more years": the span, not the bare 3 it starts with
+    out = [v for v in out if not (v.kind == "bare" and any(s.start <= v.start < s.end for s in spans))] + spans
     out.sort(key=lambda v: v.start)
     return out

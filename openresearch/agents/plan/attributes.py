@@ -200,12 +200,38 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # a version ("3.12") or a clause ("are the key dates") is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
+    if language != "zh":
+        found = [*_spans_asked(question, found), *found]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= 3][:8]
+
+
+_HOW_OFTEN = re.compile(r"\bhow often (?:does|do|is|are|will|can|should)\s+(?:each|it|they|every one)?\s*"
+                        r"([^,;?]+?)(?=\s*(?:[,;?]|\band\b|$))", re.I)
+_HOW_LONG = re.compile(r"\bhow long (?:is|are|does|do|will|was|were)\s+(?:each|an?|the|it|they)?\s*"
+                       r"(?:[\w.-]+\s+)?(\w+?)(?:ed|d)?\b(?=\s*(?:\(|[,;?]|\band\b|for\b|$))", re.I)
+
+
+def _spans_asked(question: str, found: list[str]) -> list[str]:
+    """The spans of time a question asks for in so many words: "how often does each ship a new feature release"
+    asks for a release interval, "how long is a release supported" for a support duration."""
+    text = re.sub(r"\s*\([^()]*\)", "", question)
+    out: list[str] = []
+    for m in _HOW_OFTEN.finditer(text):
+        words = re.findall(r"[A-Za-z][\w-]*", m.group(1))
+        if words:
+            out.append(f"{words[-1].lower()} interval")
+    for m in re.finditer(_HOW_LONG, question):
+        out.append(f"{m.group(1).lower()} duration")
+    return [a for a in out if a not in found]
+
+
+_EVENTS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
+_SPAN_WORDS = re.compile(r"\b(?:interval|duration|cadence|period|frequency|window|lifetime|phase)\b", re.I)
 
 
 def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known."""
     known = canonical_metric(attribute)
-    if known:
-        return known
+    if known and not (known in _EVENTS and _SPAN_WORDS.search(attribute)):
+        return known  # a "release interval" is a span between releases, not the date of one
     return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute
