@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from openresearch.errors import ParseError
 from openresearch.identity import content_hash, source_id
+from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.metadata import parse_date
 from openresearch.ingest.textnorm import collapse
@@ -52,7 +53,8 @@ def markup_lines(lines: list[str]) -> set[int]:
         stripped = lines[i].strip()
         m = _FENCE.match(lines[i])
         if fence is not None:
-            out.add(i)
+            if not is_bench_line(stripped):  # benchmark output in a code block is a table of figures: kept
+                out.add(i)
             if m and m.group(1) == fence and not stripped[3:].strip():
                 fence = None
         elif m:
@@ -185,6 +187,13 @@ def normalise_plain(body: str) -> str:
         if n in markup:
             line = ""  # ends the paragraph, as the block did
         stripped = line.strip()
+        if n not in markup and is_bench_line(stripped):
+            # a line of benchmark output is its own paragraph, like a table row
+            if current:
+                paragraphs.append(collapse(" ".join(current)))
+                current = []
+            paragraphs.append(collapse(stripped))
+            continue
         if n in rows and n not in markup:
             # a table row is its own paragraph (a quotable unit); a rule line carries no text
             if current:

@@ -32,3 +32,24 @@ def test_topic_and_user_aliases() -> None:
     custom = Analyzer({"Acme Queue": ["AQ", "acmeq"]})
     assert custom.analyse("Is acmeq faster than Kafka?").entities == ["Acme Queue", "Apache Kafka"]
     assert analyse("Kafkaesque 的 Kafka 性能").entities == ["Kafkaesque", "Apache Kafka"]  # no match inside a word
+
+
+def test_how_often_and_how_long_ask_for_spans() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("Compare Zork, Quux and Frob: how often does each ship a new feature (major) release, and how long is "
+                "a release supported (bug-fix phase, security-only phase)?")
+    assert a.entities == ["Zork", "Quux", "Frob"]
+    assert a.attributes[:2] == ["release interval", "support duration"]
+    assert a.metrics[:2] == ["release_interval", "support_duration"]  # an interval is not a release date
+
+
+def test_a_chinese_comparison_names_its_list_not_its_units_glosses_or_setting() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("在 Zork 语言中，frobz、quux-lib（quuxlib）和标准库 wib/json 的编码、解码性能（ns/op、MB/s）"
+                "分别是多少？")
+    assert a.entities == ["frobz", "quux-lib", "wib/json"] and a.kind == "comparison"
+    assert a.attributes == ["编码", "解码性能"]
+    b = analyse("Zork、Quux 和 Frob 的长期支持版本分别支持多长时间、多久发布一次新版本？")
+    assert b.attributes[:2] == ["发布间隔 release interval", "支持时长 support duration"]

@@ -281,3 +281,41 @@ def test_one_value_under_one_condition_is_one_entry_however_its_condition_is_spa
     p = plan("TDengine 的写入吞吐是多少？", "comparison", ["TDengine"], ["写入吞吐"], ["ingest_throughput"], "zh")
     text = " ".join(s.text for s in answer_section(p, {"Q-1": [old, new]}, []).sentences)
     assert text.count("100") == 1 and "[E-000000000031][E-000000000032]" in text.replace(" ", ""), text
+
+
+def test_two_attributes_of_one_kind_are_two_rows_each_with_the_sources_own_words_for_it() -> None:
+    rows = [ev("E-000000000101", "frobz | 2.5 | 1.4",
+               [("frobz", "parse", 2500.0, "MB/s", "2.5", "corpus.json"),
+                ("frobz", "stringify", 1400.0, "MB/s", "1.4", "corpus.json")], src="t"),
+            ev("E-000000000102", "quux | 0.3 | 0.6",
+               [("quux", "parse", 300.0, "MB/s", "0.3", "corpus.json"),
+                ("quux", "stringify", 600.0, "MB/s", "0.6", "corpus.json")], src="t"),
+            ev("E-000000000103", "frobz minifies at 6 GB/s.",
+               [("frobz", "throughput", 6000.0, "MB/s", "6 GB/s", "")], src="p"),
+            ev("E-000000000104", "quux | 1228 | 34",
+               [("quux", "throughput", 1228.0, "", "1228", "corpus.json serialization")], src="o")]
+    for e in rows[:2]:  # a table row's unit is its header's: the observation keeps it as written
+        for o in e.observations:
+            o.raw_unit = "GB/s"
+    p = plan("Compare frobz and quux on parsing throughput for corpus.json and serialization (stringify) throughput.",
+             "comparison", ["frobz", "quux"],
+             ["parsing throughput for corpus.json", "serialization (stringify) throughput"], ["throughput"])
+    table = metric_table(p, rows)
+    assert list(table) == ["parsing throughput for corpus.json", "serialization (stringify) throughput"]
+    # the figures that say the attribute's own words, not every throughput of the sources
+    assert {e: [f.text for f in fs] for e, fs in table["parsing throughput for corpus.json"].items()} == {
+        "frobz": ["2.5 GB/s"], "quux": ["0.3 GB/s"]}
+    # one unit family per row: a bare operations count does not sit among GB/s figures
+    assert {e: [f.text for f in fs] for e, fs in table["serialization (stringify) throughput"].items()} == {
+        "frobz": ["1.4 GB/s"], "quux": ["0.6 GB/s"]}
+    first = answer_section(p, {"Q-1": rows}, []).sentences[0]
+    assert first.text.startswith("Parsing throughput for corpus.json: frobz 2.5 GB/s")
+    assert verify_numbers(first.text, rows)
+
+
+def verify_numbers(text: str, cited: list[EvidenceView]) -> bool:
+    from openresearch.agents.verify.claim_text import unmatched_numbers
+    from openresearch.agents.verify.verifier import grounding
+
+    texts, extra = grounding(cited)
+    return not unmatched_numbers(text, texts, extra)

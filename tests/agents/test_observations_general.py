@@ -494,3 +494,19 @@ def test_every_spelling_of_a_census_is_one_condition(text: str) -> None:
 def test_an_inception_is_a_founding() -> None:
     text = "Statements instance of high school 0 references inception August 1998 0 references country United States"
     assert _one(observations(text, [], set(), "South Hills High School"), "founded").value == "August 1998"
+
+
+def test_spans_of_the_calendar_are_values_named_by_their_clause() -> None:
+    from openresearch.agents.extract.values import find_values
+
+    got = {(v.raw, v.unit) for v in find_values("Zork is released every six months, with 2 years of full support, "
+                                                   "3 more years of security fixes and a three-year cadence.")}
+    assert got == {("six months", "months"), ("2", "years"), ("3 more years", "years"), ("three-year", "years")}
+    obs = observations("Zork is released every six months.", [], set(), "Zork")
+    assert [(o.metric, o.value, o.unit) for o in obs] == [("release_interval", "six months", "months")]
+    obs = observations("2 years of full support, 3 more years of security fixes", [], set(), "Zork")
+    assert [(o.metric, o.value) for o in obs] == [("full_support", "2"), ("security_fixes", "3 more years")]
+    # a lone "year" after a small number is a span; a four-digit year stays a calendar year
+    assert [v.quantity.unit for v in find_values("approximately 1 year of patch support since 2021")] == [
+        "days", "year"]
+    assert _one(observations("The median age in the city was 41.9 years.", [], set(), "X"), "age").value == "41.9"

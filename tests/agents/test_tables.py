@@ -209,3 +209,46 @@ def test_a_changelog_entry_holds_for_its_release_heading() -> None:
 """
     (got,) = [o for _, o in read(text)]
     assert (got.entity, str(got.value), got.condition) == ("Glorp", "15", "0.28.2")
+
+
+BENCH_OUTPUT = """# frobz
+
+Frobz is a codec. Install Frobz with one command; Frobz has no dependencies, and Frobz is small.
+
+Benchmarks on a medium payload (13kB):
+
+```text
+goos: linux
+cpu: Zen 4 @ 4.2GHz
+BenchmarkEncoder_Generic_Frobz-16     32393 ns/op    402.40 MB/s    11965 B/op    4 allocs/op
+BenchmarkEncoder_Generic_QuuxLib-16   42168 ns/op    309.12 MB/s    14345 B/op  115 allocs/op
+BenchmarkDecoder_Generic_Frobz-16     66812 ns/op    195.10 MB/s
+func main() { run(1, 2) }
+```
+"""
+
+
+def test_benchmark_output_in_a_code_block_is_read_as_rows_and_the_code_is_not() -> None:
+    src = parse_bytes(BENCH_OUTPUT.encode(), kind="text", url="local://t/frobz.md", default_kind="local")
+    assert "BenchmarkEncoder_Generic_Frobz-16 32393 ns/op 402.40 MB/s 11965 B/op 4 allocs/op" in src.text
+    assert "goos" not in src.text and "func main" not in src.text and "4.2GHz" not in src.text
+    got = facts(BENCH_OUTPUT, "frobz.md")
+    # the label's words name the entity (the document's own product here) and the rest is the condition
+    assert ("frobz", "time_per_op", "32393", "ns/op") in {(e.lower(), m, v, u) for e, m, v, u in got}
+    assert ("frobz", "throughput", "195.10", "MB/s") in {(e.lower(), m, v, u) for e, m, v, u in got}
+    conds = {o.condition for _, o in read(BENCH_OUTPUT, "frobz.md") if o.value == "66812"}
+    assert conds == {"Decoder Generic"}
+
+
+def test_benchmark_lines_name_their_entity_among_the_label_words_joined_or_not() -> None:
+    from openresearch.agents.extract.benchlines import line_observations
+    from openresearch.ingest.benchlines import is_bench_line, label_words
+
+    assert label_words("BenchmarkEncoder_Generic_QuuxLib-16") == ["Benchmark", "Encoder", "Generic", "Quux", "Lib"]
+    assert not is_bench_line("The system handles 20 MB/s and keeps 30 ms latency")
+    assert not is_bench_line("cpu: Zen 4 @ 4.2GHz")
+    obs = line_observations("Benchmark_quuxlib 5623 ns/op 160 B/op",
+                            lambda words: "quux-lib" if "quuxlib" in [w.lower() for w in words] else None)
+    assert obs is not None and [(o.entity, o.metric, o.value) for o in obs] == [
+        ("quux-lib", "time_per_op", "5623"), ("quux-lib", "memory_per_op", "160")]
+    assert line_observations("BenchmarkOther 12 ns/op 3 B/op", lambda words: None) == []

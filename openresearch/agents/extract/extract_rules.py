@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from openresearch.identity import AliasResolver, entity_key
+from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.chunk import sentence_spans
 from openresearch.models import EvidenceType
 
@@ -140,6 +141,9 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
                 line_end = text.find("\n", u.start)
                 rs, re_ = _trim(text, line_start, len(text) if line_end < 0 else line_end)
                 out.append(Unit(rs, re_, u.para))
+            continue
+        if is_bench_line(text[u.start:u.end]):
+            out.append(u)  # a line of benchmark output, like a table row: one unit whatever its wording
             continue
         if worth_quoting(text[u.start:u.end]) and not _heading(text, u) and not any(
                 cs < u.end and u.start < ce for cs, ce in code) and not furniture(text[u.start:u.end]):

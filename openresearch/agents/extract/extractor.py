@@ -11,6 +11,7 @@ of the source it was shown; the rest are rejected and counted, never repaired.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import threading
@@ -21,6 +22,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from openresearch.agents.extract.asked import Asked, asked_metric
+from openresearch.agents.extract.benchlines import line_observations
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
@@ -52,6 +54,7 @@ from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
+from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import tokens
 from openresearch.models import (
@@ -589,7 +592,9 @@ class DeterministicExtractor:
         ctx_entity = self.context_entity(source, want, context[1] if context is not None else (),
                                          lookup=plan.kind == "lookup")
         read: list[ObservationIn] | None = None
-        if row := table_row(source.text, start):
+        if is_bench_line(quote):
+            read = line_observations(quote, lambda words: self.label_entity(words, want, source))
+        elif row := table_row(source.text, start):
             shifted = [m._replace(start=m.start + start, end=m.end + start) for m in found]
             read = row_observations(row, start, quote, shifted, want, ctx_entity, self.doc_subject(source).named)
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
@@ -600,6 +605,29 @@ class DeterministicExtractor:
         return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,
                             source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
                             entities=entities, observations=obs, question_id=question.id, score=score)
+
+
+    def label_entity(self, words: Sequence[str], want: set[str], source: SourceDoc) -> str | None:
+        """The entity a benchmark label names among its words ("Encoder Generic Sonic" -> sonic): a name the
+        question or the document is about, written as one word or two joined ("JsonIter" for jsoniter), else a
+        name the linker knows."""
+        pieces = [*words, *(a + b for a, b in itertools.pairwise(words))]
+        subject = self.doc_subject(source)
+        named = [*sorted(want), *(n for n in (subject.lead, subject.dominant) if n)]
+        for piece in pieces:
+            key = entity_key(piece)
+            for name in named:
+                other = entity_key(name)
+                if key and (key == other or (min(len(key), len(other)) >= 6 and (
+                        other.startswith(key) or key.startswith(other)))):
+                    return name
+        found = self.linker.link([" ".join(words)])[0]
+        if found:
+            return found[0].canonical
+        # else the last of its words the document also writes as a word of its prose ("Frobz is a codec"):
+        # "Encoder" and "Generic" name what ran, not who
+        prose = {w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", source.text)}
+        return next((w for w in reversed(pieces) if len(w) > 2 and w.lower() in prose), None)
 
 
 def storable(ob: ObservationIn) -> bool:

@@ -19,7 +19,7 @@ import spacy
 from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.asked import answer_kind
-from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
 from openresearch.agents.plan.attributes import attribute_list, lookup, metric_key
 from openresearch.agents.plan.lexicon import (
     ASPECTS,
@@ -104,6 +104,8 @@ class Analyzer:
             found = compared
         elif asked is None:
             found += _listed_names(text, [s for _, s in found])
+        if language == "zh":
+            found = _zh_compared(text, found)
         entities = self._resolve(found)
         aspects = _aspects(text, language)
         topic, keywords = _topic(text, language, [s for _, s in found], aspects)
@@ -238,6 +240,27 @@ _COMPARED = re.compile(
     r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:on|in terms of|by|across|regarding|with respect to|for)\s|"
     r"\bhow\s+(?:do|does|did)\s+(?P<b>.+?)\s+(?:compare|differ|stack up|perform)\b|"
     r"\b(?:between|among)\s+(?P<c>.+?)\s+(?:on|in terms of|regarding|for|when)\s", re.I)
+
+
+_ZH_SETTING = re.compile(r"\s*(?:语言|平台|环境|生态|系统)?\s*(?:中|里|下)")
+
+
+def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """What a Chinese question compares: not a unit it asks in ("ns/op", "MB/s"), not a gloss of a name before it
+    ("json-iterator（jsoniter）"), not the setting it is asked in ("在 Go 语言中") when two or more others are named."""
+    def unit(name: str) -> bool:
+        return "/" in name and unit_kind(name) is not None
+
+    def gloss(at: int, name: str) -> bool:
+        return bool(re.search(r"\S[（(]\s*$", text[:at])) and bool(re.match(r"\s*[）)]", text[at + len(name):]))
+
+    def setting(at: int, name: str) -> bool:
+        after = text[at + len(name):]
+        return bool(re.search(r"在\s*$", text[:at])) and bool(_ZH_SETTING.match(after))
+
+    kept = [(at, n) for at, n in found if not unit(n) and not gloss(at, n)]
+    named = [(at, n) for at, n in kept if not setting(at, n)]
+    return named if len({n for _, n in named}) >= 2 else kept
 
 
 def _compared_list(text: str) -> list[tuple[int, str]]:

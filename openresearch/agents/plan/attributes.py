@@ -103,7 +103,9 @@ _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for
                           r"(?:[.?;:]|\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|$)", re.I),
                re.compile(r":\s*([^.?:]+)"))
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
-_ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"))
+_ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
+               # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
+               re.compile(r"的\s*([^的。？?，,]{2,40}?)\s*(?:分别|各自|都|是多少|为多少|有多少|有多长|有多快|如何|怎么样|怎样|有哪些)"))
 _FRAGMENT_WORDS = frozenset({"where", "which", "what", "how", "who", "why", "when", "do", "does", "did", "the", "a",
                              "an", "sources", "source", "vendors", "figures"})
 
@@ -114,8 +116,10 @@ def lookup(question: str, language: str) -> Lookup | None:
     if language == "zh":
         for pattern, ai, ei in _ZH_LOOKUPS:
             if m := pattern.match(text):
-                attr = m.group(ai).strip()
-                return Lookup(_ZH_ATTR.get(attr, attr), m.group(ei).strip(" ，,"))
+                attr, entity = m.group(ai).strip(), m.group(ei).strip(" ，,")
+                if re.search(r"[A-Za-z]", entity) and re.search(r"[、]|(?<=\w)\s*[和与及或]\s*(?=\w)", entity):
+                    return None  # "sonic、json-iterator 和 encoding/json 的 …": several things, a comparison
+                return Lookup(_ZH_ATTR.get(attr, attr), entity)
         return None
     for pattern, ai, ei in _EN_LOOKUPS:
         m = pattern.match(text)
@@ -179,7 +183,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
     # an entity ("nlohmann/json (JSON for Modern C++)"), goes
     text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
-    if language != "zh":
+    if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
+        text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
+    else:
         text = re.sub(r"\u2400\s*\((?![^()]*[,，])[^()]*\)", " ", text)
         text = re.sub(r"(?<=\w) \(([\w-]+(?: [\w-]+)?)\)", "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
@@ -200,15 +206,32 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # a version ("3.12") or a clause ("are the key dates") is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
-    if language != "zh":
-        found = [*_spans_asked(question, found), *found]
-    return [f for f in found if canonical_metric(f) is not None or len(f) >= 3][:8]
+    found = [*(_spans_asked(question, found) if language != "zh" else _zh_spans_asked(question, found)), *found]
+    return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][:8]
 
 
 _HOW_OFTEN = re.compile(r"\bhow often (?:does|do|is|are|will|can|should)\s+(?:each|it|they|every one)?\s*"
                         r"([^,;?]+?)(?=\s*(?:[,;?]|\band\b|$))", re.I)
 _HOW_LONG = re.compile(r"\bhow long (?:is|are|does|do|will|was|were)\s+(?:each|an?|the|it|they)?\s*"
                        r"(?:[\w.-]+\s+)?(\w+?)(?:ed|d)?\b(?=\s*(?:\(|[,;?]|\band\b|for\b|$))", re.I)
+
+
+# English words for a few verbs a Chinese question asks about in time (synonyms only: the pattern decides), so a
+# span asked in Chinese meets the same span read from an English document ("release_interval")
+_ZH_SPAN_VERBS = {"发布": "release", "发行": "release", "支持": "support", "维护": "maintenance", "更新": "update",
+                  "升级": "upgrade"}
+
+
+def _zh_spans_asked(question: str, found: list[str]) -> list[str]:
+    """"多久发布一次新版本" asks for a release interval, "支持多长时间" for a support duration."""
+    out: list[str] = []
+    for m in re.finditer(r"多久(\S{1,4}?)一次", question):
+        en = _ZH_SPAN_VERBS.get(m.group(1))
+        out.append(f"{m.group(1)}间隔" + (f" {en} interval" if en else ""))
+    for m in re.finditer(r"(\S{2})(?:多长时间|多久(?!\S{1,4}?一次))", question):
+        en = _ZH_SPAN_VERBS.get(m.group(1))
+        out.append(f"{m.group(1)}时长" + (f" {en} duration" if en else ""))
+    return [a for a in out if a not in found]
 
 
 def _spans_asked(question: str, found: list[str]) -> list[str]:

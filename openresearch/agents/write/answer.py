@@ -177,7 +177,7 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     if form is None and raw and raw in ev.quote:
         # "1500 seconds", not a bare "1500": a measure keeps the unit word its quote writes after it
         after = ev.quote[ev.quote.find(raw) + len(raw):]
-        measure = obs.unit in _TIME_UNITS or obs.unit.endswith(("B", "/s", "/sample"))
+        measure = obs.unit in _TIME_UNITS or obs.unit == "days" or obs.unit.endswith(("B", "/s", "/sample"))
         word = re.match(r"\s?[A-Za-zµ/%]{1,14}(?![A-Za-z])", after) if measure else None
         return raw + (word.group(0) if word else "")
     if form is None and obs.unit in ("people", "households", "year", "count", ""):
