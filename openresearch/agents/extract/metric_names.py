@@ -229,6 +229,17 @@ def _stems(key: str) -> set[str]:
     return {w[:4] for w in words if w not in _FILLER and len(w) >= 3}
 
 
+def answers_by_operation(unit: str | None, condition: str | None, wanted: str) -> bool:
+    """Whether a speed or a time whose condition names an operation answers a question's attribute that names it
+    ("decode performance", "编码 encode" by "195.10 MB/s" under "Decoder Generic"): the operation is the attribute's
+    word, the figure one of performance."""
+    kind = unit_kind(unit)
+    if kind not in ("time", "rate") or not condition:
+        return False
+    asked = {k for k, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
+    return (not asked or kind in asked) and bool(_stems(wanted) & _stems(condition))
+
+
 def word_stems(text: str) -> set[str]:
     """The content words of a name or a phrase, cut to their first four letters ("parsing" ~ "parse")."""
     return _stems(text)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from openresearch.agents.extract.extractor import Preparing
-from openresearch.agents.extract.metric_names import answers_metric, same_family
+from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric, same_family
+from openresearch.agents.plan.attributes import with_english
 from openresearch.agents.plan.planner import PlanBudget, schedule
 from openresearch.agents.plan.reflect import Sufficiency, assess, follow_up_queries
 from openresearch.agents.run.components import Components
@@ -377,7 +378,8 @@ class ResearchRun:
         for sq in plan.sub_questions:
             for ev in self.store.evidence_for_question(sq.text, limit):
                 if any(not plan.metrics or any(same_family(o.metric, m) for m in plan.metrics)
-                       or any(answers_metric(o.metric, o.unit, a) for a in plan.attributes)
+                       or any(answers_metric(o.metric, o.unit, a) or answers_by_operation(o.unit, o.condition, a)
+                              for a in map(with_english, plan.attributes))
                        for o in ev.observations):
                     out.setdefault(ev.id, ev)
         return list(out.values())

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import (
+    answers_by_operation,
     answers_metric,
     canonical_metric,
     metric_mentions,
@@ -30,7 +31,7 @@ from openresearch.agents.extract.metric_names import (
     word_stems,
 )
 from openresearch.agents.extract.observations import relative_baseline
-from openresearch.agents.plan.attributes import metric_key
+from openresearch.agents.plan.attributes import metric_key, with_english
 from openresearch.agents.verify.claim_text import quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
@@ -203,7 +204,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     for ev in items:
         for obs in ev.observations:
             if wanted is not None and not answers_metric(obs.metric, obs.unit, wanted) and not (
-                    attribute and answers_metric(obs.metric, obs.unit, attribute)):
+                    attribute and (answers_metric(obs.metric, obs.unit, attribute)
+                                   or answers_by_operation(obs.unit, obs.condition, attribute))):
                 continue
             if wanted is not None and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
@@ -444,17 +446,18 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
     table: dict[str, dict[str, list[Found]]] = {}
     for label, metric in asked_rows(plan):
         row: dict[str, list[Found]] = {}
+        words = with_english(label)  # "解码性能" is also "decode performance", as an English source writes it
         if plan.entities:
             for entity in plan.entities:
-                cells = collect(items, metric, entity, label)
+                cells = collect(items, metric, entity, words)
                 merged = [f for vs in cells.values() for f in vs]
                 if merged:
                     row[entity] = merged
-            row = focus_row(row, qualifier_stems(label, metric, items))
+            row = focus_row(row, qualifier_stems(words, metric, items))
         else:
-            found = collect(items, metric, None, label)
+            found = collect(items, metric, None, words)
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
-            row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(label, metric, items))
+            row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(words, metric, items))
         table[label] = row
     return table
 
