@@ -289,7 +289,7 @@ def _label_entity(label: str, labels: Sequence[str], mentions: Sequence[Mention]
     return base.strip(), qual.strip()
 
 
-_SETUP_WORDS = re.compile(r"\b(?i:on|using|with|under|for)\s+(?:again\s+)?(?:an?\s+|the\s+)?"
+_SETUP_WORDS = re.compile(r"\b(?i:on|using|with|under)\s+(?:again\s+)?(?:an?\s+|the\s+)?"
                           r"([A-Z][\w.+-]*(?:\s[A-Z0-9][\w.+-]*){0,3}(?:\s(?:processor|cpu|machine|instance|server|laptop))?)")
 
 
