@@ -211,7 +211,8 @@ class Column(NamedTuple):
     condition: str | None = None  # a column per data set ("twitter.json"): the quantity is the caption's
 
 
-_DATASET = re.compile(r"^[\w.+-]+\.(?:json|csv|tsv|txt|xml|yaml|yml|bin|dat|parquet|gz|zst|tar|log|html?)$", re.I)
+_DATASET = re.compile(r"^[\w.+-]+\.(?:json|jsonl|ndjson|csv|tsv|txt|xml|yaml|yml|bin|dat|parquet|gz|zst|tar|log|"
+                      r"html?)$", re.I)
 
 
 def column(head: str, caption: str, before: Column | None) -> Column:
@@ -313,9 +314,6 @@ def _caption_setup(caption: str) -> str:
     return ", ".join(dict.fromkeys(p for p in parts if p))
 
 
-_DATA_FILE = re.compile(r"[\w-]+\.(?:json|csv|tsv|xml|yaml|yml|txt|parquet|bin|dat|log|html|jsonl|ndjson)", re.I)
-
-
 def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequence[Mention],
                      preferred: set[str], context_entity: str | None, named: frozenset[str] = frozenset()
                      ) -> list[ObservationIn] | None:
@@ -351,7 +349,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
             return None if not label.text else []
     # a corner cell that names a data file ("twitter.json" above "parse (GB/s)") is what every row was measured on
     corner = clean_cell(header[0])
-    data_file = corner if not transposed and _DATA_FILE.fullmatch(corner) else ""
+    data_file = corner if not transposed and _DATASET.match(corner) else ""
     notes = [clean_cell(c.text) for c, col in zip(cells[1:], columns[1:], strict=False)
              if c.text and (col.version or (not cell_values(c.text) and len(c.text) <= 30 and col.metric is None))]
     out: list[ObservationIn] = []
