@@ -53,3 +53,12 @@ def test_a_chinese_comparison_names_its_list_not_its_units_glosses_or_setting() 
     assert a.attributes == ["编码", "解码性能"]
     b = analyse("Zork、Quux 和 Frob 的长期支持版本分别支持多长时间、多久发布一次新版本？")
     assert b.attributes[:2] == ["发布间隔", "支持时长"]  # matched to English sources by with_english
+
+
+def test_a_question_about_a_lower_case_name_after_its_auxiliary_is_about_that_name() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("What performance figures does frobzlib publish for itself (JSON decoding speed-ups over Quux, GC "
+                "pauses, installed size)?")
+    assert a.entities == ["frobzlib"]  # not JSON, Quux or GC, named in its aside
+    assert analyse("How often does each ship a release?").entities == []  # "each" is no name

@@ -104,6 +104,10 @@ class Analyzer:
             found = compared
         elif asked is None:
             found += _listed_names(text, [s for _, s in found])
+            if language == "en" and (subject := _asked_subject(text)) is not None:
+                # "What figures does msgspec publish for itself (JSON decoding, GC pauses, ...)?": the question is
+                # about its subject, whatever its case; the capitalised words of its aside are context
+                found = [subject]
         if language == "zh":
             found = _zh_compared(text, found)
         entities = self._resolve(found)
@@ -163,6 +167,27 @@ def _name_like(token: Any) -> bool:
     if _CAMEL.match(t) or (t.isupper() and len(t) >= 2) or (any(c.isdigit() for c in t) and t[0].isupper()):
         return True
     return t[0].isupper() and not token.is_sent_start  # a capital at a sentence start proves nothing
+
+
+# the subject of a question's inverted auxiliary: "does msgspec publish", "is esbuild faster", "has zstd changed"
+_AUX_SUBJECT = re.compile(r"^(?:what|which|how\b[^?]{0,40}?|where|why|when)\b[^?]{0,60}?"
+                          r"\b(?:does|do|did|is|are|was|were|has|have|had|can|will)\s+"
+                          r"(?P<name>[a-z][\w.+/-]*[a-z0-9])\s+(?P<verb>[a-z]+)\b", re.I)
+# grammar, not a list of names: the words that are no subject of their own
+_FUNCTION_WORDS = frozenset({"it", "its", "they", "them", "this", "that", "these", "those", "each", "every", "the", "a",
+                             "an", "any", "all", "both", "either", "one", "there", "we", "you", "he", "she", "i",
+                             "someone", "anyone", "anything", "something", "people", "users", "sources", "vendors"})
+
+
+def _asked_subject(text: str) -> tuple[int, str] | None:
+    """The one thing a question asks about when it names it after its auxiliary and in lower case ("does msgspec
+    publish"): a single identifier-like word that is no function word."""
+    m = _AUX_SUBJECT.match(text)
+    if m is None or m.group("name").lower() in _FUNCTION_WORDS or not m.group("name").islower():
+        return None
+    if m.group("verb").lower() in ("of", "and", "or", "to", "in", "on", "for"):
+        return None
+    return m.start("name"), m.group("name")
 
 
 def _en_names(doc: Any) -> list[tuple[int, str]]:
