@@ -72,3 +72,16 @@ def test_metric_query_words_give_english_search_words_for_known_quantities_only(
     assert metric_query_words("ingest_throughput") == "ingestion rows per second"
     assert metric_query_words("colour_of_the_logo") is None  # a slug of a question's words, no known quantity
     assert metric_query_words("表结构") is None
+
+
+def test_a_speed_or_time_under_an_operation_answers_an_attribute_that_names_it() -> None:
+    from openresearch.agents.extract.metric_names import answers_by_operation
+    from openresearch.agents.plan.attributes import with_english
+
+    assert with_english("解码性能") == "解码性能 decode performance"
+    assert with_english("parse speed") == "parse speed"
+    assert answers_by_operation("MB/s", "Decoder Generic", with_english("解码性能"))
+    assert answers_by_operation("ns/op", "Decoder Generic", "decode performance")
+    assert not answers_by_operation("MB/s", "Encoder Generic", "decode performance")
+    assert not answers_by_operation("MB", "Decoder Generic", "decode performance")  # a size is no performance
+    assert not answers_by_operation("ns/op", "Decoder Generic", "decode throughput")  # a time is no throughput
