@@ -32,7 +32,7 @@ from openresearch.agents.extract.metric_names import (
 )
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.plan.attributes import metric_key, with_english
-from openresearch.agents.verify.claim_text import quantities
+from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import core_name, count_word
 from openresearch.graph.ranking import best_first
@@ -531,14 +531,6 @@ MAX_ANSWER_CONFLICTS = 3
 TABLE_FIGURES = 3  # figures per comparison table cell
 
 
-def _asked_group(plan: Plan, g: ConflictGroup) -> bool:
-    """Whether a disagreement is about what the question asks (any when it names no metric)."""
-    if not plan.metrics:
-        return True
-    return any(same_family(g.metric, m) for m in plan.metrics) or any(
-        word_stems(g.metric) & word_stems(with_english(a)) for a in plan.attributes)
-
-
 def headline(found: list[Found]) -> Found:
     """A cell's headline figure: its first measured value (the row's order: what says the attribute's words, best
     supported), a source's own finding before one it only reports."""
@@ -637,15 +629,13 @@ def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: 
         sentences = best_statements(lang, items, plan.entities[:3], words, 3)
     # a composed sentence whose number slipped out of its quotes is dropped, never published
     kept = [s for s in sentences if not s.citations or grounded(s.text, [pool[c] for c in s.citations if c in pool])]
-    cited = {c for s in kept for c in s.citations}
-    stated = sum(s.kind == "conflict" for s in kept)
-    for g in groups:  # a value stated from a disputed group comes with the whole disagreement
-        if stated >= MAX_ANSWER_CONFLICTS or not _asked_group(plan, g):
-            continue  # the others are in the conflicts section
-        if cited.intersection(g.evidence_ids) and not any(
+    # a value the text states (its markers; the table's figures are cited in the list) from a disputed group comes
+    # with the whole disagreement
+    stated = {c for s in kept for c in citations_in(s.text)}
+    for g in groups:
+        if stated.intersection(g.evidence_ids) and not any(
                 s.kind == "conflict" and s.citations and set(s.citations) <= set(g.evidence_ids) for s in kept):
             kept.append(conflict_sentence(lang, g))
-            stated += 1
     if not kept:
         kept = [Sentence(text=_p(lang, "none", attr=" / ".join(plan.attributes) or "answer",
                                  entity=", ".join(plan.entities) or plan.question), citations=[], key=False,
