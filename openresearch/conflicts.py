@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, ConflictValue
-from openresearch.numbers import Quantity, calendar_value, find_quantities
+from openresearch.numbers import Quantity, calendar_value, find_quantities, quantity_label
 
 # years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
 EXACT_UNITS = frozenset({"year", "date"})
@@ -289,7 +289,7 @@ def calendar_surface(quote: str, value: float, unit: str) -> str | None:
 
 def value_label(v: ConflictValue) -> str:
     """The value as extracted, in its own unit ('1.2 GB/s'), else the canonical value."""
-    return v.raw_values[0] if v.raw_values else f"{v.value:g} {v.unit}".strip()
+    return v.raw_values[0] if v.raw_values else quantity_label(v.value, v.unit)
 
 
 def credibility_note(values: list[ConflictValue], lang: str = "en", labels: list[str] | None = None) -> str:

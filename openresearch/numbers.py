@@ -132,6 +132,17 @@ def number_word_value(word: str) -> int | None:
     return None
 
 
+def quantity_label(value: float, unit: str) -> str:
+    """A canonical value as a reader writes it: a span of the calendar (stored in days) in the largest unit that
+    holds it whole, "30 months" for 913.125 days, "3 years", "6 weeks"; any other value with its unit."""
+    if unit == "days" and value > 0:
+        for size, name in ((365.25, "years"), (30.4375, "months"), (7.0, "weeks")):
+            n = value / size
+            if n >= 1 and abs(n - round(n)) < 0.01:
+                return f"{round(n):g} {name if round(n) != 1 else name[:-1]}"
+    return f"{value:g} {unit}".strip()
+
+
 class NumberFormatError(ValueError):
     """Raised when a string holds no parsable number."""
 

@@ -76,3 +76,14 @@ def test_find_quantities_spans_point_at_the_text() -> None:
     text = "Pulsar: 305 MB/s."
     (start, end, q), = find_quantities(text)
     assert text[start:end] == "305 MB/s" and q == Quantity(305.0, "MB/s")
+
+
+def test_a_span_of_the_calendar_reads_in_the_largest_unit_that_holds_it_whole() -> None:
+    from openresearch.numbers import parse_quantity, quantity_label
+
+    assert quantity_label(parse_quantity("30 months").value, "days") == "30 months"
+    assert quantity_label(parse_quantity("five years").value, "days") == "5 years"
+    assert quantity_label(parse_quantity("six weeks").value, "days") == "6 weeks"
+    assert quantity_label(parse_quantity("1 year").value, "days") == "1 year"
+    assert quantity_label(10.0, "days") == "10 days" and quantity_label(2.5, "MB/s") == "2.5 MB/s"
+    assert parse_quantity("2023", "year").unit == "year"  # a calendar year stays one

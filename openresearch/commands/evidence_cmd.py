@@ -23,6 +23,7 @@ from openresearch.commands.common import (
 from openresearch.conflicts import condition_label, value_cell
 from openresearch.models import Comparison, ComparisonCell, ConflictGroup
 from openresearch.monitor import asof
+from openresearch.numbers import quantity_label
 
 app = typer.Typer(help="Import, export and inspect evidence.", no_args_is_help=True)
 
@@ -180,10 +181,11 @@ def _cell_text(cell: ComparisonCell) -> str:
     for i in current[:CELL_FIGURES]:
         tag = f" ({roles[i]})" if roles[i] in ("reported", "disputed") else ""
         cond = f" ({conds[i]})" if conds[i] else ""
-        lines.append(f"{cell.values[i]:g} {cell.unit}{cond}{tag} [{cell.evidence_ids[i]}]".replace("  ", " "))
+        lines.append(f"{quantity_label(cell.values[i], cell.unit)}{cond}{tag} [{cell.evidence_ids[i]}]")
     if len(current) > CELL_FIGURES:
         lines.append(f"+{len(current) - CELL_FIGURES} more")
-    lines += [f"{cell.values[i]:g} {cell.unit} superseded [{cell.evidence_ids[i]}]" for i in range(n) if marks[i]]
+    lines += [f"{quantity_label(cell.values[i], cell.unit)} superseded [{cell.evidence_ids[i]}]" for i in range(n)
+              if marks[i]]
     return "\n".join(lines)
 
 
