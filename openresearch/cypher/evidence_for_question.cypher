@@ -15,5 +15,5 @@ RETURN ev.id AS id, answer_score, ev.quote AS quote, ev.type AS type, ev.start A
        [(ev)-[:MENTIONS]->(e:Entity) | e.name] AS entities,
        [(ev)-[:REPORTS]->(o:Observation)-[:OF]->(oe:Entity) |
          {id: o.id, entity: oe.name, metric: o.metric, value: o.value, unit: o.unit, raw_value: o.raw_value,
-          raw_unit: o.raw_unit, condition: o.condition}] AS observations,
+          raw_unit: o.raw_unit, condition: o.condition, role: coalesce(o.role, 'own')}] AS observations,
        [(ev)-[:ANSWERS]->(q:Question) | q.text] AS questions

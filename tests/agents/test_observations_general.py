@@ -510,3 +510,14 @@ def test_spans_of_the_calendar_are_values_named_by_their_clause() -> None:
     assert [v.quantity.unit for v in find_values("approximately 1 year of patch support since 2021")] == [
         "days", "year"]
     assert _one(observations("The median age in the city was 41.9 years.", [], set(), "X"), "age").value == "41.9"
+
+
+def test_a_value_given_for_a_name_is_that_names_and_a_load_of_is_a_setting() -> None:
+    text = "A benchmark from 2020 reported a peak of 605 MB/s for Zorkmq and 305 MB/s for Blarg on three brokers."
+    obs = observations(text, _mentions(text, "Zorkmq", "Blarg"), set())
+    assert [(o.entity, o.value, o.role) for o in obs] == [("Zorkmq", "605", "reported"), ("Blarg", "305", "reported")]
+    text = ("We measured end-to-end latency, from the moment a producer sends a message to the moment a consumer "
+            "receives it, at a fixed load of 200 MB/s for Zorkmq and Blarg.")
+    assert [o.role for o in observations(text, _mentions(text, "Zorkmq", "Blarg"), set())] == ["setting"]
+    text = "Zorkmq can minify its logs at 6 GB/s."
+    assert [o.role for o in observations(text, _mentions(text, "Zorkmq"), set())] == ["own"]

@@ -743,7 +743,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         by_subject = _subject_entity(text, v, mentions, own_skip, context_entity)
         if by_subject == "":
             continue  # "It ... 40-50x as fast": the document's own product, which this document does not name
-        entity = by_subject or _entity(text, v, mentions, preferred, context_entity, own_skip)
+        entity = _named_after(text, v, mentions) or by_subject or _entity(text, v, mentions, preferred,
+                                                                           context_entity, own_skip)
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
             continue
         if metric in ("born", "died") and _someone_elses_life(text[:v.start], entity):
@@ -790,6 +791,21 @@ _DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misle
                       re.I)
 
 
+def _named_after(text: str, v: Value, mentions: Sequence[Mention]) -> str | None:
+    """The entity a value is given for right after it: "605 MB/s for Kafka and 305 MB/s for Pulsar"."""
+    m = re.match(r"\s*(?:for|by)\s+(?:the\s+)?", text[v.end:v.end + 24])
+    if m is None:
+        return None
+    at = v.end + m.end()
+    return next((x.canonical for x in mentions if x.start == at), None)
+
+
+# the load or rate a measurement was taken at is its setting, not its result: "at a fixed load of 200 MB/s",
+# "measured latency ... at 30 MB/s"
+_SETTING_BEFORE = re.compile(r"\b(?:load|rate|traffic|concurrency|request rate|offered load)\s+of\s+$|"
+                             r"\b(?:measur|test|benchmark)\w*\b[^.;]{0,120}\bat\s+(?:an?\s+|the\s+)?$", re.I)
+
+
 def role_of(sentence: str, start: int, end: int) -> ObservationRole:
     """Who stands behind the figure at sentence[start:end]: a bound ("up to 3 GB/s", "more than 500", "~10x",
     "30 or more"); a figure the sentence attributes to someone else ("according to ...", "a community member
@@ -799,6 +815,8 @@ def role_of(sentence: str, start: int, end: int) -> ObservationRole:
         return "disputed" if _DISPUTE.search(sentence) else "reported"
     if _BOUND_BEFORE.search(before) or _BOUND_AFTER.match(sentence[end:end + 24]):
         return "bound"
+    if _SETTING_BEFORE.search(sentence[max(0, start - 160):start]):
+        return "setting"
     return "own"
 
 

@@ -203,6 +203,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     out: dict[str, list[Found]] = defaultdict(list)
     for ev in items:
         for obs in ev.observations:
+            if obs.role == "setting":
+                continue  # the load a measurement was taken at answers no question about a result
             if wanted is not None and not answers_metric(obs.metric, obs.unit, wanted) and not (
                     attribute and (answers_metric(obs.metric, obs.unit, attribute)
                                    or answers_by_operation(obs.unit, obs.condition, attribute))):
