@@ -180,9 +180,8 @@ def _span_metric(before: str, after: str) -> str | None:
         if named and not re.match(r"(?:ago|later|earlier|old|before|after|from|since)$", named[0]):
             return "_".join(named[:3])
     words = _content(tail)
-    if words and re.search(r"(?:support|maintain|life|lts|eol|releas|cycle|phase|cadence|window|freeze|develop)",
-                           words[-1], re.I):
-        return _base(words[-1])  # "supported for a total of 30 months": support
+    if words and len(words[-1]) > 4 and words[-1].endswith("ed"):
+        return _base(words[-1])  # "supported for a total of 30 months": support (grammar: what was done that long)
     return None
 
 
