@@ -17,6 +17,7 @@ import re
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
@@ -606,7 +607,6 @@ class DeterministicExtractor:
                             source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
                             entities=entities, observations=obs, question_id=question.id, score=score)
 
-
     def label_entity(self, words: Sequence[str], want: set[str], source: SourceDoc) -> str | None:
         """The entity a benchmark label names among its words ("Encoder Generic Sonic" -> sonic): a name the
         question or the document is about, written as one word or two joined ("JsonIter" for jsoniter), else a
@@ -626,8 +626,14 @@ class DeterministicExtractor:
             return found[0].canonical
         # else the last of its words the document also writes as a word of its prose ("Frobz is a codec"):
         # "Encoder" and "Generic" name what ran, not who
-        prose = {w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", source.text)}
+        prose = prose_words(source.text)
         return next((w for w in reversed(pieces) if len(w) > 2 and w.lower() in prose), None)
+
+
+@lru_cache(maxsize=16)
+def prose_words(text: str) -> frozenset[str]:
+    """The words a text writes as words (lower case), once per text: not the pieces of an identifier."""
+    return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
 
 
 def storable(ob: ObservationIn) -> bool:
