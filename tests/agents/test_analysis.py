@@ -62,3 +62,14 @@ def test_a_question_about_a_lower_case_name_after_its_auxiliary_is_about_that_na
                 "pauses, installed size)?")
     assert a.entities == ["frobzlib"]  # not JSON, Quux or GC, named in its aside
     assert analyse("How often does each ship a release?").entities == []  # "each" is no name
+
+
+def test_a_long_question_with_asides_is_read_in_one_pass() -> None:
+    # the attribute list's words are read whole (possessive): a list that does not end where the pattern wants no
+    # longer backtracks through every split of every word (this question took minutes to plan)
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("How do Zork3, wibhash, frobhash and quuxhash compare on large-input (bulk) hashing throughput and on "
+                "small-key hashing cost (cycles per hash), according to the Blarg results table and to the benchmarks "
+                "the Zork, frobhash and quuxhash projects publish themselves? Where do the sources disagree, and why?")
+    assert a.entities[:4] == ["Zork3", "wibhash", "frobhash", "quuxhash"]

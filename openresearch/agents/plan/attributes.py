@@ -99,7 +99,7 @@ _ZH_ATTR = {"建成": "built", "建造": "built", "完成": "built", "成立": "
             "发布": "released", "上市": "released", "去世": "died", "开业": "opened"}
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|与|或)\s*")
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
-                          r"((?:[\w/+\u2024\u27ee\u27ef-]+[ ,]*){1,14}?)"
+                          r"((?:[\w/+\u2024\u27ee\u27ef-]++[ ,]*+){1,14}?)"
                           r"(?:[.?;:]|\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|$)", re.I),
                re.compile(r":\s*([^.?:]+)"))
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
