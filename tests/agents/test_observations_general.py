@@ -11,7 +11,7 @@ import pytest
 
 from openresearch.agents.extract.extract_rules import EntityLinker, Mention, furniture, lead_subject, sentence_units
 from openresearch.agents.extract.extractor import DeterministicExtractor
-from openresearch.agents.extract.observations import observations, table_row_observations
+from openresearch.agents.extract.observations import observations, role_of, table_row_observations
 from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key, question_id, source_id
 from openresearch.ingest.documents import normalise_plain
@@ -521,3 +521,17 @@ def test_a_value_given_for_a_name_is_that_names_and_a_load_of_is_a_setting() -> 
     assert [o.role for o in observations(text, _mentions(text, "Zorkmq", "Blarg"), set())] == ["setting"]
     text = "Zorkmq can minify its logs at 6 GB/s."
     assert [o.role for o in observations(text, _mentions(text, "Zorkmq"), set())] == ["own"]
+
+
+def test_a_name_at_a_figure_is_that_names_figure_not_a_setting() -> None:
+    text = ("The other systems under test struggled with higher unique device count, with Quuxdb ingestion dropping "
+            "to 38k rows/sec and Zorkdb at 50k rows/sec with 10M devices.")
+    assert role_of(text, text.find("50k"), text.find("50k") + 3) == "own"
+    text = "We measured Zorkmq at 200 MB/s."
+    assert role_of(text, text.find("200"), text.find("200") + 3) == "own"
+
+
+def test_the_name_right_before_at_a_figure_owns_it() -> None:
+    text = "Quuxdb ingestion dropped to 38k rows/sec and Zorkdb at 50k rows/sec with 10M devices."
+    obs = observations(text, _mentions(text, "Quuxdb", "Zorkdb"), set())
+    assert [(o.entity, o.value) for o in obs] == [("Quuxdb", "38k"), ("Zorkdb", "50k")]

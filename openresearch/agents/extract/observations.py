@@ -791,18 +791,24 @@ _DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misle
 
 
 def _named_after(text: str, v: Value, mentions: Sequence[Mention]) -> str | None:
-    """The entity a value is given for right after it: "605 MB/s for Kafka and 305 MB/s for Pulsar"."""
+    """The entity a value is given for right after it ("605 MB/s for Kafka and 305 MB/s for Pulsar"), or the name
+    right before "at" it ("InfluxDB dropping to 38k rows/sec and TimescaleDB at 50k rows/sec")."""
     m = re.match(r"\s*(?:for|by)\s+(?:the\s+)?", text[v.end:v.end + 24])
-    if m is None:
-        return None
-    at = v.end + m.end()
-    return next((x.canonical for x in mentions if x.start == at), None)
+    if m is not None:
+        at = v.end + m.end()
+        return next((x.canonical for x in mentions if x.start == at), None)
+    b = re.search(r"\s+at\s+(?:about\s+|around\s+|roughly\s+)?$", text[max(0, v.start - 24):v.start])
+    if b is not None:
+        end = max(0, v.start - 24) + b.start()
+        return next((x.canonical for x in mentions if x.end == end), None)
+    return None
 
 
 # the load or rate a measurement was taken at is its setting, not its result: "at a fixed load of 200 MB/s",
 # "measured latency ... at 30 MB/s"
 _SETTING_BEFORE = re.compile(r"\b(?:load|rate|traffic|concurrency|request rate|offered load)\s+of\s+$|"
-                             r"\b(?:measur|test|benchmark)\w*\b[^.;]{0,120}\bat\s+(?:an?\s+|the\s+)?$", re.I)
+                             r"\b(?:measured|tested|benchmarked)\b[^.;]{0,120}\bat\s+(?:an?\s+|the\s+)?$")
+_NAME_AT = re.compile(r"[A-Z][\w.-]*\s+at\s+$")  # "TimescaleDB at 50k rows/sec": the name's own figure
 
 
 def role_of(sentence: str, start: int, end: int) -> ObservationRole:
@@ -814,7 +820,8 @@ def role_of(sentence: str, start: int, end: int) -> ObservationRole:
         return "disputed" if _DISPUTE.search(sentence) else "reported"
     if _BOUND_BEFORE.search(before) or _BOUND_AFTER.match(sentence[end:end + 24]):
         return "bound"
-    if _SETTING_BEFORE.search(sentence[max(0, start - 160):start]):
+    lead = sentence[max(0, start - 160):start]
+    if _SETTING_BEFORE.search(lead) and not _NAME_AT.search(lead):
         return "setting"
     return "own"
 
