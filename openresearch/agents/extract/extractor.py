@@ -89,6 +89,9 @@ _NOT_FIGURES = frozenset({"port", "year", "date"})
 # quantities whose values are dates or years
 _EVENT_METRICS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
 _MIDCAP = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{3,}(?![\w-])")
+# title words that are never the name in it, whatever their case ("A Guide To ...")
+_TITLE_FILLERS = frozenset(["the", "a", "an", "of", "for", "and", "to", "in", "on", "with", "about", "how", "what",
+                            "why", "guide", "introduction", "overview", "readme", "docs", "documentation"])
 _NOT_NAMES = frozenset(["january", "february", "march", "april", "june", "july", "august", "september", "october",
                         "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                         "sunday", "english", "however", "note", "table", "figure", "example", "section", "chapter"])
@@ -127,7 +130,79 @@ def title_name(title: str | None, text: str) -> str | None:
     if not name or len(name.split()) > 2 or len(name) > 40 or not re.search(r"[A-Za-z]", name):
         return None
     uses = len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text))
+    if uses < 3 and len(name.split()) == 1:  # a title capitalised as a heading ("Msgspec"): the text's own form
+        forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text, re.I))
+        # ... when the text also uses it as code does a name ("import msgspec", "msgspec.Struct"): an ordinary
+        # word ("Benchmarks") is not imported, installed or dotted into
+        if forms and (top := forms.most_common(1)[0])[1] >= 3 and re.search(
+                rf"(?:\b(?:import|install|require|use|add)\s+|::){re.escape(top[0])}\b|"
+                rf"(?<![\w/.-]){re.escape(top[0])}(?:\.[a-z_]\w*\(|::)", text):
+            return top[0]
     return name if uses >= 3 else None
+
+
+_TITLE_WORD = re.compile(r"[A-Za-z][\w+#]*(?:[.-][\w+#]+)*")
+_VERSION_AFTER = re.compile(r"\s*v?(\d+(?:\.\d+){0,2}(?:\.x)?)\b")
+
+
+def _uses(word: str, text: str) -> int:
+    """How often `text` writes `word` as a word, case as given (not inside a path, address or identifier)."""
+    return len(re.findall(rf"(?<![\w/.-]){re.escape(word)}(?![\w/-]|\.\w)", text))
+
+
+def _name_uses(word: str, text: str) -> int:
+    """Uses of a title word as a name: anywhere for a word whose letters mark it ("PHP", "Node.js", "XXH3"); for a
+    capitalised word, only mid-sentence, where an ordinary word is not capitalised ("... the Python release")."""
+    if any(c.isupper() for c in word[1:]) or re.search(r"[\d.+#]", word):
+        return _uses(word, text)
+    return len(re.findall(rf"(?<=[a-z\d,;:)] ){re.escape(word)}(?![\w/-]|\.\w)", text))
+
+
+def title_subject(title: str | None, text: str) -> str | None:
+    """The name inside a longer title ("Evolving the Node.js Release Schedule", "Status of Python Versions",
+    "Go-Release-Cycle"): the title word the text keeps writing exactly so (mid-sentence), at least twice and more often
+    than in lower case (a name keeps its letters; "Release" and "Schedule" turn up as "release" and "schedule"),
+    with the title's adjacent words the text writes with it ("Apache Kafka"), and the version the title gives it
+    when the text uses that too ("Python 3.12 Release Schedule" is about Python 3.12). No list of names decides."""
+    title = (title or "").strip()
+    if not title:
+        return None
+    body = mask_links(text)
+    if (lead := re.match(r"(.{1,40}?)\s+[:\u2014\u2013-]\s", title)) and (named := title_name(lead.group(1), body)):
+        return named  # "simdjson : Parsing gigabytes of JSON per second": the name, then what it does
+    words = [m for m in _TITLE_WORD.finditer(title)]
+    if len(words) == 1 and "-" in words[0].group(0):  # a file name for a title: "Go-Release-Cycle"
+        words = list(re.finditer(r"[A-Za-z][\w.+#]*[\w+#]|[A-Za-z]", title))
+    best: tuple[int, int] | None = None
+    seen: list[int] = []
+    for i, m in enumerate(words):
+        w = m.group(0)
+        if not (w[0].isupper() or any(c.isupper() for c in w[1:]) or re.search(r"[.+#]", w)) or \
+                w.lower() in _NOT_NAMES or w.lower() in _TITLE_FILLERS:
+            continue
+        cap, low = _name_uses(w, body), (_uses(w.lower(), body) if w != w.lower() else 0)
+        if cap >= 2 and cap > 2 * low:
+            seen.append(cap)
+            if best is None or cap > best[0]:
+                best = (cap, i)
+    if best is None:
+        return None
+    i = best[1]
+    lo = hi = i
+    def joins(w: str) -> bool:  # a word a longer name may hold: no filler ("of JSON"), not lower case
+        return w.lower() not in _TITLE_FILLERS and not w.islower()
+
+    while hi + 1 < len(words) and joins(words[hi + 1].group(0)) and \
+            _uses(title[words[lo].start():words[hi + 1].end()], body) >= 3:
+        hi += 1
+    while lo > 0 and joins(words[lo - 1].group(0)) and _uses(title[words[lo - 1].start():words[hi].end()], body) >= 3:
+        lo -= 1
+    if sum(1 for n in seen if 2 * n >= best[0]) > hi - lo + 1:
+        return None  # "Comparing InfluxDB, TimescaleDB, and QuestDB": several names, none the subject
+    name = title[words[lo].start():words[hi].end()]
+    if (v := _VERSION_AFTER.match(title, words[hi].end())) and _uses(f"{name} {v.group(1)}", body) >= 2:
+        name = f"{name} {v.group(1)}"
+    return name
 
 
 def source_edition(source: SourceDoc) -> str | None:
@@ -462,6 +537,10 @@ class DeterministicExtractor:
             if named := title_name(source.title, head):
                 dominant = dominant if dominant and entity_key(dominant) == entity_key(named) else \
                     self.aliases.canonical(named)  # a README titled "orjson" is about orjson, not its TypeError
+            elif (named := title_subject(source.title, head)) and (
+                    dominant is None or _uses(named, mask_links(head)) > top[0][1]):
+                # "Evolving the Node.js Release Schedule" is about Node.js, unless the text names another more
+                dominant = self.aliases.canonical(named)
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
                 dominant = self.aliases.canonical(word)
@@ -597,7 +676,9 @@ class DeterministicExtractor:
             read = line_observations(quote, lambda words: self.label_entity(words, want, source))
         elif row := table_row(source.text, start):
             shifted = [m._replace(start=m.start + start, end=m.end + start) for m in found]
-            read = row_observations(row, start, quote, shifted, want, ctx_entity, self.doc_subject(source).named)
+            subject = self.doc_subject(source)
+            read = row_observations(row, start, quote, shifted, want, ctx_entity, subject.named,
+                                    subject.lead or subject.dominant)
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
         obs = [o for o in self._in_context(source, start, obs) if storable(o)]

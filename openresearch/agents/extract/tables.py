@@ -314,9 +314,43 @@ def _caption_setup(caption: str) -> str:
     return ", ".join(dict.fromkeys(p for p in parts if p))
 
 
+def subject_layout(subject: str | None, header: Sequence[str], labels: Sequence[str], known: set[str]) -> str:
+    """How a table of a document about one product (`subject`) is laid out, from where that product's name is:
+    "columns" when most column headers name it ("Ubuntu LTS | Ubuntu Pro": its editions across, what they
+    give down the rows), "terms" when neither the rows nor the columns name it and the row labels are neither
+    names the document knows nor versions ("LTS | 30 months" under "Phase | Duration": phases of the product),
+    else "" (the rows are the entities: a README's benchmark lists its own product among the others)."""
+    key = entity_key(subject or "")
+    if len(key) < 2:
+        return ""
+
+    def names(cell: str) -> bool:
+        return key in entity_key(clean_cell(cell))
+
+    texts = [clean_cell(lab) for lab in labels if clean_cell(lab)]
+    across = [h for h in header[1:] if clean_cell(h)]
+    if not texts:
+        return ""
+    if len(across) >= 2 and 2 * sum(names(h) for h in across) >= len(across):
+        return "columns"
+    if any(names(t) for t in texts):
+        return ""
+    # a milestone table may start with the release itself ("26.0.0 | April 2026", then "Enters LTS | ...")
+    if 2 * sum(bool(_VERSION_LABEL.match(t)) for t in texts) >= len(texts) or any(
+            not _VERSION_LABEL.match(t) and (entity_key(t) in known or _NAME_SHAPED.fullmatch(t) or
+                                              not re.search(r"[A-Za-z\u4e00-\u9fff]", t)) for t in texts):
+        return ""
+    return "terms"
+
+
+# a label shaped like a name, not a phrase: one lower-case or mixed-case token, or one with digits or a path
+# ("ujson", "attrs", "nlohmann/json", "simdjson2", "RapidJSON"); "LTS", "Alpha" and "End of Life" are phrases
+_NAME_SHAPED = re.compile(r"[a-z][\w.+#-]*|\w*[a-z]\w*[A-Z]\w*|\S*(?:\d|/|\.\w)\S*")
+
+
 def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequence[Mention],
-                     preferred: set[str], context_entity: str | None, named: frozenset[str] = frozenset()
-                     ) -> list[ObservationIn] | None:
+                     preferred: set[str], context_entity: str | None, named: frozenset[str] = frozenset(),
+                     subject: str | None = None) -> list[ObservationIn] | None:
     """Observations of one table row; `quote` is text[quote_start:...] (the row as a unit; raw values are
     verbatim slices of it). None when the row cannot be read against its header (the caller reads it as prose)."""
     header, cells = row.header, row.cells
@@ -335,11 +369,18 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
     names_across = len(across) >= 1 and all(entity_key(clean_cell(h)) in known for h in across)
     # a label that recurs ("encode", "decode" under each data set) names no entity: a table lists an entity once
     recurring = sum(clean_cell(lab).lower() == clean_cell(label.text).lower() for lab in row.labels) >= 2
+    layout = subject_layout(subject, header, row.labels, known)
     transposed = (len(across) >= 2 and not clean_cell(header[0]) and (recurring or names_across)) or (
-        bool(label_key or _HEAD_UNIT.search(clean_cell(label.text))) and names_across)
+        bool(label_key or _HEAD_UNIT.search(clean_cell(label.text))) and names_across) or layout == "columns"
     setup = _caption_setup(row.caption)
     if transposed:
         entity, qualifier = None, ""
+    elif layout == "terms" and subject:
+        # "| LTS | 30 months |" under "Phase | Duration" in a page about Node.js: Node.js's LTS duration
+        entity, qualifier = subject, ""
+        term = label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))
+        columns = [col if col.metric is None or col.version or term in col.metric else
+                   col._replace(metric=f"{term}_{col.metric}") for col in columns]
     elif label_key and not canonical_metric(clean_cell(header[0])) and len(cells) == 2 and context_entity:
         entity, qualifier = context_entity, ""  # "limit | value": the label is the metric of the page's subject
         columns[1] = Column(label_key, columns[1].unit, None, False)
@@ -357,6 +398,8 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
         if not cell.text or col.version or (col.metric is None and not transposed):
             continue
         who = clean_cell(header[i]) if transposed else entity
+        if layout == "columns" and subject and who and entity_key(subject) not in entity_key(who):
+            who = f"{subject} {who}"  # "Legacy Support" beside "Ubuntu LTS | Ubuntu Pro": Ubuntu Legacy Support
         metric = (label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))) if transposed else col.metric
         if not who or not metric:
             continue
