@@ -49,7 +49,8 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
 def locate(text: str, quote: str, toks: list[tuple[str, int, int]] | None = None) -> tuple[int, int] | None:
     """The span of `text` holding the raw `quote` (markup, pipes and line breaks differ): the window of text tokens,
     starting at each occurrence of the quote's first tokens, that matches the most of its tokens in order."""
-    q = [t for t, _, _ in tokens(quote)]
+    # a Markdown link's target is not stored text (a link is its words): "[Apr 21, 2022](https://...)"
+    q = [t for t, _, _ in tokens(re.sub(r"\]\([^)\s]*\)", "]", quote))]
     if not q:
         return None
     toks = toks if toks is not None else tokens(text)

@@ -57,7 +57,7 @@ def markup_lines(lines: list[str]) -> set[int]:
                 out.add(i)
             if m and m.group(1) == fence and not stripped[3:].strip():
                 fence = None
-        elif m:
+        elif m and not _LIST_TABLE.match(lines[i]):  # a list-table in a MyST fence is a table, not code
             fence = m.group(1)
             out.add(i)
         elif _MDX_MODULE.match(stripped):
@@ -116,6 +116,9 @@ def table_rows(lines: list[str]) -> dict[int, list[str]]:
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _LIST_TABLE.match(line):
+            i = _list_table(lines, i, out)
+            continue
         if _GRID_RULE.match(line):
             out[i] = []
         elif i + 1 < len(lines) and "|" in line and _GFM_DELIMITER.match(lines[i + 1]):
@@ -142,6 +145,45 @@ def _pipe_cells(line: str) -> list[str]:
         stripped = stripped[:-1]
     cells = [c.strip() for c in re.split(r"(?<!\\)\|", stripped)]
     return cells if any(c.strip(":- ") for c in cells) else []
+
+
+_MD_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+_LIST_TABLE = re.compile(r"^\s*(?:\.\.\s+list-table::|(?::{3,}|`{3,})\s*\{list-table\})")
+_LIST_ROW = re.compile(r"^(\s*)\*\s+-\s?(.*)$")
+_LIST_CELL = re.compile(r"^(\s+)-\s?(.*)$")
+
+
+def _list_table(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
+    """A reStructuredText or MyST list-table from its directive line at `i` (its options, then one `* - cell` line
+    per row with `  - cell` lines for the other cells); each row becomes the cells of its first line, every other
+    line of the directive an empty (dropped) one. Returns the index after the table."""
+    out[i] = []
+    j = i + 1
+    while j < len(lines) and (not lines[j].strip() or re.match(r"^\s*:[\w-]+:", lines[j])):
+        out[j] = []
+        j += 1
+    row_at: int | None = None
+    while j < len(lines):
+        line = lines[j]
+        if m := _LIST_ROW.match(line):
+            row_at = j
+            out[j] = [m.group(2).strip()]
+        elif row_at is not None and (m := _LIST_CELL.match(line)):
+            out[row_at].append(m.group(2).strip())
+            out[j] = []
+        elif row_at is not None and line.strip() and line[:1].isspace() and not re.match(r"^\s*(?::{3,}|`{3,})",
+                                                                                          line):
+            out[row_at][-1] = f"{out[row_at][-1]} {line.strip()}".strip()  # a cell's text continued
+            out[j] = []
+        elif not line.strip():
+            out[j] = []
+        else:
+            if re.match(r"^\s*(?::{3,}|`{3,})\s*$", line):
+                out[j] = []  # the directive's closing fence
+                j += 1
+            break
+        j += 1
+    return j
 
 
 def _rst_simple(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
@@ -200,7 +242,8 @@ def normalise_plain(body: str) -> str:
                 paragraphs.append(collapse(" ".join(current)))
                 current = []
             if cells := rows[n]:
-                paragraphs.append(collapse(" | ".join(_MD_INLINE.sub("", c) for c in cells)))
+                # a link in a cell is its text: "[Apr 23, 2026](https://.../2026-April/000323.html)" is a date
+                paragraphs.append(collapse(" | ".join(_MD_INLINE.sub("", _MD_LINK.sub(r"\1", c)) for c in cells)))
             continue
         if not stripped or stripped in {"---", "***"}:
             if current:

@@ -137,7 +137,7 @@ def title_name(title: str | None, text: str) -> str | None:
         if forms and (top := forms.most_common(1)[0])[1] >= 3 and re.search(
                 rf"(?:\b(?:import|install|require|use|add)\s+|::){re.escape(top[0])}\b|"
                 rf"(?<![\w/.-]){re.escape(top[0])}(?:\.[a-z_]\w*\(|::)", text):
-            return top[0]
+            return str(top[0])
     return name if uses >= 3 else None
 
 

@@ -170,9 +170,18 @@ def _span_metric(before: str, after: str) -> str | None:
     release interval, "2 years of full support" full support, "4 years release life cycle" a release life cycle,
     "supported for 30 months" support. No list decides: the words are the clause's own."""
     tail = _SPAN_WORD.findall(before)
+    if label := re.search(r"(?:^|[.;:*]\s)\s*([A-Za-z][A-Za-z -]{2,40}?)\s*[:：]\s*$", before):
+        named = _content(label.group(1).split())  # "Total support: 36 months": the label names it
+        if named:
+            return "_".join(named[-3:])
     if re.search(r"\bevery\s*$|\bonce (?:a|per|every)\s*$", before, re.I):
-        words = _content(tail[:-1])  # "Go is released every": what happens at that interval
-        return f"{_base(words[-1])}_interval" if words else "interval"
+        words = tail[:-1]  # "Go is released every": what happens at that interval
+        if not (named := _content(words)):
+            return "interval"
+        # a compound noun stays whole ("a feature release every", "bugfix releases every"); a verb is its base
+        pair = named[-2:] if len(named) >= 2 and len(words) >= 2 and words[-2].lower() == named[-2] and \
+            words[-2].islower() and not words[-2].endswith(("ed", "ly")) and not words[-1].endswith("ed") else []
+        return "_".join([*pair[:1], _base(named[-1]), "interval"])
     m = re.match(r"\s*(?:of\s+)((?:[A-Za-z][\w-]*\s?){1,3})", after)
     lead = re.match(r"\s*((?:[A-Za-z][\w-]*\s?){1,3})", after)
     for words in ((m.group(1).split() if m else []), (lead.group(1).split() if lead and not m else [])):
@@ -320,7 +329,37 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
     return _count_metric(v, before, after)
 
 
-def _widen(text: str, v: Value, metric: str) -> str:
+# the operation a bare rate is of, from the words around it: "validate UTF-8 at 13 GB/s", "600 to 900 megabytes per
+# second serialization"
+_OP_BEFORE = re.compile(r"(?:^|[,;:*(]\s*|\band\s+)([A-Za-z][\w-]*)(?:\s+[\w.-]+){0,2}\s+at\s+"
+                        r"(?:about\s+|around\s+|roughly\s+)?$")
+_OP_AFTER = re.compile(r"\s+([a-z][a-z-]{3,}(?:ion|ing))\b")
+
+
+def _operation(text: str, v: Value, mentions: Sequence[Mention]) -> str | None:
+    """The operation a rate measures when the sentence names no kind of throughput: the word opening the clause
+    that runs "<operation> [object] at <rate>" (not a name: "TimescaleDB at 50k rows/s" is whose rate), or the
+    -ion/-ing noun right after the rate."""
+    head = text[max(0, v.start - 60):v.start]
+    if (m := _OP_BEFORE.search(head)) is not None:
+        at = max(0, v.start - 60) + m.start(1)
+        word = m.group(1)
+        name_like = bool(re.search(r"[a-z].*[A-Z]", word)) or (word[0].isupper() and re.search(r"[a-z]\s+$",
+                                                                                              text[:at]))
+        if not name_like and not any(at <= x.end and x.start < v.start for x in mentions) and \
+                word.lower() not in _OP_NOT:
+            return m.group(1).lower()
+    if (m := _OP_AFTER.match(text, v.end)) is not None:
+        return m.group(1)
+    return None
+
+
+_OP_NOT = frozenset(["we", "i", "you", "they", "he", "she", "it", "this", "that", "which", "and", "or", "but", "runs",
+                     "run", "running", "speeds", "speed",
+                     "performance", "throughput", "rates", "rate", "peaks", "peak", "tops", "up"])
+
+
+def _widen(text: str, v: Value, metric: str, mentions: Sequence[Mention] = ()) -> str:
     """Sentence-wide cues: "up to 16,000 dimensions" is a maximum even two clauses on; a sentence about ingestion
     makes each of its bare throughputs an ingest throughput ("InfluxDB ingests 334k, TimescaleDB 145k rows/s")."""
     noun = metric.removeprefix("max_")
@@ -332,6 +371,8 @@ def _widen(text: str, v: Value, metric: str) -> str:
             return named.pop()
         if not named and _cue(r"\b(?:insert|ingest|writ)\w*|写入|插入", text):
             return "ingest_throughput"
+        if not named and (op := _operation(text, v, mentions)):
+            return f"{op.replace('-', '_')}_throughput"
     return metric
 
 
@@ -707,7 +748,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, *got, None))
         elif asked is not None and _asked_value(text, v, values[i - 1] if i else None, asked):
             measured.append((v, asked.metric, v.kind if asked.kind == "date" else "count", None))
-    measured = [(v, _widen(text, v, metric), unit, rel) for v, metric, unit, rel in measured
+    measured = [(v, _widen(text, v, metric, mentions), unit, rel) for v, metric, unit, rel in measured
                 if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load
     latency = any(m.endswith(("latency", "_time")) or rel is not None for _, m, _, rel in measured)
