@@ -201,7 +201,7 @@ def test_best_statements_give_a_sentence_two_copies_share_once() -> None:
     c = ev("E-0000000000f3", "Tolva Stadium is the home venue of Orvale FC.", entities=["Tolva Stadium"], src="c",
            score=0.1, kind="background")
     said = best_statements("en", [a, b, c], ["Tolva Stadium"], ["team"])
-    assert [x.citations for x in said] == [[a.id], [c.id]]
+    assert [x.citations for x in said] == [[a.id, b.id], [c.id]]  # once, citing both copies
 
 
 def test_a_fuller_name_is_the_same_thing_and_a_different_first_name_is_not() -> None:

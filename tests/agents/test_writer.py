@@ -314,3 +314,21 @@ def test_relevance_reads_chinese_keyword_phrases_by_their_words() -> None:
     off_topic = ev("E-zw2", "TDengine 使用 AGPL 许可证发布。", entities=["TDengine"])
     other = ev("E-zw3", "InfluxDB 的写入吞吐为每秒十万点。", entities=["InfluxDB"])
     assert relevant(q, on_topic) and not relevant(q, off_topic) and not relevant(q, other)
+
+
+def test_one_sentence_two_sources_is_said_once_citing_both_and_never_again() -> None:
+    """Two versions of one page hold the same sentence: the report says it once, citing both copies, and a later
+    section does not repeat it from either copy."""
+    text = "The first five months overlap with the previous release's beta stage and are thus unversioned."
+    old = ev("E-copy1", text, entities=["Apache Kafka"], url="https://kafka.example/2022/schedule")
+    new = ev("E-copy2", text.replace("  ", " "), entities=["Apache Kafka"], url="https://kafka.example/schedule")
+    other = ev("E-other", "Apache Kafka stages are announced on the mailing list before each freeze.",
+               entities=["Apache Kafka"], url="https://kafka.example/process")
+    plan = Plan(question="How is Apache Kafka released?", entities=["Apache Kafka"], sub_questions=[
+        SubQuestion(id="Q-a", text="How are Apache Kafka release stages scheduled?", role="background"),
+        SubQuestion(id="Q-b", text="Which Apache Kafka stages are unversioned?", role="background")])
+    draft = DeterministicWriter().write(plan, {"Q-a": [old, new, other], "Q-b": [new, old]}, [], "report", set())
+    sentences = [s for sec in draft.sections for s in sec.sentences if "unversioned" in s.text]
+    assert len(sentences) == 1
+    assert set(sentences[0].citations) == {"E-copy1", "E-copy2"}
+    assert set(citations_in(sentences[0].text)) == {"E-copy1", "E-copy2"}

@@ -278,11 +278,18 @@ def _cited(found: list[Found], limit: int = 4, n: int = 3) -> list[str]:
     return list(dict.fromkeys(e for f in found[:limit] for e in cite_ids(f, n)))
 
 
-def restate(lang: Lang, ev: EvidenceView) -> Sentence:
-    """A statement restated as the source's own sentence, clipped, with its citation (no 'According to')."""
+def restate(lang: Lang, ev: EvidenceView, also: Sequence[EvidenceView] = ()) -> Sentence:
+    """A statement restated as the source's own sentence, clipped, with its citation (no 'According to'); `also`:
+    other sources that state the very same sentence (two versions of one page), cited with it."""
     text = clip_quote(ev.quote)
     end = "。" if lang == "zh" else "."
-    return claim(f"{text} [{ev.id}]{end}", [ev])
+    marks = "".join(f"[{e.id}]" for e in (ev, *also))
+    return claim(f"{text} {marks}{end}", [ev, *also])
+
+
+def same_words(quote: str) -> str:
+    """A quote as words only: two copies of one sentence (two versions of a page) read the same."""
+    return " ".join(re.findall(r"\w+", quote.casefold()))
 
 
 def mentions(ev: EvidenceView, name: str) -> bool:
@@ -314,11 +321,13 @@ def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], wor
     sources: set[str] = set()
     quotes: set[str] = set()
     for ev in sorted(items, key=rank):
-        if ev.source.id in sources or ev.quote in quotes or (focus and not any(mentions(ev, f) for f in focus)):
-            continue  # one statement per source, and a sentence two copies share once
+        said = same_words(ev.quote)
+        if ev.source.id in sources or said in quotes or (focus and not any(mentions(ev, f) for f in focus)):
+            continue  # one statement per source, and a sentence two copies share once, citing both
         sources.add(ev.source.id)
-        quotes.add(ev.quote)
-        out.append(restate(lang, ev))
+        quotes.add(said)
+        copies = [c for c in items if c.id != ev.id and c.source.id != ev.source.id and same_words(c.quote) == said]
+        out.append(restate(lang, ev, copies[:2]))
         if len(out) >= n:
             break
     return out

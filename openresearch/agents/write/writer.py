@@ -20,6 +20,7 @@ from openresearch.agents.llm.config import Role
 from openresearch.agents.llm.prompt import render
 from openresearch.agents.verify.claim_text import citations_in, unmatched_numbers
 from openresearch.agents.verify.verifier import discloses
+from openresearch.agents.write.answer import same_words
 from openresearch.agents.write.writer_deterministic import (
     DeterministicWriter,
     opening,
@@ -165,10 +166,12 @@ class LLMWriter:
         answer = opening(plan, evidence, conflicts)
         used = stated(answer, conflicts)
         assigned: dict[str, tuple[list[EvidenceView], int]] = {}
+        said = {same_words(ev.quote) for evs in evidence.values() for ev in evs if ev.id in used}
         for q in ordered_questions(plan):
-            items, covered = section_items(q, evidence.get(q.id, []), used)
+            items, covered = section_items(q, evidence.get(q.id, []), used, said)
             assigned[q.id] = (items, covered)
             used |= {ev.id for ev in items}
+            said |= {same_words(ev.quote) for ev in items}
 
         def one(q: SubQuestion) -> tuple[DraftSection, bool]:
             items, covered = assigned[q.id]

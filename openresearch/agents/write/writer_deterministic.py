@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 
 from openresearch.agents.extract.metric_names import canonical_metric, same_family
-from openresearch.agents.write.answer import ANSWER_ID, answer_section, mentions, restate
+from openresearch.agents.write.answer import ANSWER_ID, answer_section, mentions, restate, same_words
 from openresearch.agents.write.writer_templates import (
     Lang,
     Value,
@@ -88,7 +88,10 @@ def _claims(lang: Lang, items: list[EvidenceView]) -> list[Sentence]:
     used = {v.evidence.id for values in groups.values() for v in values}
     rest = [ev for ev in items if ev.id not in used]
     rest.sort(key=lambda ev: (ev.entities[0].lower() if ev.entities else "~", _TYPE_ORDER.get(ev.type, 9)))
-    out.extend(restate(lang, ev) for ev in rest)
+    copies: dict[str, list[EvidenceView]] = defaultdict(list)  # one sentence, several sources: said once
+    for ev in rest:
+        copies[same_words(ev.quote)].append(ev)
+    out.extend(restate(lang, evs[0], evs[1:]) for evs in copies.values())
     # the templates copy numbers from quotes, so this only drops a sentence if a title or condition slipped in
     return [s for s in out if grounded(s.text, [ev for ev in items if ev.id in s.citations])]
 
@@ -139,11 +142,13 @@ def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
     return any(same_family(o.metric, m) for o in ev.observations for m in wanted)
 
 
-def section_items(q: SubQuestion, items: list[EvidenceView], used: set[str]) -> tuple[list[EvidenceView], int]:
-    """The relevant items not stated earlier in the report (no quote is used twice), and how many relevant
-    ones were skipped because an earlier section already states them."""
+def section_items(q: SubQuestion, items: list[EvidenceView], used: set[str],
+                  said: set[str] | None = None) -> tuple[list[EvidenceView], int]:
+    """The relevant items not stated earlier in the report (no quote is used twice, nor another source's copy of
+    a sentence stated already: `said`, as `same_words`), and how many relevant ones were skipped because an
+    earlier section already states them."""
     rel = [ev for ev in items if relevant(q, ev)]
-    fresh = [ev for ev in rel if ev.id not in used]
+    fresh = [ev for ev in rel if ev.id not in used and same_words(ev.quote) not in (said or set())]
     return fresh, len(rel) - len(fresh)
 
 
@@ -155,9 +160,11 @@ class DeterministicWriter:
               style: Style, limited: set[str]) -> Draft:
         answer = opening(plan, evidence, conflicts)
         used = stated(answer, conflicts)
+        words_of = {ev.id: same_words(ev.quote) for evs in evidence.values() for ev in evs}
         sections = [answer]
         for q in ordered_questions(plan):
-            items, covered = section_items(q, evidence.get(q.id, []), used)
+            said = {words_of[i] for i in used if i in words_of}
+            items, covered = section_items(q, evidence.get(q.id, []), used, said)
             sec = self.section(plan, q, items, conflicts, style, q.id in limited, covered=covered)
             used |= stated(sec, conflicts)
             sections.append(sec)
