@@ -2,16 +2,48 @@
 
 from __future__ import annotations
 
+import json
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from openresearch.errors import ConfigError
 
 
 def default_data_dir() -> Path:
     return Path.home() / ".openresearch"
+
+
+def split_list(value: object) -> object:
+    """A list setting as users write it: a JSON list, `a,b`, `a:b` (os.pathsep) or one value. Pure."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text:
+        return []
+    if text.startswith("["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise ValueError(f"{text[:80]!r} is not a JSON list") from None
+    seps = [","] if "://" in text else [",", os.pathsep]  # a URL's own colon is no separator
+    parts = [text]
+    for sep in seps:
+        parts = [p for part in parts for p in part.split(sep)]
+    return [p.strip() for p in parts if p.strip()]
+
+
+def one_line(exc: ValidationError) -> str:
+    """A settings validation error as one line naming each bad variable."""
+    bad = []
+    for e in exc.errors():
+        name = "OPENRESEARCH_" + str(e["loc"][0]).upper() if e.get("loc") else "a setting"
+        bad.append(f"{name}: {e.get('msg', 'invalid')}")
+    return "bad setting " + "; ".join(dict.fromkeys(bad))
 
 
 class Settings(BaseSettings):
@@ -49,8 +81,9 @@ class Settings(BaseSettings):
     openalex_url: str = "https://api.openalex.org"
     openalex_key: SecretStr | None = None
     wikipedia_url: str = "https://en.wikipedia.org/w/api.php"
-    trusted_hosts: list[str] = Field(default_factory=list,
-                                     description="Hosts allowed to resolve to private addresses (a local SearXNG).")
+    trusted_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Hosts allowed to resolve to private addresses (a local SearXNG, a "
+        "local webhook receiver): a JSON list, or names separated by commas.")
     per_host_concurrency: int = 2
     global_concurrency: int = 8
     min_interval_s: float = 0.0
@@ -134,7 +167,8 @@ class Settings(BaseSettings):
     api_port: int = 8000
     api_key: SecretStr | None = Field(default=None, description="Bearer token the API requires; mandatory when "
                                       "the server listens on anything but loopback.")
-    api_cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (off if empty).")
+    api_cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Origins allowed by CORS (off if empty), separated by commas.")
     api_max_body_bytes: int = Field(default=1_000_000, description="Larger request bodies are refused with 413.")
     api_cache_stale_s: float = Field(
         default=1.0, ge=0, description="While a run writes, /compare and /conflicts may answer from the previous "
@@ -143,10 +177,17 @@ class Settings(BaseSettings):
     api_page_size: int = Field(default=50, description="Default page size of list routes (at most 500).")
     api_run_workers: int = Field(default=2, description="Research runs executed at once; more wait in the queue.")
     api_run_queue: int = Field(default=32, description="Runs that may wait for a worker; beyond it POST /runs is 503.")
-    api_local_roots: list[Path] = Field(default_factory=list, description="Folders a run started through the API "
-                                        "may read as local:PATH sources (none: only web, arxiv and scholar).")
+    api_local_roots: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list, description="Folders a run or topic started through the API or MCP may read as "
+        "local:PATH sources (none: only web, arxiv and scholar): one path, paths separated by os.pathsep or "
+        "commas, or a JSON list.")
     api_monitor: bool = Field(default=True, description="The API process also runs due monitoring topics (the "
                               "schedule and leases live in the graph, beside any `monitor worker` processes).")
+
+    @field_validator("trusted_hosts", "api_cors_origins", "api_local_roots", mode="before")
+    @classmethod
+    def _plain_lists(cls, v: object) -> object:
+        return split_list(v)
 
     @property
     def cache_dir(self) -> Path:
@@ -155,4 +196,8 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings()
+    """The settings; ConfigError with one line per bad variable instead of pydantic's report."""
+    try:
+        return Settings()
+    except ValidationError as e:
+        raise ConfigError(one_line(e)) from None

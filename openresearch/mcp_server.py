@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from openresearch import __version__
@@ -21,6 +22,8 @@ from openresearch.agents.run.pipeline import stored_report
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.agents.write.report import to_markdown
+from openresearch.boundary import Door
+from openresearch.errors import InputError
 from openresearch.models import Comparison, ConflictGroup, EvidenceView, Provenance
 from openresearch.monitor import asof
 
@@ -68,8 +71,10 @@ def _hit(e: EvidenceView, score: float | None = None) -> EvidenceHit:
 
 
 def build_server(services: Services, manager: RunManager | None = None, *, own_manager: bool = True,
-                 workers: int = 1) -> MCPServer[Any]:
-    """The MCP server over `services`. Without a `manager`, one is started in the server's lifespan."""
+                 workers: int = 1, door: Door | None = None) -> MCPServer[Any]:
+    """The MCP server over `services`. Without a `manager`, one is started in the server's lifespan. Runs
+    are checked at `door` (default: the configured local roots, like the API's)."""
+    door = door or Door.service(services.settings, "mcp")
     holder: dict[str, RunManager] = {}
     if manager is not None:
         holder["m"] = manager
@@ -99,12 +104,16 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         return holder["m"]
 
     @server.tool(description="Start a research run in the background; returns its run id. sources: web, arxiv, "
-                 "scholar or local:PATH (default: the configured local corpus).")
+                 "scholar or local:PATH under a folder OPENRESEARCH_API_LOCAL_ROOTS allows (default: those "
+                 "folders, or web when none is configured).")
     async def start_research(question: str, sources: list[str] | None = None, offline: bool = False,
                              style: Literal["brief", "report", "review"] = "report") -> RunStarted:
-        opts = RunOptions.model_validate({"question": question, "offline": offline, "style": style,
-                                          **({"sources": sources} if sources else {})})
-        return RunStarted(run_id=await runs().submit(opts))
+        default = [f"local:{r}" for r in door.local_roots or ()] or ["web"]
+        opts = RunOptions(question=question, offline=offline, style=style, sources=sources or default)
+        try:
+            return RunStarted(run_id=await runs().submit(opts, door=door))
+        except InputError as e:  # the boundary's one line reaches the client as the tool's error
+            raise ToolError(str(e)) from None
 
     @server.tool(description="Status, stage and (when finished) metrics of a run.")
     def run_status(run_id: str) -> RunStatus:

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from openresearch.agents.run.manager import RunManager
 from openresearch.agents.run.services import Services
+from openresearch.boundary import Door
 from openresearch.config import Settings
 from openresearch.mcp_server import build_server
 
@@ -47,7 +48,7 @@ def mount_mcp(app: FastAPI, services: Services, runs: RunManager, settings: Sett
     """Add the `/mcp` route to `app`; return the context manager the app's lifespan must enter (it runs the
     MCP session manager)."""
     key = settings.api_key.get_secret_value() if settings.api_key else ""
-    server = build_server(services, runs)
+    server = build_server(services, runs, door=Door.service(settings, "mcp"))
     # on loopback without a key, DNS-rebinding protection checks Host/Origin; with a key (any interface) the
     # bearer token is the guard
     sub = server.streamable_http_app(streamable_http_path=PATH, transport_security=TransportSecuritySettings(

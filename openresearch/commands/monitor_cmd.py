@@ -71,10 +71,12 @@ def add(
 
     Example: openresearch monitor add "Kafka share groups" --source web --every 1d
     """
-    from openresearch.monitor.service import make_topic
+    from openresearch.boundary import Door
+    from openresearch.monitor.service import checked_topic
 
-    new = make_topic(topic, sources=source or ["web"], entities=entity or [], every=every, style=style,
-                     options={"offline": True} if offline else {}, webhook=webhook, now=_now())
+    new = checked_topic(topic, sources=source or ["web"], door=Door.cli(settings()), entities=entity or [],
+                        every=every, style=style, options={"offline": True} if offline else {}, webhook=webhook,
+                        now=_now())
     with _topics(graph) as ms:
         ms.save_topic(new, _now())
         t = ms.topic(new.id)

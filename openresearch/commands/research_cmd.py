@@ -68,14 +68,20 @@ def research(
     from openresearch.agents.run.pipeline import run_research
     from openresearch.agents.run.run_config import Caps, RunOptions
     from openresearch.agents.write.report import verification_summary
+    from openresearch.boundary import Door, check_run
 
     caps = Caps(llm_calls=max_llm_calls, llm_tokens=max_tokens, llm_cost_usd=max_cost)
     opts = RunOptions(question=question, sources=source or ["local:examples/corpus"], style=style,  # type: ignore[arg-type]
                       budget=budget, language=language, offline=offline, workers=workers, out=out,  # type: ignore[arg-type]
                       caps=caps)
+    door = Door.cli(settings())
+    if resume is None:
+        opts = check_run(opts, door)
     with store(graph) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                                       console=err_console, transient=False, disable=json_out) as bar:
         st.init_schema()
+        if resume is not None:  # the run goes on with its stored options: they pass the boundary again
+            check_run(RunOptions.model_validate(st.get_run(resume)["options"]), door)
         result = run_research(opts, st, settings(), resume=resume, subscribers=[LiveProgress(bar)])
     if json_out:
         print_json(result.model_dump(mode="json"))

@@ -18,7 +18,7 @@ from openresearch.monitor.models import Digest, Topic
 from openresearch.monitor.timefacts import Supersession
 
 _JSON_FIELDS = ("options",)
-_STORED = ("question", "sources", "entities", "schedule", "style", "status", "webhook", "next_due")
+_STORED = ("question", "sources", "entities", "schedule", "style", "status", "webhook", "origin", "next_due")
 
 
 class MonitorStore(CatalogueStore):

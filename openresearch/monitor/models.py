@@ -27,6 +27,7 @@ class Topic(BaseModel):
     status: TopicStatus = "active"
     options: dict[str, Any] = Field(default_factory=dict)  # RunOptions overrides: offline, budget, caps…
     webhook: str | None = None
+    origin: str | None = None  # the door it came through (boundary.py): cli reads any path; None: before doors
     created_at: int = 0
     next_due: int = 0
     last_run_at: int | None = None

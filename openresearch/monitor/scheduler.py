@@ -25,6 +25,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from openresearch.errors import InputError
 from openresearch.monitor.service import Monitor
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,9 @@ class TopicScheduler:
             self._running.add(tid)
         try:
             result = self.monitor.run_topic(tid, due_only=True)
+        except InputError as e:  # refused by the boundary (the topic is paused): one line, no traceback
+            log.warning("%s", e)
+            return
         except BaseException:
             self._reschedule(tid)  # run_topic released the lease with a retry time
             raise

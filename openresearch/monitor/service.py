@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 
 from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.services import Services
+from openresearch.boundary import Door, TopicAsk, check_topic_sync, door_for_topic
 from openresearch.errors import InputError
 from openresearch.graph.monitor_store import MonitorStore
+from openresearch.ingest.safety import Resolver
 from openresearch.monitor.clock import Clock, SystemClock
 from openresearch.monitor.models import Topic, topic_id
 from openresearch.monitor.runner import MonitorResult, run_topic
@@ -32,8 +34,9 @@ def worker_id() -> str:
 
 def make_topic(question: str, *, sources: list[str], entities: list[str] | None = None, every: str = "1d",
                style: str = "digest", options: dict[str, object] | None = None, webhook: str | None = None,
-               now: int) -> Topic:
-    """A new topic, due now; InputError for an empty question, a bad schedule or style."""
+               origin: str | None = None, now: int) -> Topic:
+    """A new topic, due now; InputError for an empty question, a bad schedule or style. Pure: what a caller
+    asks is checked by `checked_topic` (the boundary) first."""
     if not question.strip():
         raise InputError("a topic needs a question")
     if not sources:
@@ -43,7 +46,23 @@ def make_topic(question: str, *, sources: list[str], entities: list[str] | None 
         raise InputError("style must be digest or report")
     return Topic(id=topic_id(question, sources), question=question.strip(), sources=sources, entities=entities or [],
                  schedule=every, style=style, options=dict(options or {}), webhook=webhook,  # type: ignore[arg-type]
-                 next_due=now)
+                 origin=origin, next_due=now)
+
+
+def checked_topic(question: str, *, sources: list[str], door: Door, entities: list[str] | None = None,
+                  every: str = "1d", style: str = "digest", options: dict[str, object] | None = None,
+                  webhook: str | None = None, now: int) -> Topic:
+    """A new topic from what a caller asked through `door`: checked by the boundary (local paths resolved,
+    the webhook judged by the SSRF rules), remembering the door for the checks at each run."""
+    ask = check_topic_sync(TopicAsk(question, sources, every, webhook), door)
+    return make_topic(ask.question, sources=ask.sources, entities=entities, every=ask.every, style=style,
+                      options=options, webhook=ask.webhook, origin=door.name, now=now)
+
+
+def recheck(topic: Topic, door: Door) -> None:
+    """A stored topic through the boundary again before it runs (it may predate a rule, or have been written
+    to the graph by other means); InputError when it would be refused today."""
+    check_topic_sync(TopicAsk(topic.question, topic.sources, topic.schedule, topic.webhook), door)
 
 
 def background_worker(services: Services, *, poll_s: float = 30.0, lease_ms: int = 10 * 60_000) -> Callable[[], None]:
@@ -63,6 +82,7 @@ class Monitor:
     owner: str = field(default_factory=worker_id)
     before_run: Callable[[str], object] | None = None  # tests: called with the topic id before each run
     on_event: Callable[[EventRecord], None] | None = None  # every event of the research runs
+    resolver: Resolver | None = None  # webhook host names (tests inject a static table; None: the system's)
 
     @property
     def store(self) -> MonitorStore:
@@ -70,9 +90,12 @@ class Monitor:
 
     # --- topics ------------------------------------------------------------------------------------
     def add(self, question: str, *, sources: list[str], entities: list[str] | None = None, every: str = "1d",
-            style: str = "digest", options: dict[str, object] | None = None, webhook: str | None = None) -> Topic:
-        topic = make_topic(question, sources=sources, entities=entities, every=every, style=style, options=options,
-                           webhook=webhook, now=self.clock.now_ms())
+            style: str = "digest", options: dict[str, object] | None = None, webhook: str | None = None,
+            door: Door | None = None) -> Topic:
+        """Add (or update) a topic asked through `door` (default: the CLI's, which reads any local path)."""
+        door = door or Door.cli(self.services.settings, self.resolver)
+        topic = checked_topic(question, sources=sources, door=door, entities=entities, every=every, style=style,
+                              options=options, webhook=webhook, now=self.clock.now_ms())
         self.store.save_topic(topic, self.clock.now_ms())
         return self.store.topic(topic.id)
 
@@ -96,6 +119,7 @@ class Monitor:
         beat.start()
         try:
             topic = ms.topic(tid)
+            self._recheck(topic)
             if self.before_run is not None:
                 self.before_run(tid)
             result = asyncio.run(run_topic(topic, self.services, self.clock, on_event=self.on_event))
@@ -108,6 +132,15 @@ class Monitor:
         done = self.clock.now_ms()
         ms.finish(tid, self.owner, result.run_id, done, next_due(tid, parse_schedule(topic.schedule), done))
         return result
+
+    def _recheck(self, topic: Topic) -> None:
+        """Refuse (and pause) a stored topic the boundary refuses today, under the door it came through."""
+        try:
+            recheck(topic, door_for_topic(topic.origin, self.services.settings, self.resolver))
+        except InputError as e:
+            log.warning("topic %s refused and paused: %s", topic.id, e)
+            self.store.set_status(topic.id, "paused")
+            raise InputError(f"topic {topic.id} refused and paused: {e}") from None
 
     def _heartbeat(self, tid: str, stop: threading.Event) -> None:
         while not stop.wait(self.lease_ms / 3000):
@@ -127,6 +160,9 @@ class Monitor:
                 tried.add(tid)
                 try:
                     result = self.run_topic(tid, due_only=True)
+                except InputError as e:  # refused by the boundary: one line, the topic is paused
+                    log.warning("%s", e)
+                    continue
                 except Exception:
                     log.exception("monitoring run of %s failed", tid)
                     continue

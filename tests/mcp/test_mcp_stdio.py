@@ -38,7 +38,8 @@ def test_mcp_over_stdio(tmp_path: Path) -> None:
         shutil.copy(REPO / "examples" / "corpus" / name, corpus / name)
     data = tmp_path / "data"
     env = {**os.environ, "OPENRESEARCH_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1",
-           "OPENRESEARCH_EMBEDDING_BACKEND": "torch"}
+           "OPENRESEARCH_EMBEDDING_BACKEND": "torch",
+           "OPENRESEARCH_API_LOCAL_ROOTS": str(tmp_path)}  # one plain path: MCP reads local files only there
     params = StdioServerParameters(command=sys.executable, args=["-m", "openresearch.cli", "mcp"], env=env)
 
     async def session() -> None:

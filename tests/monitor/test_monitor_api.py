@@ -24,7 +24,8 @@ pytestmark = pytest.mark.integration
 def test_topics_routes(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None:
     app = FastAPI()
     problems.install(app)
-    app.state.api = ApiState(settings=Settings(data_dir=tmp_path / "data"), store=store)
+    settings = Settings(data_dir=tmp_path / "data", api_local_roots=[tmp_path])  # local reads under tmp_path only
+    app.state.api = ApiState(settings=settings, store=store)
     app.include_router(topics.router)
     client = TestClient(app)
     corpus = tmp_path / "c"
@@ -42,7 +43,7 @@ def test_topics_routes(store: GraphStore, embedder: Embedder, tmp_path: Path) ->
     assert client.get("/topics/T-missing").status_code == 404
     assert client.get(f"/topics/{tid}/digests/latest").status_code == 404
 
-    m = Monitor(offline_services(store, embedder, tmp_path / "data"))
+    m = Monitor(offline_services(store, embedder, tmp_path / "data", settings))
     m.store.save_topic(m.store.topic(tid).model_copy(update={"options": TINY}), 0)
     assert len(m.run_due()) == 1
     digests = client.get(f"/topics/{tid}/digests").json()

@@ -15,10 +15,12 @@ from openresearch.agents.run.pipeline import replay_events, stored_report
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.agents.run.state import RunState
+from openresearch.boundary import Door
 from openresearch.errors import NotFound
 from openresearch.graph.store import GraphStore
 
 pytestmark = pytest.mark.integration
+ANY = Door("test", None)  # the CLI's door: any local path
 Q = "Which message broker has the highest throughput: Kafka, RabbitMQ or Pulsar?"
 
 
@@ -44,9 +46,9 @@ def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, offl
         manager = RunManager(services, workers=1)
         await manager.start()
         try:
-            first = await manager.submit(opts(corpus))
-            second = await manager.submit(opts(corpus, "Kafka 和 RabbitMQ 哪个吞吐量更高?"))
-            third = await manager.submit(opts(corpus, "How does Pulsar store messages?"))
+            first = await manager.submit(opts(corpus), door=ANY)
+            second = await manager.submit(opts(corpus, "Kafka 和 RabbitMQ 哪个吞吐量更高?"), door=ANY)
+            third = await manager.submit(opts(corpus, "How does Pulsar store messages?"), door=ANY)
             # one worker: the second and third wait in the queue, and are visible as queued
             assert store.get_run(second)["status"] == "queued" and store.get_run(third)["status"] == "queued"
             await manager.cancel(third)  # a queued run never starts
@@ -74,9 +76,9 @@ def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, offl
             # a finished run replays its whole history
             assert [r.seq for r in await collect(manager, first)] == seqs
             # resume the cancelled run: it finishes, numbering goes on, one report
-            await manager.resume(second)
+            await manager.resume(second, door=ANY)
             with pytest.raises(RunConflict):
-                await manager.resume(second)  # already queued or running
+                await manager.resume(second, door=ANY)  # already queued or running
             await manager.wait(second)
             events = replay_events(store, second)
             assert [r.seq for r in events] == list(range(1, len(events) + 1))
@@ -99,7 +101,7 @@ def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, 
         try:
             assert store.get_run("run-dead-1")["status"] == "interrupted"
             assert store.get_run("run-dead-2")["status"] == "interrupted"
-            await manager.resume("run-dead-2")  # never planned: resumes from the start
+            await manager.resume("run-dead-2", door=ANY)  # never planned: resumes from the start
             await manager.wait("run-dead-2")
             assert store.get_run("run-dead-2")["status"] == "done"
         finally:
@@ -116,7 +118,7 @@ def test_a_server_stopping_mid_run_leaves_it_interrupted_and_resumable(store: Gr
     async def main() -> str:
         manager = RunManager(services, workers=1)
         await manager.start()
-        run_id = await manager.submit(opts(corpus))
+        run_id = await manager.submit(opts(corpus), door=ANY)
         async for r in manager.events(run_id):
             if r.event.type == "evidence_added":
                 break
@@ -132,7 +134,7 @@ def test_a_server_stopping_mid_run_leaves_it_interrupted_and_resumable(store: Gr
         manager = RunManager(services, workers=1)  # the next server
         await manager.start()
         try:
-            await manager.resume(run_id)
+            await manager.resume(run_id, door=ANY)
             await manager.wait(run_id)
         finally:
             await manager.stop()
@@ -152,7 +154,7 @@ def test_a_run_failing_before_its_first_event_still_ends_its_stream(store: Graph
         manager = RunManager(services, workers=1)
         await manager.start()
         try:
-            run_id = await manager.submit(opts(corpus))
+            run_id = await manager.submit(opts(corpus), door=ANY)
             return await asyncio.wait_for(collect(manager, run_id), 120)
         finally:
             await manager.stop()

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
+from openresearch.boundary import SOURCE_RETRIEVERS
 from openresearch.config import Settings
 from openresearch.errors import FetchError, OpenResearchError
 from openresearch.graph.store import GraphStore
@@ -28,7 +29,6 @@ from openresearch.models import SourceDoc
 log = logging.getLogger(__name__)
 # what is kept of a fetched page's headers, with its text and fetch time, to know later exactly what was read
 _KEPT_HEADERS = {"content-type", "etag", "last-modified", "date", "content-language", "content-length"}
-SOURCE_RETRIEVERS = {"web": ["web"], "arxiv": ["arxiv"], "scholar": ["semantic_scholar", "openalex"]}
 
 
 @dataclass

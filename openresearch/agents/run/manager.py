@@ -23,6 +23,7 @@ from openresearch.agents.run.research import new_run_id
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.agents.run.state import RunState
+from openresearch.boundary import Door, check_run
 from openresearch.errors import NotFound, OpenResearchError
 
 log = logging.getLogger(__name__)
@@ -92,20 +93,23 @@ class RunManager:
         return n
 
     # --- operations -----------------------------------------------------------------------------------
-    async def submit(self, options: RunOptions) -> str:
-        """Queue a new run; its id is known (and its Run node stored, status `queued`) before it starts."""
+    async def submit(self, options: RunOptions, *, door: Door) -> str:
+        """Queue a new run asked for through `door` (InputError when the boundary refuses it); its id is known
+        (and its Run node stored, status `queued`) before it starts."""
+        options = check_run(options, door)
         run_id = new_run_id(options.question)
         await asyncio.to_thread(RunState(self.services.store, run_id, options).save, "queued", status="queued")
         self._enqueue(_Job(run_id, options, resume=False))
         return run_id
 
-    async def resume(self, run_id: str) -> None:
+    async def resume(self, run_id: str, *, door: Door) -> None:
         run = await asyncio.to_thread(self.services.store.get_run, run_id)  # NotFound for an unknown id
         if run_id in self._jobs or run["status"] in ACTIVE:
             raise RunConflict(f"run {run_id} is {run['status']}; only a stopped run can be resumed")
         if run["status"] == "done":
             raise RunConflict(f"run {run_id} is done; nothing to resume")
-        options = RunOptions.model_validate(run["options"])
+        # the stored options pass the boundary again: a run stored before a rule existed cannot slip past it
+        options = check_run(RunOptions.model_validate(run["options"]), door)
         await asyncio.to_thread(RunState(self.services.store, run_id, options, run.get("started_at")).save,
                                 run["stage"] or "plan", status="queued")
         self._enqueue(_Job(run_id, options, resume=True))

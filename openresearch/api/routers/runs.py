@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path as FsPath
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Response
@@ -26,6 +25,7 @@ from openresearch.api.deps import ApiState, StateDep, page_size
 from openresearch.api.pagination import CursorParam, LimitParam, Page, decode_cursor, offset_of, offset_page
 from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.schemas import RunAccepted, RunDetail, RunRequest, RunSummary
+from openresearch.boundary import Door
 from openresearch.errors import InputError
 
 router = APIRouter(prefix="/runs", tags=["runs"], responses={404: PROBLEM_RESPONSES[404]})
@@ -40,14 +40,12 @@ def manager(st: ApiState) -> RunManager:
     return runs
 
 
-def run_options(st: ApiState, body: RunRequest) -> RunOptions:
-    """The request as RunOptions; a local source must lie under a folder the settings allow."""
-    roots = [r.resolve() for r in st.settings.api_local_roots]
-    for src in body.sources:
-        if src.startswith("local:"):
-            path = FsPath(src.split(":", 1)[1]).resolve()
-            if not any(path == r or r in path.parents for r in roots):
-                raise InputError(f"local source {src!r} is not under a folder OPENRESEARCH_API_LOCAL_ROOTS allows")
+def door(st: ApiState) -> Door:
+    return Door.service(st.settings, "api")
+
+
+def run_options(body: RunRequest) -> RunOptions:
+    """The request as RunOptions; the run manager checks them at the boundary (boundary.py)."""
     return RunOptions(question=body.question, sources=body.sources, style=body.style, budget=body.budget,
                       max_sub_questions=body.max_sub_questions, language=body.language, offline=body.offline,
                       workers=body.workers)
@@ -60,7 +58,7 @@ async def start_run(st: StateDep, body: RunRequest, request: Request, response: 
     runs = manager(st)
     if runs.pending() >= st.settings.api_run_workers + st.settings.api_run_queue:
         raise HTTPException(503, "the run queue is full; try again later", headers={"Retry-After": "30"})
-    run_id = await runs.submit(run_options(st, body))
+    run_id = await runs.submit(run_options(body), door=door(st))
     response.headers["Location"] = f"/runs/{run_id}"
     return RunAccepted(id=run_id, status="queued", location=f"/runs/{run_id}", events=f"/runs/{run_id}/events",
                        report=f"/runs/{run_id}/report")
@@ -102,7 +100,7 @@ async def cancel_run(st: StateDep, run_id: RunId) -> RunDetail:
 async def resume_run(st: StateDep, run_id: RunId, response: Response) -> RunAccepted:
     """Queue a cancelled, failed or interrupted run again; it continues from its last persisted stage."""
     try:
-        await manager(st).resume(run_id)
+        await manager(st).resume(run_id, door=door(st))
     except RunConflict as e:
         raise HTTPException(409, str(e)) from None
     response.headers["Location"] = f"/runs/{run_id}"

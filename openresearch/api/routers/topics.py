@@ -11,14 +11,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Response
 from pydantic import BaseModel, Field
 
-from openresearch.api.deps import StoreDep
+from openresearch.api.deps import StateDep, StoreDep
 from openresearch.api.problems import PROBLEM_RESPONSES
+from openresearch.boundary import Door
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.models import ConflictGroup
 from openresearch.monitor import asof
 from openresearch.monitor.digest import to_html, to_markdown
 from openresearch.monitor.models import Digest, Topic
-from openresearch.monitor.service import make_topic
+from openresearch.monitor.service import checked_topic
 
 router = APIRouter(prefix="/topics", tags=["topics"], responses={400: PROBLEM_RESPONSES[400]})
 TopicId = Annotated[str, Path(max_length=100)]
@@ -26,7 +27,7 @@ AsOf = Annotated[date | None, Query(description="Values current at the end of th
 
 
 class TopicIn(BaseModel):
-    question: str = Field(min_length=1, max_length=2000)
+    question: str = Field(max_length=2000)
     sources: list[str] = Field(default_factory=lambda: ["web"], max_length=20)
     entities: list[str] = Field(default_factory=list, max_length=50)
     every: str = Field(default="1d", max_length=100, description="1d, 6h, 30m or a cron expression")
@@ -40,10 +41,13 @@ def _now() -> int:
 
 
 @router.post("", response_model=Topic, status_code=201, responses={422: PROBLEM_RESPONSES[422]})
-def add_topic(store: StoreDep, body: TopicIn, response: Response) -> Topic:
-    t = make_topic(body.question, sources=body.sources, entities=body.entities, every=body.every, style=body.style,
-                   options={"offline": True} if body.offline else {}, webhook=body.webhook, now=_now())
-    ms = MonitorStore(store)
+def add_topic(st: StateDep, body: TopicIn, response: Response) -> Topic:
+    """Watch a topic (or update the one with the same question and sources), checked like every door: local
+    sources only under OPENRESEARCH_API_LOCAL_ROOTS, known source kinds, a sane interval, a public webhook."""
+    t = checked_topic(body.question, sources=body.sources, door=Door.service(st.settings, "api"),
+                      entities=body.entities, every=body.every, style=body.style,
+                      options={"offline": True} if body.offline else {}, webhook=body.webhook, now=_now())
+    ms = MonitorStore(st.store)
     ms.save_topic(t, _now())
     response.headers["Location"] = f"/topics/{t.id}"
     return ms.topic(t.id)
