@@ -145,6 +145,11 @@ class Settings(BaseSettings):
     api_run_queue: int = Field(default=32, description="Runs that may wait for a worker; beyond it POST /runs is 503.")
     api_local_roots: list[Path] = Field(default_factory=list, description="Folders a run started through the API "
                                         "may read as local:PATH sources (none: only web, arxiv and scholar).")
+    api_session_secret: SecretStr | None = Field(default=None, description="Signs the web page's sign-in "
+                                                 "sessions and form tokens; random at each start when unset (a "
+                                                 "restart then signs every browser out).")
+    api_session_ttl_s: float = Field(default=43_200, gt=0, description="How long a web sign-in and a page's "
+                                     "form tokens stay valid (seconds).")
     api_monitor: bool = Field(default=True, description="The API process also runs due monitoring topics (the "
                               "schedule and leases live in the graph, beside any `monitor worker` processes).")
 
