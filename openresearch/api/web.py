@@ -5,8 +5,8 @@ The page is a client of the JSON API, called in process (`httpx.ASGITransport` o
 shows exactly what the API answers (problem details included) and goes through the same key check: the
 caller's `Authorization` header or sign-in session is passed on. Every form that changes something carries
 a token and is refused from another site (api/csrf.py); on a keyed server nothing but the sign-in form
-answers without the key (api/gate.py). Pages live under `/ui/`; `/` is the
-runs page. The only JavaScript is `static/app.js`: the SSE progress of a run and the citation panel
+answers without the key (api/gate.py). Only http(s) addresses become links. Pages live under `/ui/`; `/` is
+the runs page. The only JavaScript is `static/app.js`: the SSE progress of a run and the citation panel
 (GET /evidence/{id}); every page also works without it (citations link to `/ui/evidence/{id}`).
 """
 
@@ -26,8 +26,9 @@ from markupsafe import Markup, escape
 from openresearch.api.csrf import CSRF_COOKIE, CrossSiteRefused, checked_form, form_token, nonce
 from openresearch.api.deps import ApiState, api_key, authorized, key_matches
 from openresearch.api.session import SESSION_COOKIE
+from openresearch.links import is_http_url
 
-__all__ = ["CrossSiteRefused", "link_citations", "resolution_body", "router", "run_body"]
+__all__ = ["CrossSiteRefused", "is_http_url", "link_citations", "resolution_body", "router", "run_body"]
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -54,6 +55,7 @@ def link_citations(text: str) -> Markup:
 
 
 templates.env.filters["cite"] = link_citations
+templates.env.tests["http_url"] = is_http_url  # {% if url is http_url %}: only these become links
 
 
 class ApiError(Exception):
