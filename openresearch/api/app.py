@@ -94,7 +94,7 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
         services, Services) else None
     # innermost first: the JSON API takes no form bodies; with a key, nothing but /healthz and the sign-in form
     # answers without it (inside CORS, so a preflight is answered and a 401 carries the CORS headers)
-    app.add_middleware(JsonOnly)
+    app.add_middleware(JsonOnly, cors_origins=settings.api_cors_origins)
     if keyed:
         app.add_middleware(KeyGate, api=app.state.api)
     if settings.api_cors_origins:

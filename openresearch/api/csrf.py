@@ -15,11 +15,11 @@ import re
 import secrets
 import time
 from typing import Annotated
-from urllib.parse import urlsplit
 
 from fastapi import Form, Request
 
 from openresearch.api.deps import ApiState, StateDep
+from openresearch.api.gate import same_origin
 from openresearch.api.session import SESSION_COOKIE
 from openresearch.api.signing import derive, sign, verify
 
@@ -49,22 +49,13 @@ def form_token(st: ApiState, request: Request, browser_nonce: str) -> str:
     return sign(derive(st.secret, "csrf"), _PURPOSE, "", expires, *_bound(st, request, browser_nonce))
 
 
-def same_origin(request: Request, origin: str) -> bool:
-    """`origin` is this server as the browser addressed it (the Host header). An https origin for a request
-    that arrived over http is a TLS-terminating proxy in front, still this server."""
-    parts = urlsplit(origin)
-    host = request.headers.get("host", "").lower()
-    return (bool(host) and parts.scheme in (request.url.scheme, "https") and parts.netloc.lower() == host
-            and parts.path in ("", "/") and not parts.query)
-
-
 def check(st: ApiState, request: Request, token: str) -> None:
     """Raise CrossSiteRefused unless the form post came from this server's page (see the module's note)."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site != "same-origin":
         raise CrossSiteRefused(f"a form posted from another site (Sec-Fetch-Site: {site[:40]})")
     origin = request.headers.get("origin")
-    if origin is not None and not same_origin(request, origin):
+    if origin is not None and not same_origin(origin, request.headers.get("host", ""), request.url.scheme):
         raise CrossSiteRefused(f"a form posted from another origin ({origin[:200]})")
     have = request.cookies.get(CSRF_COOKIE, "")
     if not (_NONCE.fullmatch(have) and token

@@ -107,5 +107,28 @@ def test_the_json_api_refuses_what_an_html_form_can_send(api: Server) -> None:
                 body_of = assert_problem(r, 415)
                 assert ctype.split(";")[0] in str(body_of["detail"])
         # JSON still goes through (here to the API's own answer: the source is not in the graph)
+        # a body of no type (what a cross-site fetch of a Blob sends; FastAPI would read it as JSON)
+        r = c.post("/feedback", content=body, headers={"origin": EVIL})
+        assert_problem(r, 415)
+        assert_problem(c.post("/feedback", content=body), 415)
+        # JSON still goes through (here to the API's own answer: the source is not in the graph)
         r = c.post("/feedback", content=body, headers={"content-type": "application/json; charset=utf-8"})
-        assert r.status_code not in (415, 422) and r.status_code < 500, r.text
+        assert r.status_code not in (403, 415, 422) and r.status_code < 500, r.text
+        # ...but not a write a browser says another site sent, with or without a body
+        for headers in ({"origin": EVIL}, {"origin": "null"}, {"sec-fetch-site": "cross-site"},
+                        {"sec-fetch-site": "same-site"}, {"origin": "http://127.0.0.1:1"}):
+            assert_problem(c.post("/feedback", content=body, headers={"content-type": "application/json",
+                                                                       **headers}), 403)
+            assert_problem(c.post("/runs/R-x/resume", headers=headers), 403)
+        same = {"origin": api.url, "sec-fetch-site": "same-origin", "content-type": "application/json"}
+        assert c.post("/feedback", content=body, headers=same).status_code not in (403, 415)
+
+
+def test_a_write_from_an_origin_cors_allows_goes_through(falkor_store: GraphStore) -> None:
+    body = {"target": "source", "target_id": "S-1", "verdict": "accept"}
+    with serve(falkor_store, api_cors_origins=["https://app.example"]) as server, \
+            httpx.Client(base_url=server.url) as c:
+        ok = c.post("/feedback", json=body, headers={"origin": "https://app.example", "sec-fetch-site": "cross-site"})
+        assert ok.status_code not in (403, 415) and ok.status_code < 500
+        assert "access-control-allow-origin" in ok.headers
+        assert_problem(c.post("/feedback", json=body, headers={"origin": EVIL, "sec-fetch-site": "cross-site"}), 403)
