@@ -34,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+LEGACY_KEY_COOKIE = "openresearch_key"  # earlier versions kept the raw key here: deleted wherever it is seen
 router = APIRouter(include_in_schema=False)
 
 # one bracket may hold several ids: [E-1a2b], [E-1a2b, E-3c4d]
@@ -122,7 +123,13 @@ def _page(request: Request, name: str, http_status: int = 200, **ctx: Any) -> HT
     if new:
         resp.set_cookie(CSRF_COOKIE, browser_nonce, httponly=True, samesite="strict",
                         secure=request.url.scheme == "https", path="/")
+    _forget_legacy_key(request, resp)
     return resp
+
+
+def _forget_legacy_key(request: Request, resp: Response) -> None:
+    if LEGACY_KEY_COOKIE in request.cookies:
+        resp.delete_cookie(LEGACY_KEY_COOKIE, path="/")
 
 
 def _problem_page(request: Request, err: ApiError) -> HTMLResponse:
@@ -306,6 +313,7 @@ async def login(request: Request, key: Annotated[str, Form(max_length=4000)],
     if not key_matches(key, st.settings):
         return _page(request, "login.html", http_status=401, next=_local_path(next), wrong=True)
     resp = RedirectResponse(_local_path(next), status_code=303)
+    _forget_legacy_key(request, resp)
     if not api_key(st.settings):
         return resp  # a server without a key has nothing to sign in to
     resp.set_cookie(SESSION_COOKIE, st.sessions.issue(), max_age=int(st.settings.api_session_ttl_s), httponly=True,

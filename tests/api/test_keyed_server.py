@@ -40,8 +40,10 @@ def test_nothing_but_healthz_and_the_sign_in_form_answers_without_the_key(falkor
         assert r.status_code == 303 and r.headers["location"] == "/ui/login?next=%2F"
         r = anon.post("/ui/logout")
         assert r.status_code == 303 and r.headers["location"].startswith("/ui/login")
-        # the sign-in form is the one page served: its stylesheet inline, no script, nothing from /ui/static
-        form = anon.get("/ui/login")
+        # the sign-in form is the one page served: its stylesheet inline, no script, nothing from /ui/static;
+        # a raw key an earlier version left in a cookie is deleted
+        form = anon.get("/ui/login", headers={"cookie": "openresearch_key=s3cret"})
+        assert 'openresearch_key=""' in form.headers.get_list("set-cookie")[-1]
         assert form.status_code == 200 and 'name="key"' in form.text
         assert "/ui/static/" not in form.text and "<style>" in form.text and "<script" not in form.text
         assert 'id="sign-out"' not in form.text
