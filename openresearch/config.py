@@ -181,6 +181,11 @@ class Settings(BaseSettings):
         default_factory=list, description="Folders a run or topic started through the API or MCP may read as "
         "local:PATH sources (none: only web, arxiv and scholar): one path, paths separated by os.pathsep or "
         "commas, or a JSON list.")
+    api_session_secret: SecretStr | None = Field(default=None, description="Signs the web page's sign-in "
+                                                 "sessions and form tokens; random at each start when unset (a "
+                                                 "restart then signs every browser out).")
+    api_session_ttl_s: float = Field(default=43_200, gt=0, description="How long a web sign-in and a page's "
+                                     "form tokens stay valid (seconds).")
     api_monitor: bool = Field(default=True, description="The API process also runs due monitoring topics (the "
                               "schedule and leases live in the graph, beside any `monitor worker` processes).")
 

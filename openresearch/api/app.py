@@ -21,6 +21,7 @@ from openresearch import __version__
 from openresearch.agents.run.services import Services
 from openresearch.api import problems
 from openresearch.api.deps import ApiState, require_key
+from openresearch.api.gate import JsonOnly, KeyGate
 from openresearch.api.limits import BodyLimit
 from openresearch.api.mcp_mount import mount_mcp
 from openresearch.api.problems import PROBLEM_RESPONSES
@@ -80,8 +81,8 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
         unauthorized[401] = PROBLEM_RESPONSES[401]
     app.include_router(health.router)
     app.include_router(docs.router)
-    for r in (evidence.router, entities.router, compare.router, conflicts.router, feedback.router, graph.router,
-              topics.router):
+    for r in (health.ready_router, evidence.router, entities.router, compare.router, conflicts.router,
+              feedback.router, graph.router, topics.router):
         app.include_router(r, dependencies=guarded, responses=unauthorized)
     if runs is not None:
         from openresearch.api.routers import runs as runs_router
@@ -91,6 +92,11 @@ def create_app(settings: Settings, services: HasStore, runs: RunManager | None =
     # the MCP tools at /mcp (streamable HTTP), sharing this app's run manager
     mcp_running = mount_mcp(app, services, runs, settings) if runs is not None and isinstance(
         services, Services) else None
+    # innermost first: the JSON API takes no form bodies; with a key, nothing but /healthz and the sign-in form
+    # answers without it (inside CORS, so a preflight is answered and a 401 carries the CORS headers)
+    app.add_middleware(JsonOnly, cors_origins=settings.api_cors_origins)
+    if keyed:
+        app.add_middleware(KeyGate, api=app.state.api)
     if settings.api_cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.api_cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"])
@@ -108,3 +114,4 @@ def _include_web(app: FastAPI) -> None:
         return
     app.include_router(web.router)
     app.add_exception_handler(web.NeedsKey, web.needs_key)  # a page the key guards: to the sign-in form
+    app.add_exception_handler(web.CrossSiteRefused, web.cross_site_refused)  # a form from elsewhere: a 403 page

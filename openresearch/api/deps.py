@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -11,6 +12,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from openresearch.api.cache import VersionedCache
+from openresearch.api.session import SESSION_COOKIE, Sessions
 from openresearch.config import Settings
 from openresearch.errors import ConfigError
 from openresearch.graph.store import GraphStore
@@ -28,9 +30,15 @@ class ApiState:
     runs: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
     cache: VersionedCache = field(init=False)
+    secret: bytes = field(init=False, repr=False)
+    sessions: Sessions = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.cache = VersionedCache(self.store, stale_s=self.settings.api_cache_stale_s)
+        given = self.settings.api_session_secret
+        self.secret = given.get_secret_value().encode() if given and given.get_secret_value() else \
+            secrets.token_bytes(32)
+        self.sessions = Sessions(self.secret, api_key(self.settings), self.settings.api_session_ttl_s)
 
 
 def is_loopback(host: str) -> bool:
@@ -66,22 +74,34 @@ async def store(st: StateDep) -> GraphStore:
 StoreDep = Annotated[GraphStore, Depends(store)]
 
 _bearer = HTTPBearer(auto_error=False, description="The API key from OPENRESEARCH_API_KEY, when one is set.")
-# the web page's sign-in (/ui/login) keeps the key in this cookie (HttpOnly, SameSite=Strict): a browser
-# cannot put a bearer header on page loads or on an EventSource, and a cross-site request never carries it
-KEY_COOKIE = "openresearch_key"
+
+
+def api_key(settings: Settings) -> str:
+    return settings.api_key.get_secret_value() if settings.api_key else ""
 
 
 def key_matches(given: str, settings: Settings) -> bool:
-    key = settings.api_key.get_secret_value() if settings.api_key else ""
+    key = api_key(settings)
     return not key or secrets.compare_digest(given.encode(), key.encode())
+
+
+def authorized(st: ApiState, headers: Mapping[str, str], cookies: Mapping[str, str]) -> bool:
+    """The configured key as a bearer token, or the web page's signed sign-in session (the cookie
+    /ui/login sets: HttpOnly, SameSite=Strict; a browser cannot put a bearer header on page loads or on an
+    EventSource). No key configured: open (loopback only)."""
+    if not api_key(st.settings):
+        return True
+    auth = headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return key_matches(auth[7:].strip(), st.settings) and bool(auth[7:].strip())
+    return st.sessions.session_id(cookies.get(SESSION_COOKIE, "")) is not None
 
 
 async def require_key(st: StateDep, request: Request,
                       creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
-    """401 unless the request carries the configured key as a bearer token or the web page's sign-in cookie
-    (no key configured: open, loopback only)."""
-    given = creds.credentials if creds is not None else request.cookies.get(KEY_COOKIE, "")
-    if not key_matches(given, st.settings):
+    """401 unless `authorized` (the app's KeyGate checks every request the same way; this documents the
+    scheme in the OpenAPI schema and holds for a router included without the gate)."""
+    if not authorized(st, request.headers, request.cookies):
         raise HTTPException(401, "missing or wrong API key", headers={"WWW-Authenticate": "Bearer"})
 
 

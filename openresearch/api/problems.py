@@ -42,8 +42,8 @@ class Problem(BaseModel):
 
 
 # status -> (type suffix, title) for the problems the API names itself
-_KINDS: dict[int, str] = {400: "bad-request", 401: "unauthorized", 404: "not-found", 405: "method-not-allowed",
-                          406: "not-acceptable",
+_KINDS: dict[int, str] = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
+                          405: "method-not-allowed", 406: "not-acceptable",
                           409: "conflict", 413: "too-large", 415: "unsupported-media-type", 422: "invalid-input",
                           429: "too-many", 500: "internal", 503: "unavailable"}
 

@@ -3,9 +3,11 @@ clickable citations, entity comparisons and the conflicts list with resolve butt
 
 The page is a client of the JSON API, called in process (`httpx.ASGITransport` on the same app), so it
 shows exactly what the API answers (problem details included) and goes through the same key check: the
-caller's `Authorization` header is passed on. Pages live under `/ui/`; `/` is the runs page. The only
-JavaScript is `static/app.js`: the SSE progress of a run and the citation panel (GET /evidence/{id}); every
-page also works without it (citations link to `/ui/evidence/{id}`).
+caller's `Authorization` header or sign-in session is passed on. Every form that changes something carries
+a token and is refused from another site (api/csrf.py); on a keyed server nothing but the sign-in form
+answers without the key (api/gate.py). Only http(s) addresses become links. Pages live under `/ui/`; `/` is
+the runs page. The only JavaScript is `static/app.js`: the SSE progress of a run and the citation panel
+(GET /evidence/{id}); every page also works without it (citations link to `/ui/evidence/{id}`).
 """
 
 from __future__ import annotations
@@ -16,19 +18,23 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 import httpx
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-from openresearch.api.deps import KEY_COOKIE, key_matches
+from openresearch.api.csrf import CSRF_COOKIE, CrossSiteRefused, checked_form, form_token, nonce
+from openresearch.api.deps import ApiState, api_key, authorized, key_matches
+from openresearch.api.session import SESSION_COOKIE
+from openresearch.links import is_http_url
 
-__all__ = ["link_citations", "resolution_body", "router", "run_body"]
+__all__ = ["CrossSiteRefused", "is_http_url", "link_citations", "resolution_body", "router", "run_body"]
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+LEGACY_KEY_COOKIE = "openresearch_key"  # earlier versions kept the raw key here: deleted wherever it is seen
 router = APIRouter(include_in_schema=False)
 
 # one bracket may hold several ids: [E-1a2b], [E-1a2b, E-3c4d]
@@ -50,6 +56,7 @@ def link_citations(text: str) -> Markup:
 
 
 templates.env.filters["cite"] = link_citations
+templates.env.tests["http_url"] = is_http_url  # {% if url is http_url %}: only these become links
 
 
 class ApiError(Exception):
@@ -66,8 +73,8 @@ async def _api(request: Request, method: str, path: str, *, params: Any = None, 
     headers = {"accept": accept}
     if "authorization" in request.headers:
         headers["authorization"] = request.headers["authorization"]
-    elif request.cookies.get(KEY_COOKIE):
-        headers["authorization"] = f"Bearer {request.cookies[KEY_COOKIE]}"
+    elif request.cookies.get(SESSION_COOKIE):
+        headers["cookie"] = f"{SESSION_COOKIE}={request.cookies[SESSION_COOKIE]}"
     transport = httpx.ASGITransport(app=request.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://openresearch.local") as client:
         return await client.request(method, path, params=params, json=json, headers=headers)
@@ -84,6 +91,12 @@ async def needs_key(request: Request, _: Exception) -> Response:
     return RedirectResponse("/ui/login?" + urlencode({"next": target}), status_code=303)
 
 
+async def cross_site_refused(request: Request, exc: Exception) -> Response:
+    """A form post from another site (or with a stale token): nothing was done; a 403 page says why."""
+    return _page(request, "problem.html", http_status=403,
+                 problem={"title": "Forbidden", "status": 403, "detail": str(exc)})
+
+
 async def _api_json(request: Request, method: str, path: str, **kw: Any) -> Any:
     resp = await _api(request, method, path, **kw)
     if resp.status_code == 401:
@@ -98,7 +111,25 @@ async def _api_json(request: Request, method: str, path: str, **kw: Any) -> Any:
 
 
 def _page(request: Request, name: str, http_status: int = 200, **ctx: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, ctx, status_code=http_status)
+    """A page; its forms carry this browser's token (the nonce cookie is set on its first page). A browser not
+    signed in to a keyed server gets the stylesheet inline: /ui/static needs the key too."""
+    st: ApiState = request.app.state.api
+    browser_nonce, new = nonce(request)
+    signed_in = authorized(st, request.headers, request.cookies)
+    ctx.update(csrf_token=form_token(st, request, browser_nonce),
+               keyed=bool(api_key(st.settings)), signed_in=signed_in,
+               inline_css=None if signed_in else Markup((STATIC / "style.css").read_text(encoding="utf-8")))
+    resp = templates.TemplateResponse(request, name, ctx, status_code=http_status)
+    if new:
+        resp.set_cookie(CSRF_COOKIE, browser_nonce, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https", path="/")
+    _forget_legacy_key(request, resp)
+    return resp
+
+
+def _forget_legacy_key(request: Request, resp: Response) -> None:
+    if LEGACY_KEY_COOKIE in request.cookies:
+        resp.delete_cookie(LEGACY_KEY_COOKIE, path="/")
 
 
 def _problem_page(request: Request, err: ApiError) -> HTMLResponse:
@@ -129,7 +160,7 @@ async def index(request: Request, cursor: Annotated[str | None, Query(max_length
     return _page(request, "index.html", runs=runs, next_cursor=next_cursor, runs_problem=runs_problem)
 
 
-@router.post("/ui/runs")
+@router.post("/ui/runs", dependencies=[Depends(checked_form)])
 async def start_run(request: Request, question: Annotated[str, Form(min_length=1, max_length=2000)],
                     sources: Annotated[str, Form(max_length=4000)] = "",
                     offline: Annotated[bool, Form()] = False) -> Response:
@@ -238,7 +269,7 @@ async def conflicts_page(request: Request,
                  status=status, more=more)
 
 
-@router.post("/ui/conflicts/{conflict_id}/resolution")
+@router.post("/ui/conflicts/{conflict_id}/resolution", dependencies=[Depends(checked_form)])
 async def resolve_conflict(request: Request, conflict_id: str,
                            choice: Annotated[str, Form(max_length=100)],
                            note: Annotated[str, Form(max_length=4000)] = "",
@@ -273,23 +304,30 @@ async def login_page(request: Request, next: Annotated[str, Query(max_length=200
     return _page(request, "login.html", next=_local_path(next), wrong=False)
 
 
-@router.post("/ui/login")
+@router.post("/ui/login", dependencies=[Depends(checked_form)])
 async def login(request: Request, key: Annotated[str, Form(max_length=4000)],
                 next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
-    """A right key is kept in an HttpOnly, SameSite=Strict cookie (Secure over https); a wrong one: 401."""
-    st = request.app.state.api
+    """A right key starts a signed, expiring session kept in an HttpOnly, SameSite=Strict cookie (Secure over
+    https), never the key itself; a wrong key: 401."""
+    st: ApiState = request.app.state.api
     if not key_matches(key, st.settings):
         return _page(request, "login.html", http_status=401, next=_local_path(next), wrong=True)
     resp = RedirectResponse(_local_path(next), status_code=303)
-    resp.set_cookie(KEY_COOKIE, key, httponly=True, samesite="strict", secure=request.url.scheme == "https",
-                    path="/")
+    _forget_legacy_key(request, resp)
+    if not api_key(st.settings):
+        return resp  # a server without a key has nothing to sign in to
+    resp.set_cookie(SESSION_COOKIE, st.sessions.issue(), max_age=int(st.settings.api_session_ttl_s), httponly=True,
+                    samesite="strict", secure=request.url.scheme == "https", path="/")
     return resp
 
 
-@router.post("/ui/logout")
-async def logout() -> Response:
+@router.post("/ui/logout", dependencies=[Depends(checked_form)])
+async def logout(request: Request) -> Response:
+    """The session ends here and now, not only in this browser."""
+    st: ApiState = request.app.state.api
+    st.sessions.revoke(request.cookies.get(SESSION_COOKIE, ""))
     resp = RedirectResponse("/ui/login", status_code=303)
-    resp.delete_cookie(KEY_COOKIE, path="/")
+    resp.delete_cookie(SESSION_COOKIE, path="/")
     return resp
 
 

@@ -3,6 +3,7 @@ the body limit, CORS off unless configured, and no start beyond loopback without
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -94,8 +95,9 @@ def test_oversized_bodies_are_413(falkor_store: GraphStore) -> None:
 def test_api_key_when_configured(falkor_store: GraphStore) -> None:
     with serve(falkor_store, api_key="s3cret") as server:
         with server.client() as anon:
-            assert anon.get("/healthz").status_code == 200 and anon.get("/readyz").status_code == 200
-            for path in ("/evidence", "/entities", "/conflicts", "/graph/stats", "/compare?entity=Kafka"):
+            assert anon.get("/healthz").status_code == 200  # liveness is the one route open without the key
+            for path in ("/evidence", "/entities", "/conflicts", "/graph/stats", "/compare?entity=Kafka", "/readyz",
+                         "/openapi.json"):
                 r = anon.get(path)
                 assert_problem(r, 401)
                 assert r.headers["www-authenticate"] == "Bearer"
@@ -105,7 +107,8 @@ def test_api_key_when_configured(falkor_store: GraphStore) -> None:
         with server.client("s3cret") as good:
             assert good.get("/evidence").status_code == 200
             assert good.get("/graph/stats").status_code == 200
-        schema = httpx.get(server.url + "/openapi.json").json()
+            assert good.get("/readyz").status_code == 200
+            schema = good.get("/openapi.json").json()
         assert "HTTPBearer" in schema["components"]["securitySchemes"]
 
 
@@ -140,26 +143,41 @@ def test_refuses_to_listen_beyond_loopback_without_a_key(tmp_path: Path) -> None
 
 def test_the_web_page_signs_in_with_the_key(falkor_store: GraphStore) -> None:
     """With a key required, a browser signs in once (/ui/login) and every page, the JSON the page's script
-    fetches and the event stream then carry the key as an HttpOnly, SameSite=Strict cookie."""
+    fetches and the event stream then carry a signed session in an HttpOnly, SameSite=Strict cookie (never
+    the key); signing out ends that session."""
     falkor_store.write_evidence(SEED)
     with serve(falkor_store, api_key="s3cret") as server, \
             httpx.Client(base_url=server.url, follow_redirects=False) as browser:
         page = browser.get("/ui/compare", params={"entity": ["Kafka", "RabbitMQ"]})
         assert page.status_code == 303  # to the sign-in form, and back afterwards
         assert page.headers["location"] == "/ui/login?next=%2Fui%2Fcompare%3Fentity%3DKafka%26entity%3DRabbitMQ"
-        assert 'name="key"' in browser.get(page.headers["location"]).text
-        wrong = browser.post("/ui/login", data={"key": "guess", "next": "/ui/conflicts"})
-        assert wrong.status_code == 401 and "not the key" in wrong.text and "openresearch_key" not in wrong.headers.get(
-            "set-cookie", "")
-        ok = browser.post("/ui/login", data={"key": "s3cret", "next": "/ui/conflicts"})
+        form = browser.get(page.headers["location"]).text
+        assert 'name="key"' in form
+        token = re.search(r'name="csrf_token" value="([^"]+)"', form)
+        assert token
+        wrong = browser.post("/ui/login", data={"key": "guess", "next": "/ui/conflicts", "csrf_token": token[1]})
+        assert wrong.status_code == 401 and "not the key" in wrong.text
+        assert "openresearch_session" not in wrong.headers.get("set-cookie", "")
+        ok = browser.post("/ui/login", data={"key": "s3cret", "next": "/ui/conflicts", "csrf_token": token[1]})
         assert ok.status_code == 303 and ok.headers["location"] == "/ui/conflicts"
-        cookie = ok.headers["set-cookie"].lower()
-        assert "httponly" in cookie and "samesite=strict" in cookie
+        cookie = ok.headers["set-cookie"]
+        assert cookie.startswith("openresearch_session=") and "s3cret" not in cookie
+        assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
         assert browser.get("/ui/compare", params={"entity": ["Kafka", "RabbitMQ"]}).status_code == 200
-        assert browser.get("/ui/conflicts").status_code == 200
+        conflicts = browser.get("/ui/conflicts")
+        assert conflicts.status_code == 200 and 'id="sign-out"' in conflicts.text
         assert browser.get("/evidence").status_code == 200  # what app.js fetches
-        # the sign-in never sends the browser to another site
-        away = browser.post("/ui/login", data={"key": "s3cret", "next": "//evil.example/x"})
-        assert away.headers["location"] == "/"
-        assert browser.post("/ui/logout").status_code == 303
+        # the sign-in never sends the browser to another site (a form token is bound to the session: a new one)
+        again = re.search(r'name="csrf_token" value="([^"]+)"', browser.get("/ui/login").text)
+        assert again and again[1] != token[1]
+        away = browser.post("/ui/login", data={"key": "s3cret", "next": "//evil.example/x", "csrf_token": again[1]})
+        assert away.status_code == 303 and away.headers["location"] == "/"
+        signed_in = browser.cookies["openresearch_session"]
+        page_token = re.search(r'name="csrf_token" value="([^"]+)"', browser.get("/ui/conflicts").text)
+        assert page_token
+        assert browser.post("/ui/logout").status_code == 403  # a form like any other: its token is needed
+        assert browser.post("/ui/logout", data={"csrf_token": page_token[1]}).status_code == 303
         assert browser.get("/evidence").status_code == 401
+        # the session is over on the server too, not only deleted from this browser
+        assert httpx.get(server.url + "/evidence", headers={"cookie": f"openresearch_session={signed_in}"}
+                         ).status_code == 401

@@ -12,6 +12,7 @@ import networkx as nx
 from openresearch.agents.write.answer import ANSWER_ID, TABLE_FIGURES, cell_values, cite_ids, metric_table, ranked
 from openresearch.agents.write.report_model import Report
 from openresearch.conflicts import condition_label, value_cell
+from openresearch.links import is_http_url
 
 _CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]")
 
@@ -75,6 +76,12 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _source_md(url: str) -> str:
+    """`<url>` is an autolink in Markdown, for any scheme: only an http(s) address is written so; any other
+    as code, which no renderer links."""
+    return f"<{url}>" if is_http_url(url) else "`" + _cell(url).replace("`", "'") + "`"
+
+
 def to_markdown(result: Report) -> str:
     v = result.verification
     out = [f"# {result.title}", "",
@@ -104,7 +111,7 @@ def to_markdown(result: Report) -> str:
     out += ["## Evidence", "", "| id | quote | source | published |", "|---|---|---|---|"]
     for e in sorted(result.evidence, key=lambda e: e.id):
         page = f", p. {e.page}" if e.page else ""
-        out.append(f"| {e.id} | “{_cell(e.quote)}” | {e.source.title or ''} <{e.source.url}>{page} | "
+        out.append(f"| {e.id} | “{_cell(e.quote)}” | {e.source.title or ''} {_source_md(e.source.url)}{page} | "
                    f"{e.source.published_at or ''} |")
     out += ["", "## Verification", "", "| # | sentence | verdict | reasons |", "|---|---|---|---|"]
     for x in v.verdicts:
@@ -174,6 +181,13 @@ def _linkify(text: str) -> str:
     return _CITE.sub(lambda m: f'<a class="cite" href="#{m.group(1)}">[{m.group(1)}]</a>', html.escape(text))
 
 
+def _source_html(url: str, title: str | None) -> str:
+    """A link only to an http(s) address; any other (javascript:, data:, a local path) is text."""
+    if is_http_url(url):
+        return f'<a href="{html.escape(url)}">{html.escape(title or url)}</a>'
+    return html.escape(title or url) + (f' <span class="meta">({html.escape(url)})</span>' if title else "")
+
+
 def to_html(result: Report) -> str:
     body = [f"<h1>{html.escape(result.title)}</h1>",
             f'<p class="meta">Question: {html.escape(result.question)}<br>Run {result.run_id} · '
@@ -191,7 +205,7 @@ def to_html(result: Report) -> str:
     body.append("<h2>Evidence</h2>")
     for e in sorted(result.evidence, key=lambda e: e.id):
         body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
-                    f'<a href="{html.escape(e.source.url)}">{html.escape(e.source.title or e.source.url)}</a> '
+                    f"{_source_html(e.source.url, e.source.title)} "
                     f"{e.source.published_at or ''}{f' · page {e.page}' if e.page else ''} · offsets {e.start}–{e.end}"
                     "</div>")
     body.append("<p class='meta'>Click a citation to open its quote and source.</p>")

@@ -1,4 +1,5 @@
-"""Liveness and readiness: `/healthz` answers while the process runs, `/readyz` when the graph answers too."""
+"""Liveness and readiness: `/healthz` answers while the process runs (with no key: a probe needs none),
+`/readyz` when the graph answers too (with the key, when one is set: it says which graph is behind)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from openresearch.api.schemas import Health, Ready
 from openresearch.errors import OpenResearchError
 
 router = APIRouter(tags=["health"])
+ready_router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz", response_model=Health)
@@ -18,7 +20,7 @@ def healthz() -> Health:
     return Health()
 
 
-@router.get("/readyz", response_model=Ready, responses={503: PROBLEM_RESPONSES[503]})
+@ready_router.get("/readyz", response_model=Ready, responses={503: PROBLEM_RESPONSES[503]})
 def readyz(st: StateDep) -> Ready | JSONResponse:
     try:
         ok = st.store.ping()

@@ -63,6 +63,15 @@ function showReport(runId, tries) {
     .catch(() => setTimeout(() => showReport(runId, tries + 1), 500));
 }
 
+// Only an absolute http(s) address becomes a link (as the browser parses it: " java\tscript:" is a script).
+function httpUrl(url) {
+  if (typeof url !== "string" || !/^https?:\/\//i.test(url) || /[\x00-\x1f\x7f]/.test(url)) return null;
+  try {
+    const u = new URL(url);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname ? u.href : null;
+  } catch (e) { return null; }
+}
+
 function showEvidence(id) {
   const panel = document.getElementById("evidence-panel");
   const body = panel.querySelector(".body");
@@ -78,8 +87,14 @@ function showEvidence(id) {
       const h = document.createElement("h3"); h.textContent = ev.id; body.appendChild(h);
       const q = document.createElement("blockquote"); q.className = "quote"; q.textContent = ev.quote; body.appendChild(q);
       const p = document.createElement("p"); p.className = "source"; p.append("Source: ");
-      const a = document.createElement("a"); a.href = src.url || "#"; a.textContent = src.title || src.url || "";
-      a.target = "_blank"; a.rel = "noreferrer noopener"; p.appendChild(a);
+      const link = httpUrl(src.url);
+      if (link) {
+        const a = document.createElement("a"); a.href = link; a.textContent = src.title || src.url;
+        a.target = "_blank"; a.rel = "noreferrer noopener"; p.appendChild(a);
+      } else {  // javascript:, data:, a local path: text, never a link
+        p.append(src.title || src.url || "");
+        if (src.title && src.url) { const u = document.createElement("span"); u.className = "muted url"; u.textContent = " (" + src.url + ")"; p.appendChild(u); }
+      }
       if (src.published_at) p.append(" · published " + src.published_at);
       body.appendChild(p);
       const more = document.createElement("a"); more.href = "/ui/evidence/" + encodeURIComponent(ev.id);
