@@ -398,8 +398,10 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
         if not cell.text or col.version or (col.metric is None and not transposed):
             continue
         who = clean_cell(header[i]) if transposed else entity
-        if layout == "columns" and subject and who and entity_key(subject) not in entity_key(who):
-            who = f"{subject} {who}"  # "Legacy Support" beside "Ubuntu LTS | Ubuntu Pro": Ubuntu Legacy Support
+        edition = ""
+        if layout == "columns" and subject and who:
+            # "Ubuntu LTS | Ubuntu Pro | Legacy Support": editions of one product, each a condition of its figures
+            edition, who = re.sub(r"\s*\[\^?\w+\]", "", who).strip(), subject
         metric = (label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))) if transposed else col.metric
         if not who or not metric:
             continue
@@ -413,7 +415,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
                 continue
             role: ObservationRole = "bound" if _BOUND.search(cell.text[:v.start + 1]) or _BOUND.search(
                 cell.text[v.end:]) else "own"
-            parts = [qualifier, row.group, *notes, col.condition or "", data_file]
+            parts = [qualifier, edition, row.group, *notes, col.condition or "", data_file]
             if col.baseline:
                 parts.append(f"vs {col.baseline}")
             parts.append(setup)
