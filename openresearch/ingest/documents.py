@@ -147,6 +147,7 @@ def _pipe_cells(line: str) -> list[str]:
     return cells if any(c.strip(":- ") for c in cells) else []
 
 
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}$")
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 _LIST_TABLE = re.compile(r"^\s*(?:\.\.\s+list-table::|(?::{3,}|`{3,})\s*\{list-table\})")
 _LIST_ROW = re.compile(r"^(\s*)\*\s+-\s?(.*)$")
@@ -244,6 +245,12 @@ def normalise_plain(body: str) -> str:
             if cells := rows[n]:
                 # a link in a cell is its text: "[Apr 23, 2026](https://.../2026-April/000323.html)" is a date
                 paragraphs.append(collapse(" | ".join(_MD_INLINE.sub("", _MD_LINK.sub(r"\1", c)) for c in cells)))
+            continue
+        if current and _UNDERLINE.match(stripped) and n > 0 and lines[n - 1].strip():
+            # a reStructuredText or Setext heading's underline ("Abstract" over "========"): the heading is its
+            # own paragraph, the underline no text
+            paragraphs.append(collapse(" ".join(current)))
+            current = []
             continue
         if not stripped or stripped in {"---", "***"}:
             if current:

@@ -93,7 +93,8 @@ def test_a_phase_table_gives_the_documents_product_its_phases(tmp_path: Path) ->
     editions = {(o.entity, o.metric, str(o.value), o.condition) for u in doc.units for o in u.observations
                 if o.metric == "main_repository"}
     assert {(e, v, c.split(",")[0]) for e, _, v, c in editions if c} == {
-        ("Zorbly.js", "5", "Zorbly.js Basic"), ("Zorbly.js", "10", "Zorbly.js Plus"), ("Zorbly.js", "12", "Legacy Support")}
+        ("Zorbly.js", "5", "Zorbly.js Basic"), ("Zorbly.js", "10", "Zorbly.js Plus"),
+        ("Zorbly.js", "12", "Legacy Support")}
     assert not any(e in ("LTS", "Current", "Main repository") for e, _, _ in got)
 
 
@@ -142,3 +143,18 @@ def test_a_span_is_named_by_its_label_or_its_compound_noun() -> None:
     assert got("Subsequent bugfix releases every two months.") == {"bugfix_release_interval"}
     assert got("Zorbly ships a feature release every twelve months.") == {"feature_release_interval"}
     assert got("Zorbly is released every six months.") == {"release_interval"}
+
+
+def test_a_heading_underline_ends_the_heading_and_is_no_text() -> None:
+    plain = normalise_plain("Abstract\n========\n\nThis document describes the schedule.\n\nPlan\n----\nText.\n")
+    assert plain.split("\n\n") == ["Abstract", "This document describes the schedule.", "Plan", "Text."]
+
+
+def test_versions_of_one_product_asked_side_by_side_are_the_compared_entities() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("For Zorbly 3.12 and 3.13, what are the key dates: the x.y.0 release and the end of support?")
+    assert a.entities == ["Zorbly 3.12", "Zorbly 3.13"] and a.kind == "comparison"
+    assert analyse("What are the release dates of Quillo 20 and Quillo 22?").entities == ["Quillo 20", "Quillo 22"]
+    # one version alone stays the product's name
+    assert analyse("Compare Quillo 3 and Brantex on ingestion throughput.").entities[1:] == ["Brantex"]

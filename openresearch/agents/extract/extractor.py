@@ -181,6 +181,9 @@ def title_subject(title: str | None, text: str) -> str | None:
                 w.lower() in _NOT_NAMES or w.lower() in _TITLE_FILLERS:
             continue
         cap, low = _name_uses(w, body), (_uses(w.lower(), body) if w != w.lower() else 0)
+        if (v := _VERSION_AFTER.match(title, m.end())) and _uses(f"{w} {v.group(1)}", body) >= 1 and \
+                _uses(v.group(1), body) >= 3:
+            cap = max(cap, 2)  # "Python 3.13 Release Schedule" names it once, then writes "3.13" throughout
         if cap >= 2 and cap > 2 * low:
             seen.append(cap)
             if best is None or cap > best[0]:
@@ -200,7 +203,8 @@ def title_subject(title: str | None, text: str) -> str | None:
     if sum(1 for n in seen if 2 * n >= best[0]) > hi - lo + 1:
         return None  # "Comparing InfluxDB, TimescaleDB, and QuestDB": several names, none the subject
     name = title[words[lo].start():words[hi].end()]
-    if (v := _VERSION_AFTER.match(title, words[hi].end())) and _uses(f"{name} {v.group(1)}", body) >= 2:
+    if (v := _VERSION_AFTER.match(title, words[hi].end())) and (uses := _uses(f"{name} {v.group(1)}", body)) and (
+            uses >= 2 or _uses(v.group(1), body) >= 3):
         name = f"{name} {v.group(1)}"
     return name
 

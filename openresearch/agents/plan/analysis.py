@@ -110,6 +110,7 @@ class Analyzer:
                 found = [subject]
         if language == "zh":
             found = _zh_compared(text, found)
+        found = _versions(text, found)
         entities = self._resolve(found)
         aspects = _aspects(text, language)
         topic, keywords = _topic(text, language, [s for _, s in found], aspects)
@@ -286,6 +287,30 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
     kept = [(at, n) for at, n in found if not unit(n) and not gloss(at, n)]
     named = [(at, n) for at, n in kept if not setting(at, n)]
     return named if len({n for _, n in named}) >= 2 else kept
+
+
+_VERSION = r"v?\d+(?:\.\d+){0,2}(?:\.x)?(?![\w.])"
+_VERSIONS_AFTER = re.compile(rf"\s+({_VERSION}(?:\s*(?:,|and|or|&|vs\.?|versus|和|与|及|、)\s*{_VERSION})*)")
+
+
+def _versions(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Versions of one product asked about side by side are the things compared: "For Python 3.12 and 3.13" asks
+    of Python 3.12 and Python 3.13, "Node.js 20 and Node.js 22" of both lines. One version alone stays the
+    product's ("InfluxDB 3" may be the product's current name, and its figures are the product's)."""
+    out: list[tuple[int, str]] = []
+    versions: dict[str, list[tuple[int, str]]] = {}
+    for pos, name in found:
+        m = _VERSIONS_AFTER.match(text, pos + len(name)) if text[pos:pos + len(name)] == name else None
+        vs = re.findall(_VERSION, m.group(1)) if m else []
+        versions.setdefault(name, []).extend((pos, v) for v in vs)
+    for pos, name in found:
+        vs = list(dict.fromkeys(v for _, v in versions.get(name, [])))
+        if len(vs) >= 2:
+            if (pos, name) == min(((p, name) for p, n in found if n == name), default=(pos, name)):
+                out += [(pos + i, f"{name} {v}") for i, v in enumerate(vs)]
+        else:
+            out.append((pos, name))
+    return out
 
 
 def _compared_list(text: str) -> list[tuple[int, str]]:
