@@ -158,3 +158,23 @@ def test_versions_of_one_product_asked_side_by_side_are_the_compared_entities() 
     assert analyse("What are the release dates of Quillo 20 and Quillo 22?").entities == ["Quillo 20", "Quillo 22"]
     # one version alone stays the product's name
     assert analyse("Compare Quillo 3 and Brantex on ingestion throughput.").entities[1:] == ["Brantex"]
+
+
+def test_a_labelled_line_is_its_labels_value_of_the_documents_subject() -> None:
+    from openresearch.agents.extract.observations import label_line
+
+    def one(line: str) -> tuple[str, str, str, str | None, str | None, str]:
+        got = label_line(line, [], "Zorbly 4.2")
+        assert got is not None and len(got) == 1
+        o = got[0]
+        return o.entity, o.metric, str(o.value), o.unit, o.condition, o.role
+
+    assert one("4.2.0 beta 1: Wednesday, 2024-05-08") == ("Zorbly 4.2", "beta_1_date", "2024-05-08", "date", "4.2.0",
+                                                          "own")
+    assert one("4.2.16: Tuesday, 2026-10-06 (expected)")[1:5] == ("release_date", "2026-10-06", "date", "4.2.16")
+    assert one("End of life: April 2029")[1:4] == ("end_of_life_date", "April 2029", "year")
+    assert one("Page size: about 64 KiB")[1:] == ("page_size", "64", "KiB", None, "bound")
+    # a sentence after a colon, a person or no value: the prose reader's
+    assert label_line("Note: the dates below use a 17-month development period", [], "Zorbly") is None
+    assert label_line("Release manager: Ada Quill", [], "Zorbly") is None
+    assert label_line("Total support: 36 months from first release to end of life", [], "Zorbly") is None

@@ -46,6 +46,7 @@ from openresearch.agents.extract.metric_names import canonical_metric, metric_me
 from openresearch.agents.extract.observations import (
     condition_spans,
     has_statistic,
+    label_line,
     metric_words,
     observations,
 )
@@ -683,6 +684,8 @@ class DeterministicExtractor:
             subject = self.doc_subject(source)
             read = row_observations(row, start, quote, shifted, want, ctx_entity, subject.named,
                                     subject.lead or subject.dominant)
+        if read is None:
+            read = label_line(quote, found, ctx_entity)
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
         obs = [o for o in self._in_context(source, start, obs) if storable(o)]

@@ -942,3 +942,59 @@ def table_row_observations(header: Sequence[str], row: str, mentions: Sequence[M
             out.append(ObservationIn(entity=who, metric=metric, value=row[start + v.start:start + v.start + len(v.raw)],
                                      unit=unit or None, condition=", ".join(parts) or None))
     return out
+
+
+# --- a labelled line: "3.13.0 beta 1: Wednesday, 2024-05-08", "End of life: April 2029", "Page size: 64 KiB" -------
+
+_LABEL_LINE = re.compile(r"^\s*(?P<label>[^:：\n]{2,60}?)\s*[:：]\s+(?P<rest>[^\n]{1,90})$")
+_LABEL_VERSION = re.compile(r"^v?(\d+(?:\.\d+){1,3}(?:\.x)?)\s+")
+# what may stand beside the one value of a labelled line without making it a sentence: a weekday, a note in
+# parentheses, a word of status
+_LINE_EXTRAS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\([^()]{0,40}\)|\b(?:expected|planned|"
+                          r"tentative|estimated|approx(?:imately)?|about|around|roughly|scheduled|tbd)\b|[,;.~*_]",
+                          re.I)
+
+
+def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str | None) -> list[ObservationIn] | None:
+    """A line that is a label and one value, as schedules, fact sheets and definition lists write them: the label
+    names what the value is ("3.13.0 beta 1", "End of life"), the value follows the colon alone (a weekday, a
+    status word or a note in parentheses beside it). Its entity is a name the label opens with, else the
+    document's own subject; a version opening the label is the release it is of (a condition). None when the
+    sentence is not such a line (the prose reader reads it)."""
+    m = _LABEL_LINE.match(sentence)
+    bare_version = m is not None and re.fullmatch(r"\s*v?\d+(?:\.\d+){1,3}\s*", m.group("label")) is not None
+    if m is None or not (bare_version or re.search(r"[A-Za-z\u4e00-\u9fff]", m.group("label"))):
+        return None
+    rest_at = m.start("rest")
+    values = find_values(m.group("rest"))
+    if len(values) != 1:
+        return None
+    v = values[0]
+    left = _LINE_EXTRAS.sub(" ", m.group("rest")[:v.start] + " " + m.group("rest")[v.end:])
+    if len(left.split()) > 1:
+        return None  # more than a value: a sentence after a colon, read as prose
+    label = m.group("label").strip(" *_-")
+    at = m.start("label") + m.group("label").find(label)
+    named = next((x for x in mentions if x.start == at), None)
+    entity = named.canonical if named else context_entity
+    if not entity:
+        return None
+    if named:
+        label = label[named.end - at:].strip(" ,-")
+    condition = None
+    if bare_version:  # "3.13.16: Tuesday, 2026-10-06": that release's date
+        condition, label = label.lstrip("v"), "release"
+    elif ver := _LABEL_VERSION.match(label):
+        condition, label = ver.group(1), label[ver.end():]
+    metric = re.sub(r"[^0-9a-z\u4e00-\u9fff]+", "_", label.lower()).strip("_")
+    if not metric:
+        return None
+    if v.kind in ("date", "year"):
+        unit = "date" if v.kind == "date" else "year"
+        metric = metric if metric.endswith("date") else f"{metric}_date"
+    else:
+        unit = v.unit or ""
+    role: ObservationRole = "bound" if re.search(r"\b(?:approx(?:imately)?|about|around|roughly|up to)\b|~",
+                                                  m.group("rest"), re.I) else "own"
+    raw = sentence[rest_at + v.start:rest_at + v.start + len(v.raw)]
+    return [ObservationIn(entity=entity, metric=metric, value=raw, unit=unit or None, condition=condition, role=role)]
