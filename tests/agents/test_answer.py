@@ -319,3 +319,18 @@ def verify_numbers(text: str, cited: list[EvidenceView]) -> bool:
 
     texts, extra = grounding(cited)
     return not unmatched_numbers(text, texts, extra)
+
+
+def test_a_row_of_a_question_about_dates_holds_dates() -> None:
+    rows = [ev("E-000000000201", "Quillo 4.2.0 beta 1: Wednesday, 2024-05-08",
+               [("Quillo 4.2", "beta_1_date", 2024.35, "date", "2024-05-08", "4.2.0")], src="s"),
+            ev("E-000000000202", "Quillo 4.2 beta 1 is followed by 5 years of fixes.",
+               [("Quillo 4.2", "beta_1_fix", 1826.0, "days", "5 years", "")], src="t")]
+    asked = plan("For Quillo 4.2, what are the key dates: the feature freeze (beta 1)?", "comparison",
+                 ["Quillo 4.2"], ["feature freeze (beta 1)"], ["feature_freeze_beta_1"])
+    cell = metric_table(asked, rows)["feature freeze (beta 1)"]["Quillo 4.2"]
+    assert [f.text for f in cell] == ["2024-05-08"]
+    # the same figures for a question that does not ask for dates keep both
+    plain = plan("For Quillo 4.2, what about the feature freeze (beta 1)?", "comparison", ["Quillo 4.2"],
+                 ["feature freeze (beta 1)"], ["feature_freeze_beta_1"])
+    assert len(metric_table(plain, rows)["feature freeze (beta 1)"].get("Quillo 4.2", [])) == 2

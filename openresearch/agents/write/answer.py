@@ -455,20 +455,24 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
     for, best supported first. A row keeps the values that say what its words add to the metric ("parsing",
     "twitter.json") when any do: the figures under the asked condition, not every figure of that kind."""
     table: dict[str, dict[str, list[Found]]] = {}
+    dated = bool(_ASKS_DATES.search(plan.question))
     for label, metric in asked_rows(plan):
         row: dict[str, list[Found]] = {}
         words = with_english(label)  # "解码性能" is also "decode performance", as an English source writes it
+        # "what are the key dates: the x.y.0 release, ...": a row of a question about dates holds dates (a span
+        # is its own attribute: "how long", "period")
+        date_row = dated and not _SPAN_ATTRIBUTE.search(label)
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words)
                 merged = [f for vs in cells.values() for f in vs]
                 if merged:
                     row[entity] = merged
-            row = focus_row(row, qualifier_stems(words, metric, items))
+            row = focus_row(row, qualifier_stems(words, metric, items), date_row)
         else:
             found = collect(items, metric, None, words)
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
-            row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(words, metric, items))
+            row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(words, metric, items), date_row)
         table[label] = row
     return table
 
@@ -488,10 +492,18 @@ def _relevance(f: Found, quals: set[str]) -> int:
     return len(quals & said)
 
 
-def focus_row(row: dict[str, list[Found]], quals: set[str]) -> dict[str, list[Found]]:
+_ASKS_DATES = re.compile(r"\b(?:dates?|when|deadlines?)\b|日期|什么时候|何时|时间表", re.I)
+_SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|cadence|length|years|months)\b|"
+                             r"多久|时长|周期", re.I)
+
+
+def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False) -> dict[str, list[Found]]:
     """The values of a row that say one of the attribute's own words, most of them first (the row as it is when
     none does: the question's words are not the sources'), in one kind of unit: a row of GB/s figures does not
-    also hold an operations count or a time."""
+    also hold an operations count or a time; a row of a question about dates (`dates`) holds its dates when it
+    has any."""
+    if dates and any(f.obs.unit in ("date", "year") for fs in row.values() for f in fs):
+        row = {e: [f for f in fs if f.obs.unit in ("date", "year")] for e, fs in row.items()}
     score = {id(f): _relevance(f, quals) for fs in row.values() for f in fs} if quals else {}
     if any(score.values()):
         row = {e: sorted((f for f in fs if score[id(f)] > 0), key=lambda f: -score[id(f)]) for e, fs in row.items()}
