@@ -334,3 +334,9 @@ def test_a_row_of_a_question_about_dates_holds_dates() -> None:
     plain = plan("For Quillo 4.2, what about the feature freeze (beta 1)?", "comparison", ["Quillo 4.2"],
                  ["feature freeze (beta 1)"], ["feature_freeze_beta_1"])
     assert len(metric_table(plain, rows)["feature freeze (beta 1)"].get("Quillo 4.2", [])) == 2
+
+
+def test_two_versions_of_one_product_are_two_things() -> None:
+    assert not same_thing("Quillo 3.1", "Quillo 3.12") and not same_thing("Quillo 3.12", "Quillo 3.13")
+    assert same_thing("Quillo 3.12", "Quillo 3.12") and same_thing("Quillo", "Quillo 3.12")
+    assert same_thing("Quillo 20.x", "Quillo 20")

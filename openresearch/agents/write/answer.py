@@ -115,12 +115,18 @@ def _titled_surname(focus: str) -> str | None:
     return rest[0].casefold() if len(rest) == 1 and len(words) > 1 and rest[0][:1].isupper() else None
 
 
+_TRAILING_VERSION = re.compile(r"\s+v?(\d+(?:\.\d+)*)(?:\.x)?\s*$")
+
+
 def same_thing(name: str, focus: str) -> bool:
     """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart
     ("Osgood, Indiana" for "Osgood"), the fuller form of the name ("Carl Reinhold Roth" for "Carl Roth"), or
     the full name of a person the question names by title and surname ("Harland Bradley Howe" for "Judge Howe"), or
     the same words in another order."""
     a, b = entity_key(base_name(name)), entity_key(base_name(focus))
+    va, vb = _TRAILING_VERSION.search(base_name(name)), _TRAILING_VERSION.search(base_name(focus))
+    if va and vb and va.group(1) != vb.group(1):
+        return False  # "Python 3.1" is not "Python 3.12", though one key starts the other
     if bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus))):
         return True
     words_a, words_b = sorted(base_name(name).casefold().split()), sorted(base_name(focus).casefold().split())
