@@ -340,3 +340,18 @@ def test_two_versions_of_one_product_are_two_things() -> None:
     assert not same_thing("Quillo 3.1", "Quillo 3.12") and not same_thing("Quillo 3.12", "Quillo 3.13")
     assert same_thing("Quillo 3.12", "Quillo 3.12") and same_thing("Quillo", "Quillo 3.12")
     assert same_thing("Quillo 20.x", "Quillo 20")
+
+
+def test_headline_figures_compare_like_with_like() -> None:
+    rows = [ev("E-000000000301", "Encoder_Parallel_Frobz 900 MB/s",
+               [("frobz", "throughput", 900.0, "MB/s", "900", "Encoder Parallel Fast")], src="a"),
+            ev("E-000000000302", "Encoder_Generic_Frobz 400 MB/s",
+               [("frobz", "throughput", 400.0, "MB/s", "400", "Encoder Generic")], src="a"),
+            ev("E-000000000303", "Encoder_Parallel_Binding_Quux 2100 MB/s",
+               [("quux", "throughput", 2100.0, "MB/s", "2100", "Encoder Parallel Binding")], src="a"),
+            ev("E-000000000304", "Encoder_Generic_Quux 300 MB/s",
+               [("quux", "throughput", 300.0, "MB/s", "300", "Encoder Generic")], src="a")]
+    p = plan("Compare frobz and quux on encoding throughput.", "comparison", ["frobz", "quux"],
+             ["encoding throughput"], ["throughput"])
+    row = metric_table(p, rows)["encoding throughput"]
+    assert {e: cell_values(fs)[0].text for e, fs in row.items()} == {"frobz": "400 MB/s", "quux": "300 MB/s"}

@@ -479,7 +479,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             found = collect(items, metric, None, words)
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
             row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(words, metric, items), date_row)
-        table[label] = row
+        table[label] = comparable_first(row)
     return table
 
 
@@ -522,6 +522,25 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
     if main is not None and len(kinds[main]) >= 2:
         row = {e: [f for f in fs if _relative(f) or _unit_family(f.obs.unit) == main] for e, fs in row.items()}
     return {e: fs for e, fs in row.items() if fs}
+
+
+def comparable_first(row: dict[str, list[Found]]) -> dict[str, list[Found]]:
+    """A row whose entities share a condition ("Encoder Generic", "twitter.json") puts the figure under it first in
+    each of their cells, so the headline figures compare like with like: the condition the most entities were
+    measured under, the plainest (fewest words) of those."""
+    shared: dict[str, set[str]] = defaultdict(set)
+    for entity, fs in row.items():
+        for f in fs:
+            if not _relative(f) and f.obs.role == "own":
+                shared[normalise_condition(f.obs.condition)].add(entity)
+    best = max(shared, key=lambda c: (len(shared[c]), -len(c.split())), default=None)
+    if best is None or len(shared[best]) < 2:
+        return row
+
+    def under(f: Found) -> bool:
+        return not _relative(f) and f.obs.role == "own" and normalise_condition(f.obs.condition) == best
+
+    return {e: sorted(fs, key=lambda f: not under(f)) for e, fs in row.items()}
 
 
 def _unit_family(unit: str) -> str:
