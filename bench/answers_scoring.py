@@ -531,10 +531,13 @@ _WORDS = {w: i for i, w in enumerate(_NUMBER_WORDS)} | {w: i for i, w in enumera
 
 
 def fact_numbers(written: Iterable[str]) -> list[float]:
-    """The numbers a fact lists, as the report's number reader sees them: "twelve" is 12, a date "2023-10-02"
-    and a version "3.12.0" are their parts (2023, 10, 2; 3, 12, 0)."""
+    """The numbers a fact lists, as the report's number reader (`numbers`) sees them: "twelve" is 12, a date
+    "2023-10-02" is its parts (2023, 10, 2), and a version of three or more parts ("3.12.0") is nothing: the
+    reader leaves versions out of text, so a fact must not need one (its entity and other numbers place it)."""
     out: list[float] = []
     for n in written:
+        if _VERSION.fullmatch(n.strip()):
+            continue
         try:
             out.append(float(n))
         except ValueError:

@@ -320,3 +320,9 @@ def test_answer_first() -> None:
     assert not a.answers and a.names_option and a.cited
     js, md = report([("Recommendation", [sent("We recommend Kafka.")])])
     assert not S.score_answer_first(S.parse_report(js, md), options).answers
+
+
+def test_a_facts_version_is_read_as_the_report_reader_reads_it() -> None:
+    """The report's number reader leaves versions out of text; a fact's "3.12.0" is not a number it must find."""
+    assert S.fact_numbers(["3.12.0", "1", "2023-05-22"]) == [1.0, 2023.0, 5.0, 22.0]
+    assert S.numbers("Feature freeze (beta 1): Quillo 3.12 2023-05-22 (3.12.0)") == [1.0, 3.12, 2023.0, 5.0, 22.0]

@@ -178,3 +178,12 @@ def test_a_labelled_line_is_its_labels_value_of_the_documents_subject() -> None:
     assert label_line("Note: the dates below use a 17-month development period", [], "Zorbly") is None
     assert label_line("Release manager: Ada Quill", [], "Zorbly") is None
     assert label_line("Total support: 36 months from first release to end of life", [], "Zorbly") is None
+
+
+def test_a_date_after_until_is_when_what_was_done_ends() -> None:
+    def got(text: str) -> set[tuple[str, str]]:
+        return {(o.metric, str(o.value)) for o in observations(text, [], set(), "Zorbly")}
+
+    assert ("support_end", "April 2029") in got("Zorbly 4 is supported until April 2029.")
+    assert ("release_end", "October 2028") in got(
+        "Security updates will be released until 5 years after the final, so until approximately October 2028.")

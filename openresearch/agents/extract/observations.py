@@ -359,6 +359,20 @@ _OP_NOT = frozenset(["we", "i", "you", "they", "he", "she", "it", "this", "that"
                      "performance", "throughput", "rates", "rate", "peaks", "peak", "tops", "up"])
 
 
+_UNTIL = re.compile(r"\b(?:until|till|through|up to|ends? (?:on|in))\s+(?:approximately\s+|about\s+|around\s+|"
+                    r"roughly\s+|the end of\s+|end of\s+)?$", re.I)
+_DONE_UNTIL = re.compile(r"\b([a-z]{3,}ed)\s+(?:\w+\s+){0,2}?(?:until|till|through)\b", re.I)
+
+
+def _until(text: str, v: Value) -> str | None:
+    """The end a date is of: "supported until October 2028" is when support ends (support_end), "released
+    until 5 years after ..., so until approximately October 2028" when the releases end (release_end)."""
+    if v.kind not in ("date", "year") or not _UNTIL.search(text[max(0, v.start - 40):v.start]):
+        return None
+    done = [m.group(1) for m in _DONE_UNTIL.finditer(text[:v.start])]
+    return f"{_base(done[-1])}_end" if done else "end"
+
+
 def _widen(text: str, v: Value, metric: str, mentions: Sequence[Mention] = ()) -> str:
     """Sentence-wide cues: "up to 16,000 dimensions" is a maximum even two clauses on; a sentence about ingestion
     makes each of its bare throughputs an ingest throughput ("InfluxDB ingests 334k, TimescaleDB 145k rows/s")."""
@@ -748,6 +762,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, *got, None))
         elif asked is not None and _asked_value(text, v, values[i - 1] if i else None, asked):
             measured.append((v, asked.metric, v.kind if asked.kind == "date" else "count", None))
+        elif (end := _until(text, v)) is not None:
+            measured.append((v, end, "date" if v.kind == "date" else "year", None))
     measured = [(v, _widen(text, v, metric, mentions), unit, rel) for v, metric, unit, rel in measured
                 if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load
