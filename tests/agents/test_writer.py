@@ -332,3 +332,15 @@ def test_one_sentence_two_sources_is_said_once_citing_both_and_never_again() -> 
     assert len(sentences) == 1
     assert set(sentences[0].citations) == {"E-copy1", "E-copy2"}
     assert set(citations_in(sentences[0].text)) == {"E-copy1", "E-copy2"}
+
+
+def test_the_conflicts_section_puts_the_asked_entities_first() -> None:
+    from openresearch.agents.write.report import ordered_conflicts
+    from openresearch.agents.write.report_model import Report
+
+    other = conflict(ev("E-o1", "Zorbly reached 10 MB/s.", [("Zorbly", "throughput", 10.0, "MB/s", "")],
+                        url="https://z.example/a"),
+                     ev("E-o2", "Zorbly reached 90 MB/s.", [("Zorbly", "throughput", 90.0, "MB/s", "")],
+                        url="https://z.example/b"))
+    report = Report.model_construct(plan=EN_PLAN, conflicts=[other, EN_CONFLICT])
+    assert [c.entity for c in ordered_conflicts(report)] == [EN_CONFLICT.entity, "Zorbly"]

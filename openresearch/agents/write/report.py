@@ -9,10 +9,19 @@ from typing import Any
 
 import networkx as nx
 
-from openresearch.agents.write.answer import ANSWER_ID, TABLE_FIGURES, cell_values, cite_ids, metric_table, ranked
+from openresearch.agents.write.answer import (
+    ANSWER_ID,
+    TABLE_FIGURES,
+    cell_values,
+    cite_ids,
+    metric_table,
+    ranked,
+    same_thing,
+)
 from openresearch.agents.write.report_model import Report
 from openresearch.conflicts import condition_label, value_cell
 from openresearch.links import is_http_url
+from openresearch.models import ConflictGroup
 
 _CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]")
 
@@ -51,6 +60,17 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
                                    for f in cell_values(found)[:TABLE_FIGURES]) or "—")
         rows.append((label, cells))
     return entities, rows
+
+
+def ordered_conflicts(result: Report) -> list[ConflictGroup]:
+    """The conflicts a reader asked about first (on an entity the question names), the widest first; then the
+    others the evidence holds, widest first."""
+    asked = result.plan.entities
+
+    def key(c: ConflictGroup) -> tuple[bool, float]:
+        return (not any(same_thing(c.entity, e) for e in asked), -c.relative_difference)
+
+    return sorted(result.conflicts, key=key)
 
 
 def comparison_table_md(result: Report) -> list[str]:
@@ -102,7 +122,7 @@ def to_markdown(result: Report) -> str:
         out += ["## Conflicts between sources", "",
                 "| entity | metric | condition | values (best supported first) | difference | credibility |",
                 "|---|---|---|---|---|---|"]
-        for c in result.conflicts:
+        for c in ordered_conflicts(result):
             values = "; ".join(f"{_cell(value_cell(c, v))} " + "".join(f"[{e}]" for e in v.evidence_ids)
                                for v in c.values)
             out.append(f"| {_cell(c.entity)} | {_cell(c.metric)} | {_cell(condition_label(c))} | {values} | "
@@ -216,7 +236,7 @@ def to_html(result: Report) -> str:
             + "<br>".join(html.escape(value_cell(c, v)) + " " + " ".join(
                 f'<a class="cite" href="#{e}">[{e}]</a>' for e in v.evidence_ids) for v in c.values)
             + f"</td><td>{c.relative_difference:.0%}</td><td>{html.escape(c.credibility)}</td></tr>"
-            for c in result.conflicts)
+            for c in ordered_conflicts(result))
         body.append("<h2>Conflicts between sources</h2><table><tr><th>entity</th><th>metric</th><th>condition</th>"
                     f"<th>values (best supported first)</th><th>difference</th><th>credibility</th></tr>{rows}</table>")
     body.append("<h2>Evidence graph</h2>" + _svg_graph(result))
