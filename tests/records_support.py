@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 from typing import Any
 
 from openresearch.models import EvidenceRecord
@@ -23,3 +24,18 @@ def rec(url: str, quote: str, entity: str, metric: str, value: Any, unit: str | 
         "observations": [{"entity": entity, "metric": metric, "value": value, "unit": unit, "condition": condition}],
         "question": question,
     })
+
+
+def offline_runs(store: Any, tmp_path: Path) -> tuple[Any, Any]:
+    """(run manager, services) of an API that runs research offline on `store`, its data under tmp_path."""
+    from openresearch.agents.run.components import Components
+    from openresearch.agents.run.manager import RunManager
+    from openresearch.agents.run.services import Services
+    from openresearch.config import Settings
+    from openresearch.ingest.embed import SentenceTransformerEmbedder
+
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data")  # type: ignore[call-arg]
+    embedder = SentenceTransformerEmbedder(cache_dir=tmp_path / "emb")
+    services = Services(settings, store, embedder,
+                        lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
+    return RunManager(services, workers=1), services

@@ -11,13 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 from api_support import Server, serve
+from records_support import offline_runs
 
-from openresearch.agents.run.components import Components
-from openresearch.agents.run.manager import RunManager
-from openresearch.agents.run.services import Services
-from openresearch.config import Settings
 from openresearch.graph.store import GraphStore
-from openresearch.ingest.embed import SentenceTransformerEmbedder
 
 pytestmark = pytest.mark.integration
 EVIL = "https://evil.example"
@@ -44,11 +40,8 @@ def page_token(browser: httpx.Client, path: str = "/") -> str:
 @pytest.fixture
 def run_web(falkor_store: GraphStore, tmp_path: Path) -> Iterator[Server]:
     """The API with its run manager (offline), local sources allowed under tmp_path."""
-    settings = Settings(_env_file=None, data_dir=tmp_path / "data")  # type: ignore[call-arg]
-    embedder = SentenceTransformerEmbedder(cache_dir=tmp_path / "emb")
-    services = Services(settings, falkor_store, embedder,
-                        lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
-    with serve(falkor_store, runs=RunManager(services, workers=1), services=services, data_dir=tmp_path / "data",
+    runs, services = offline_runs(falkor_store, tmp_path)
+    with serve(falkor_store, runs=runs, services=services, data_dir=tmp_path / "data",
                api_local_roots=[tmp_path], api_monitor=False) as server:
         yield server
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from records_support import free_port
+from records_support import free_port, offline_runs
 
 from openresearch.graph.store import GraphStore
 
@@ -42,17 +42,8 @@ def _css(driver: Any, sel: str) -> list[Any]:
 @pytest.fixture
 def run_web(falkor_store: GraphStore, tmp_path: Path) -> Iterator[Server]:
     """The API with its run manager (offline components), local sources allowed under tmp_path."""
-    from openresearch.agents.run.components import Components
-    from openresearch.agents.run.manager import RunManager
-    from openresearch.agents.run.services import Services
-    from openresearch.config import Settings
-    from openresearch.ingest.embed import SentenceTransformerEmbedder
-
-    settings = Settings(_env_file=None, data_dir=tmp_path / "data")  # type: ignore[call-arg]
-    embedder = SentenceTransformerEmbedder(cache_dir=tmp_path / "emb")
-    services = Services(settings, falkor_store, embedder,
-                        lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
-    with serve(falkor_store, runs=RunManager(services, workers=1), services=services, data_dir=tmp_path / "data",
+    runs, services = offline_runs(falkor_store, tmp_path)
+    with serve(falkor_store, runs=runs, services=services, data_dir=tmp_path / "data",
                api_local_roots=[tmp_path], api_monitor=False) as server:
         yield server
 
