@@ -187,3 +187,13 @@ def test_a_date_after_until_is_when_what_was_done_ends() -> None:
     assert ("support_end", "April 2029") in got("Zorbly 4 is supported until April 2029.")
     assert ("release_end", "October 2028") in got(
         "Security updates will be released until 5 years after the final, so until approximately October 2028.")
+
+
+def test_a_run_of_labelled_lines_takes_the_label_it_stands_under() -> None:
+    from openresearch.agents.extract.extractor import block_label
+
+    text = ("Release Schedule\n\nActual:\n\n4.2 development begins: Sunday, 2022-05-08\n\nExpected:\n\n"
+            "4.2.0 alpha 1: Monday, 2022-10-03\n\n4.2.0 beta 1: Monday, 2023-05-08\n\nAfter the list, prose.")
+    assert block_label(text, text.index("4.2 development")) == "Actual"
+    assert block_label(text, text.index("4.2.0 beta 1")) == "Expected"
+    assert block_label(text, text.index("After the list")) is None

@@ -219,6 +219,26 @@ def source_edition(source: SourceDoc) -> str | None:
     return None
 
 
+def block_label(text: str, start: int, reach: int = 60) -> str | None:
+    """The short label ("Actual:", "Expected:") a run of labelled lines ("3.12.0 beta 1: Monday, 2023-05-22")
+    stands under: the paragraph of at most four words ending in a colon above the lines of the run."""
+    cur = text.rfind("\n\n", 0, start)
+    end = text.find("\n\n", start)
+    if not re.match(r"^[^:：\n]{2,60}[:：]\s+\S", text[cur + 2 if cur >= 0 else 0:end if end >= 0 else len(text)]):
+        return None  # not itself a labelled line
+    for _ in range(reach):
+        if cur <= 0:
+            return None
+        prev = text.rfind("\n\n", 0, cur)
+        para = text[prev + 2 if prev >= 0 else 0:cur].strip()
+        if re.fullmatch(r"[^:：\n]{1,40}[:：]", para) and len(para.split()) <= 4:
+            return para.rstrip(":：").strip()
+        if not re.match(r"^[^:：\n]{2,60}[:：]\s+\S", para):
+            return None  # the run of labelled lines ended without a label over it
+        cur = prev
+    return None
+
+
 def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | None:
     """The sentence that introduces the list a fragment belongs to ("If you need any of the following, a single
     node may not do:" over "more than 10,000,000 series"): list items are their own paragraphs."""
@@ -684,8 +704,10 @@ class DeterministicExtractor:
             subject = self.doc_subject(source)
             read = row_observations(row, start, quote, shifted, want, ctx_entity, subject.named,
                                     subject.lead or subject.dominant)
-        if read is None:
-            read = label_line(quote, found, ctx_entity)
+        if read is None and (read := label_line(quote, found, ctx_entity)) and (
+                block := block_label(source.text, start)):
+            # "Actual:" / "Expected:" over a run of labelled lines: each line's figure is of that kind
+            read = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, block]))}) for o in read]
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
         obs = [o for o in self._in_context(source, start, obs) if storable(o)]
