@@ -44,6 +44,7 @@ from openresearch.agents.extract.extract_rules import (
 )
 from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
 from openresearch.agents.extract.observations import (
+    LABEL_LINE,
     condition_spans,
     has_statistic,
     label_line,
@@ -193,6 +194,7 @@ def title_subject(title: str | None, text: str) -> str | None:
         return None
     i = best[1]
     lo = hi = i
+
     def joins(w: str) -> bool:  # a word a longer name may hold: no filler ("of JSON"), not lower case
         return w.lower() not in _TITLE_FILLERS and not w.islower()
 
@@ -224,7 +226,7 @@ def block_label(text: str, start: int, reach: int = 60) -> str | None:
     stands under: the paragraph of at most four words ending in a colon above the lines of the run."""
     cur = text.rfind("\n\n", 0, start)
     end = text.find("\n\n", start)
-    if not re.match(r"^[^:：\n]{2,60}[:：]\s+\S", text[cur + 2 if cur >= 0 else 0:end if end >= 0 else len(text)]):
+    if not LABEL_LINE.match(text[cur + 2 if cur >= 0 else 0:end if end >= 0 else len(text)]):
         return None  # not itself a labelled line
     for _ in range(reach):
         if cur <= 0:
@@ -233,7 +235,7 @@ def block_label(text: str, start: int, reach: int = 60) -> str | None:
         para = text[prev + 2 if prev >= 0 else 0:cur].strip()
         if re.fullmatch(r"[^:：\n]{1,40}[:：]", para) and len(para.split()) <= 4:
             return para.rstrip(":：").strip()
-        if not re.match(r"^[^:：\n]{2,60}[:：]\s+\S", para):
+        if not LABEL_LINE.match(para):
             return None  # the run of labelled lines ended without a label over it
         cur = prev
     return None

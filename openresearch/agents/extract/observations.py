@@ -962,7 +962,7 @@ def table_row_observations(header: Sequence[str], row: str, mentions: Sequence[M
 
 # --- a labelled line: "3.13.0 beta 1: Wednesday, 2024-05-08", "End of life: April 2029", "Page size: 64 KiB" -------
 
-_LABEL_LINE = re.compile(r"^\s*(?P<label>[^:：\n]{2,60}?)\s*[:：]\s+(?P<rest>[^\n]{1,90})$")
+LABEL_LINE = re.compile(r"^\s*(?P<label>[^:：\n]{2,60}?)\s*[:：]\s+(?P<rest>[^\n]{1,90})$")
 _LABEL_VERSION = re.compile(r"^v?(\d+(?:\.\d+){1,3}(?:\.x)?)\s+")
 # what may stand beside the one value of a labelled line without making it a sentence: a weekday, a note in
 # parentheses, a word of status
@@ -977,7 +977,7 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
     status word or a note in parentheses beside it). Its entity is a name the label opens with, else the
     document's own subject; a version opening the label is the release it is of (a condition). None when the
     sentence is not such a line (the prose reader reads it)."""
-    m = _LABEL_LINE.match(sentence)
+    m = LABEL_LINE.match(sentence)
     bare_version = m is not None and re.fullmatch(r"\s*v?\d+(?:\.\d+){1,3}\s*", m.group("label")) is not None
     if m is None or not (bare_version or re.search(r"[A-Za-z\u4e00-\u9fff]", m.group("label"))):
         return None
