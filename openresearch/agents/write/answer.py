@@ -498,7 +498,10 @@ def _relevance(f: Found, quals: set[str]) -> int:
     return len(quals & said)
 
 
-_ASKS_DATES = re.compile(r"\b(?:dates?|when|deadlines?)\b|日期|什么时候|何时|时间表", re.I)
+# a question that asks for dates ("what are the key dates", "when was ... released"), not one that mentions one
+# ("... or the date of the policy?")
+_ASKS_DATES = re.compile(r"\b(?:dates|deadlines)\b|\bwhen (?:was|were|is|are|did|does|do|will)\b|"
+                         r"\b(?:what|which) (?:date|day|month|year)\b|日期分别|哪天|什么时候|何时|时间表", re.I)
 _SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|cadence|length|years|months)\b|"
                              r"多久|时长|周期", re.I)
 
