@@ -185,8 +185,10 @@ def test_a_date_after_until_is_when_what_was_done_ends() -> None:
         return {(o.metric, str(o.value)) for o in observations(text, [], set(), "Zorbly")}
 
     assert ("support_end", "April 2029") in got("Zorbly 4 is supported until April 2029.")
-    assert ("release_end", "October 2028") in got(
-        "Security updates will be released until 5 years after the final, so until approximately October 2028.")
+    # named by what is done until then, when the clause says it
+    assert ("security_update_end", "October 2028") in got(
+        "Then security updates will be released until 5 years after the final, so until approximately October 2028.")
+    assert ("bug_fix_end", "2027-06-01") in got("Bug fixes are provided until 2027-06-01.")
 
 
 def test_a_run_of_labelled_lines_takes_the_label_it_stands_under() -> None:

@@ -361,7 +361,21 @@ _OP_NOT = frozenset(["we", "i", "you", "they", "he", "she", "it", "this", "that"
 
 _UNTIL = re.compile(r"\b(?:until|till|through|up to|ends? (?:on|in))\s+(?:approximately\s+|about\s+|around\s+|"
                     r"roughly\s+|the end of\s+|end of\s+)?$", re.I)
+# what is done until then, named by the clause's subject: "security updates (source only) will be released until"
+_WHAT_UNTIL = re.compile(r"\b([a-z][a-z-]+)\s+([a-z][a-z-]+)\s*(?:\([^()]{0,30}\)\s*)?(?:will\s+be|are|is|were|was|"
+                         r"continue\s+to\s+be|remain)\s+(?:\w+ly\s+)?[a-z]{3,}ed\s+(?:\w+\s+){0,2}?"
+                         r"(?:until|till|through)\b", re.I)
 _DONE_UNTIL = re.compile(r"\b([a-z]{3,}ed)\s+(?:\w+\s+){0,2}?(?:until|till|through)\b", re.I)
+
+
+def _singular(noun: str) -> str:
+    """'updates' -> 'update', 'fixes' -> 'fix', 'policies' -> 'policy'; 'access' stays."""
+    w = noun.lower()
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if re.search(r"(?:x|ch|sh|ss|z)es$", w):
+        return w[:-2]
+    return w[:-1] if w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
 
 
 def _until(text: str, v: Value) -> str | None:
@@ -369,7 +383,12 @@ def _until(text: str, v: Value) -> str | None:
     until 5 years after ..., so until approximately October 2028" when the releases end (release_end)."""
     if v.kind not in ("date", "year") or not _UNTIL.search(text[max(0, v.start - 40):v.start]):
         return None
-    done = [m.group(1) for m in _DONE_UNTIL.finditer(text[:v.start])]
+    before = text[:v.start]
+    if who := list(_WHAT_UNTIL.finditer(before)):  # "security updates (source only) will be released until"
+        words = _content([who[-1].group(1), who[-1].group(2)])
+        if words:
+            return "_".join([*(_singular(w) for w in words), "end"])
+    done = [m.group(1) for m in _DONE_UNTIL.finditer(before)]
     return f"{_base(done[-1])}_end" if done else "end"
 
 
