@@ -330,6 +330,8 @@ def test_a_row_of_a_question_about_dates_holds_dates() -> None:
                  ["Quillo 4.2"], ["feature freeze (beta 1)"], ["feature_freeze_beta_1"])
     cell = metric_table(asked, rows)["feature freeze (beta 1)"]["Quillo 4.2"]
     assert [f.text for f in cell] == ["2024-05-08"]
+    # with no date at all, the row says none was found rather than show the span
+    assert metric_table(asked, rows[1:])["feature freeze (beta 1)"] == {}
     # the same figures for a question that does not ask for dates keep both
     plain = plan("For Quillo 4.2, what about the feature freeze (beta 1)?", "comparison", ["Quillo 4.2"],
                  ["feature freeze (beta 1)"], ["feature_freeze_beta_1"])

@@ -509,9 +509,8 @@ _SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|caden
 def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False) -> dict[str, list[Found]]:
     """The values of a row that say one of the attribute's own words, most of them first (the row as it is when
     none does: the question's words are not the sources'), in one kind of unit: a row of GB/s figures does not
-    also hold an operations count or a time; a row of a question about dates (`dates`) holds its dates when it
-    has any."""
-    if dates and any(f.obs.unit in ("date", "year") for fs in row.values() for f in fs):
+    also hold an operations count or a time; a row of a question about dates (`dates`) holds only dates."""
+    if dates:  # a span beside the asked date is not it: no date found is said as such
         row = {e: [f for f in fs if f.obs.unit in ("date", "year")] for e, fs in row.items()}
     score = {id(f): _relevance(f, quals) for fs in row.values() for f in fs} if quals else {}
     if any(score.values()):
