@@ -39,3 +39,10 @@ def offline_runs(store: Any, tmp_path: Path) -> tuple[Any, Any]:
     services = Services(settings, store, embedder,
                         lambda o: Components.build(settings, embedder, offline=True, caps=o.caps, workers=o.workers))
     return RunManager(services, workers=1), services
+
+
+def offline_run_server(serve: Any, store: Any, tmp_path: Path) -> Any:
+    """`serve(...)` (an API or web test server) with an offline run manager, local sources under tmp_path."""
+    runs, services = offline_runs(store, tmp_path)
+    return serve(store, runs=runs, services=services, data_dir=tmp_path / "data", api_local_roots=[tmp_path],
+                 api_monitor=False)

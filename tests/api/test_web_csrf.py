@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 from api_support import Server, serve
-from records_support import offline_runs
+from records_support import offline_run_server
 
 from openresearch.graph.store import GraphStore
 
@@ -40,9 +40,7 @@ def page_token(browser: httpx.Client, path: str = "/") -> str:
 @pytest.fixture
 def run_web(falkor_store: GraphStore, tmp_path: Path) -> Iterator[Server]:
     """The API with its run manager (offline), local sources allowed under tmp_path."""
-    runs, services = offline_runs(falkor_store, tmp_path)
-    with serve(falkor_store, runs=runs, services=services, data_dir=tmp_path / "data",
-               api_local_roots=[tmp_path], api_monitor=False) as server:
+    with offline_run_server(serve, falkor_store, tmp_path) as server:
         yield server
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from records_support import free_port, offline_runs
+from records_support import free_port, offline_run_server
 
 from openresearch.graph.store import GraphStore
 
@@ -42,9 +42,7 @@ def _css(driver: Any, sel: str) -> list[Any]:
 @pytest.fixture
 def run_web(falkor_store: GraphStore, tmp_path: Path) -> Iterator[Server]:
     """The API with its run manager (offline components), local sources allowed under tmp_path."""
-    runs, services = offline_runs(falkor_store, tmp_path)
-    with serve(falkor_store, runs=runs, services=services, data_dir=tmp_path / "data",
-               api_local_roots=[tmp_path], api_monitor=False) as server:
+    with offline_run_server(serve, falkor_store, tmp_path) as server:
         yield server
 
 

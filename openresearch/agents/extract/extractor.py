@@ -132,9 +132,9 @@ def title_name(title: str | None, text: str) -> str | None:
     if not name or len(name.split()) > 2 or len(name) > 40 or not re.search(r"[A-Za-z]", name):
         return None
     uses = len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text))
-    if uses < 3 and len(name.split()) == 1:  # a title capitalised as a heading ("Msgspec"): the text's own form
+    if uses < 3 and len(name.split()) == 1:  # a title capitalised as a heading ("Wibblet"): the text's own form
         forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text, re.I))
-        # ... when the text also uses it as code does a name ("import msgspec", "msgspec.Struct"): an ordinary
+        # ... when the text also uses it as code does a name ("import wibblet", "wibblet.Struct"): an ordinary
         # word ("Benchmarks") is not imported, installed or dotted into
         if forms and (top := forms.most_common(1)[0])[1] >= 3 and re.search(
                 rf"(?:\b(?:import|install|require|use|add)\s+|::){re.escape(top[0])}\b|"
@@ -153,27 +153,27 @@ def _uses(word: str, text: str) -> int:
 
 
 def _name_uses(word: str, text: str) -> int:
-    """Uses of a title word as a name: anywhere for a word whose letters mark it ("PHP", "Node.js", "XXH3"); for a
-    capitalised word, only mid-sentence, where an ordinary word is not capitalised ("... the Python release")."""
+    """Uses of a title word as a name: anywhere for a word whose letters mark it ("QRX", "Zorbly.js", "FX3"); for a
+    capitalised word, only mid-sentence, where an ordinary word is not capitalised ("... the Quillo release")."""
     if any(c.isupper() for c in word[1:]) or re.search(r"[\d.+#]", word):
         return _uses(word, text)
     return len(re.findall(rf"(?<=[a-z\d,;:)] ){re.escape(word)}(?![\w/-]|\.\w)", text))
 
 
 def title_subject(title: str | None, text: str) -> str | None:
-    """The name inside a longer title ("Evolving the Node.js Release Schedule", "Status of Python Versions",
-    "Go-Release-Cycle"): the title word the text keeps writing exactly so (mid-sentence), at least twice and more often
+    """The name inside a longer title ("Evolving the Zorbly.js Release Schedule", "Status of Quillo Versions",
+    "Qo-Release-Cycle"): the title word the text keeps writing exactly so (mid-sentence), at least twice and more often
     than in lower case (a name keeps its letters; "Release" and "Schedule" turn up as "release" and "schedule"),
-    with the title's adjacent words the text writes with it ("Apache Kafka"), and the version the title gives it
-    when the text uses that too ("Python 3.12 Release Schedule" is about Python 3.12). No list of names decides."""
+    with the title's adjacent words the text writes with it ("Acme Brantex"), and the version the title gives it
+    when the text uses that too ("Quillo 4.2 Release Schedule" is about Quillo 4.2). No list of names decides."""
     title = (title or "").strip()
     if not title:
         return None
     body = mask_links(text)
     if (lead := re.match(r"(.{1,40}?)\s+[:\u2014\u2013-]\s", title)) and (named := title_name(lead.group(1), body)):
-        return named  # "simdjson : Parsing gigabytes of JSON per second": the name, then what it does
+        return named  # "frobnik : Parsing gigabytes per second": the name, then what it does
     words = [m for m in _TITLE_WORD.finditer(title)]
-    if len(words) == 1 and "-" in words[0].group(0):  # a file name for a title: "Go-Release-Cycle"
+    if len(words) == 1 and "-" in words[0].group(0):  # a file name for a title: "Qo-Release-Cycle"
         words = list(re.finditer(r"[A-Za-z][\w.+#]*[\w+#]|[A-Za-z]", title))
     best: tuple[int, int] | None = None
     seen: list[int] = []
@@ -185,7 +185,7 @@ def title_subject(title: str | None, text: str) -> str | None:
         cap, low = _name_uses(w, body), (_uses(w.lower(), body) if w != w.lower() else 0)
         if (v := _VERSION_AFTER.match(title, m.end())) and _uses(f"{w} {v.group(1)}", body) >= 1 and \
                 _uses(v.group(1), body) >= 3:
-            cap = max(cap, 2)  # "Python 3.13 Release Schedule" names it once, then writes "3.13" throughout
+            cap = max(cap, 2)  # "Quillo 4.3 Release Schedule" names it once, then writes "4.3" throughout
         if cap >= 2 and cap > 2 * low:
             seen.append(cap)
             if best is None or cap > best[0]:
@@ -204,7 +204,7 @@ def title_subject(title: str | None, text: str) -> str | None:
     while lo > 0 and joins(words[lo - 1].group(0)) and _uses(title[words[lo - 1].start():words[hi].end()], body) >= 3:
         lo -= 1
     if sum(1 for n in seen if 2 * n >= best[0]) > hi - lo + 1:
-        return None  # "Comparing InfluxDB, TimescaleDB, and QuestDB": several names, none the subject
+        return None  # "Comparing Quillo, Brantex, and Zorbly": several names, none the subject
     name = title[words[lo].start():words[hi].end()]
     if (v := _VERSION_AFTER.match(title, words[hi].end())) and (uses := _uses(f"{name} {v.group(1)}", body)) and (
             uses >= 2 or _uses(v.group(1), body) >= 3):
@@ -566,7 +566,7 @@ class DeterministicExtractor:
                     self.aliases.canonical(named)  # a README titled "orjson" is about orjson, not its TypeError
             elif (named := title_subject(source.title, head)) and (
                     dominant is None or _uses(named, mask_links(head)) > top[0][1]):
-                # "Evolving the Node.js Release Schedule" is about Node.js, unless the text names another more
+                # "Evolving the Zorbly.js Release Schedule" is about Zorbly.js, unless the text names another more
                 dominant = self.aliases.canonical(named)
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):

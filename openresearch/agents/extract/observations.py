@@ -338,7 +338,7 @@ _OP_AFTER = re.compile(r"\s+([a-z][a-z-]{3,}(?:ion|ing))\b")
 
 def _operation(text: str, v: Value, mentions: Sequence[Mention]) -> str | None:
     """The operation a rate measures when the sentence names no kind of throughput: the word opening the clause
-    that runs "<operation> [object] at <rate>" (not a name: "TimescaleDB at 50k rows/s" is whose rate), or the
+    that runs "<operation> [object] at <rate>" (not a name: "BrantexDB at 50k rows/s" is whose rate), or the
     -ion/-ing noun right after the rate."""
     head = text[max(0, v.start - 60):v.start]
     if (m := _OP_BEFORE.search(head)) is not None:
@@ -867,8 +867,8 @@ _DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misle
 
 
 def _named_after(text: str, v: Value, mentions: Sequence[Mention]) -> str | None:
-    """The entity a value is given for right after it ("605 MB/s for Kafka and 305 MB/s for Pulsar"), or the name
-    right before "at" it ("InfluxDB dropping to 38k rows/sec and TimescaleDB at 50k rows/sec")."""
+    """The entity a value is given for right after it ("605 MB/s for Quillo and 305 MB/s for Brantex"), or the name
+    right before "at" it ("QuilloDB dropping to 38k rows/sec and BrantexDB at 50k rows/sec")."""
     m = re.match(r"\s*(?:for|by)\s+(?:the\s+)?", text[v.end:v.end + 24])
     if m is not None:
         at = v.end + m.end()
@@ -884,7 +884,7 @@ def _named_after(text: str, v: Value, mentions: Sequence[Mention]) -> str | None
 # "measured latency ... at 30 MB/s"
 _SETTING_BEFORE = re.compile(r"\b(?:load|rate|traffic|concurrency|request rate|offered load)\s+of\s+$|"
                              r"\b(?:measured|tested|benchmarked)\b[^.;]{0,120}\bat\s+(?:an?\s+|the\s+)?$")
-_NAME_AT = re.compile(r"[A-Z][\w.-]*\s+at\s+$")  # "TimescaleDB at 50k rows/sec": the name's own figure
+_NAME_AT = re.compile(r"[A-Z][\w.-]*\s+at\s+$")  # "BrantexDB at 50k rows/sec": the name's own figure
 
 
 def role_of(sentence: str, start: int, end: int) -> ObservationRole:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from openresearch.agents.extract.extract_rules import Mention
@@ -315,8 +316,14 @@ def _caption_setup(caption: str) -> str:
 
 
 def subject_layout(subject: str | None, header: Sequence[str], labels: Sequence[str], known: set[str]) -> str:
+    """See `_layout`: one answer per table, not per row."""
+    return _layout(subject, tuple(header), tuple(labels), frozenset(known))
+
+
+@lru_cache(maxsize=1024)
+def _layout(subject: str | None, header: tuple[str, ...], labels: tuple[str, ...], known: frozenset[str]) -> str:
     """How a table of a document about one product (`subject`) is laid out, from where that product's name is:
-    "columns" when most column headers name it ("Ubuntu LTS | Ubuntu Pro": its editions across, what they
+    "columns" when most column headers name it ("Zorbly Basic | Zorbly Plus": its editions across, what they
     give down the rows), "terms" when neither the rows nor the columns name it and the row labels are neither
     names the document knows nor versions ("LTS | 30 months" under "Phase | Duration": phases of the product),
     else "" (the rows are the entities: a README's benchmark lists its own product among the others)."""
@@ -344,7 +351,7 @@ def subject_layout(subject: str | None, header: Sequence[str], labels: Sequence[
 
 
 # a label shaped like a name, not a phrase: one lower-case or mixed-case token, or one with digits or a path
-# ("ujson", "attrs", "nlohmann/json", "simdjson2", "RapidJSON"); "LTS", "Alpha" and "End of Life" are phrases
+# ("frobz", "quux", "acme/frobz", "frobz2", "QuuxJSON"); "LTS", "Alpha" and "End of Life" are phrases
 _NAME_SHAPED = re.compile(r"[a-z][\w.+#-]*|\w*[a-z]\w*[A-Z]\w*|\S*(?:\d|/|\.\w)\S*")
 
 
@@ -376,7 +383,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
     if transposed:
         entity, qualifier = None, ""
     elif layout == "terms" and subject:
-        # "| LTS | 30 months |" under "Phase | Duration" in a page about Node.js: Node.js's LTS duration
+        # "| LTS | 30 months |" under "Phase | Duration" in a page about Zorbly: Zorbly's LTS duration
         entity, qualifier = subject, ""
         term = label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))
         columns = [col if col.metric is None or col.version or term in col.metric else
@@ -400,7 +407,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
         who = clean_cell(header[i]) if transposed else entity
         edition = ""
         if layout == "columns" and subject and who:
-            # "Ubuntu LTS | Ubuntu Pro | Legacy Support": editions of one product, each a condition of its figures
+            # "Zorbly Basic | Zorbly Plus | Legacy Support": editions of one product, each a condition of its figures
             edition, who = re.sub(r"\s*\[\^?\w+\]", "", who).strip(), subject
         metric = (label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))) if transposed else col.metric
         if not who or not metric:

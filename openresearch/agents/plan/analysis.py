@@ -105,7 +105,7 @@ class Analyzer:
         elif asked is None:
             found += _listed_names(text, [s for _, s in found])
             if language == "en" and (subject := _asked_subject(text)) is not None:
-                # "What figures does msgspec publish for itself (JSON decoding, GC pauses, ...)?": the question is
+                # "What figures does wibblet publish for itself (decoding, GC pauses, ...)?": the question is
                 # about its subject, whatever its case; the capitalised words of its aside are context
                 found = [subject]
         if language == "zh":
@@ -170,7 +170,7 @@ def _name_like(token: Any) -> bool:
     return t[0].isupper() and not token.is_sent_start  # a capital at a sentence start proves nothing
 
 
-# the subject of a question's inverted auxiliary: "does msgspec publish", "is esbuild faster", "has zstd changed"
+# the subject of a question's inverted auxiliary: "does wibblet publish", "is frobz faster", "has quux changed"
 _AUX_SUBJECT = re.compile(r"^(?:what|which|how\b[^?]{0,40}?|where|why|when)\b[^?]{0,60}?"
                           r"\b(?:does|do|did|is|are|was|were|has|have|had|can|will)\s+"
                           r"(?P<name>[a-z][\w.+/-]*[a-z0-9])\s+(?P<verb>[a-z]+)\b", re.I)
@@ -181,7 +181,7 @@ _FUNCTION_WORDS = frozenset({"it", "its", "they", "them", "this", "that", "these
 
 
 def _asked_subject(text: str) -> tuple[int, str] | None:
-    """The one thing a question asks about when it names it after its auxiliary and in lower case ("does msgspec
+    """The one thing a question asks about when it names it after its auxiliary and in lower case ("does wibblet
     publish"): a single identifier-like word that is no function word."""
     m = _AUX_SUBJECT.match(text)
     if m is None or m.group("name").lower() in _FUNCTION_WORDS or not m.group("name").islower():
@@ -294,9 +294,9 @@ _VERSIONS_AFTER = re.compile(rf"\s+({_VERSION}(?:\s*(?:,|and|or|&|vs\.?|versus|å
 
 
 def _versions(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Versions of one product asked about side by side are the things compared: "For Python 3.12 and 3.13" asks
-    of Python 3.12 and Python 3.13, "Node.js 20 and Node.js 22" of both lines. One version alone stays the
-    product's ("InfluxDB 3" may be the product's current name, and its figures are the product's)."""
+    """Versions of one product asked about side by side are the things compared: "For Quillo 4.2 and 4.3" asks
+    of Quillo 4.2 and Quillo 4.3, "Zorbly 20 and Zorbly 22" of both lines. One version alone stays the
+    product's ("Brantex 3" may be the product's current name, and its figures are the product's)."""
     out: list[tuple[int, str]] = []
     versions: dict[str, list[tuple[int, str]]] = {}
     for pos, name in found:

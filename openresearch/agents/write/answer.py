@@ -126,7 +126,7 @@ def same_thing(name: str, focus: str) -> bool:
     a, b = entity_key(base_name(name)), entity_key(base_name(focus))
     va, vb = _TRAILING_VERSION.search(base_name(name)), _TRAILING_VERSION.search(base_name(focus))
     if va and vb and va.group(1) != vb.group(1):
-        return False  # "Python 3.1" is not "Python 3.12", though one key starts the other
+        return False  # "Quillo 3.1" is not "Quillo 3.12", though one key starts the other
     if bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus))):
         return True
     words_a, words_b = sorted(base_name(name).casefold().split()), sorted(base_name(focus).casefold().split())
@@ -326,13 +326,14 @@ def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], wor
     out: list[Sentence] = []
     sources: set[str] = set()
     quotes: set[str] = set()
+    words_of = {ev.id: same_words(ev.quote) for ev in items}
     for ev in sorted(items, key=rank):
-        said = same_words(ev.quote)
+        said = words_of[ev.id]
         if ev.source.id in sources or said in quotes or (focus and not any(mentions(ev, f) for f in focus)):
             continue  # one statement per source, and a sentence two copies share once, citing both
         sources.add(ev.source.id)
         quotes.add(said)
-        copies = [c for c in items if c.id != ev.id and c.source.id != ev.source.id and same_words(c.quote) == said]
+        copies = [c for c in items if c.id != ev.id and c.source.id != ev.source.id and words_of[c.id] == said]
         out.append(restate(lang, ev, copies[:2]))
         if len(out) >= n:
             break
@@ -527,7 +528,7 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
 
 
 def comparable_first(row: dict[str, list[Found]]) -> dict[str, list[Found]]:
-    """A row whose entities share a condition ("Encoder Generic", "twitter.json") puts the figure under it first in
+    """A row whose entities share a condition ("Encoder Generic", "corpus.json") puts the figure under it first in
     each of their cells, so the headline figures compare like with like: the condition the most entities were
     measured under, the plainest (fewest words) of those."""
     shared: dict[str, set[str]] = defaultdict(set)
