@@ -62,6 +62,11 @@ class ParseError(FetchError):
     pass
 
 
+class NotADocument(ParseError):
+    """A file a folder walk met that is not a document to read (a suffix-less script or build file): skipped
+    quietly, unlike a document that fails to parse."""
+
+
 class LLMError(OpenResearchError):
     pass
 

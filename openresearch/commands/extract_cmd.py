@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from openresearch.commands.common import JsonOpt, console, err_console, print_json, settings
-from openresearch.errors import InputError, ParseError
+from openresearch.errors import InputError, NotADocument, ParseError
 
 
 def extract(
@@ -41,10 +41,12 @@ def extract(
     for spec in paths:
         found = expand(spec, frozenset(SUFFIXES), follow_symlinks=s.follow_symlinks)
         if not found.files:
-            raise InputError(f"{spec}: no document found (files of {', '.join(sorted(SUFFIXES))})")
+            raise InputError(f"{spec}: no document found (files of {', '.join(sorted(x for x in SUFFIXES if x))})")
         for path in found.files:
             try:
                 src = parse_local_file(path, Limits.from_settings(s))
+            except NotADocument:
+                continue
             except ParseError as e:
                 errors.append(str(e))
                 continue

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from openresearch.errors import ParseError
+from openresearch.errors import NotADocument, ParseError
 from openresearch.identity import content_hash, source_id
+from openresearch.ingest.asciidoc import asciidoc_to_markdown
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.metadata import parse_date
+from openresearch.ingest.sniff import looks_like_prose
 from openresearch.ingest.textnorm import collapse
 from openresearch.models import SourceDoc
 
@@ -27,8 +29,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# .mdx (Markdown with JSX components, as documentation sites write it) is read as Markdown
+# .mdx (Markdown with JSX components, as documentation sites write it) is read as Markdown; AsciiDoc through
+# ingest/asciidoc.py; a file without a suffix ("ChangeLog", "NEWS") as text when its content is prose (a
+# script or build file without one is not a document, see sniff.looks_like_prose)
 SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", ".txt": "text", ".text": "text",
+            ".adoc": "asciidoc", ".asciidoc": "asciidoc", "": "prose",
             ".html": "html", ".htm": "html", ".pdf": "pdf"}
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
@@ -343,12 +348,15 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             log.warning("%s: %d invalid UTF-8 sequence(s) replaced", label, decoded.replaced)
         raw = decoded.text
         fields, body = split_header(raw)
+        heading: str | None = None
+        if kind == "asciidoc":
+            heading, body = asciidoc_to_markdown(body)
         named = fields.get("url")
         if named and _usable_url(named):
             url = named
         elif named:
             warnings.append(f"{label}: header url {named[:100]!r} is not a usable URL; ignored")
-        title = fields.get("title")
+        title = fields.get("title") or heading
         published = parse_date(fields.get("published") or fields.get("date"))
         doc_kind = _kind(fields.get("kind"), default_kind)
         text = normalise_plain(body)
@@ -388,8 +396,13 @@ def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = No
         if size > MAX_FILE_BYTES:
             raise ParseError(f"{path}: {size:,} bytes, more than a document file may have ({MAX_FILE_BYTES:,})")
         data = path.read_bytes()
+        executable = bool(path.stat().st_mode & 0o111)
     except OSError as e:
         raise ParseError(f"{path}: cannot read: {e.strerror}") from None
+    if kind == "prose":
+        if path.name.startswith(".") or executable or not looks_like_prose(data):
+            raise NotADocument(f"{path}: a file without a suffix that is not prose text; not read")
+        kind = "text"
     doc = parse_bytes(data, kind=kind, url=url, default_kind="local", limits=lim, warnings=warnings, name=str(path))
     if doc.url == url:
         # an HTML page's canonical link, or a PDF's metadata, names the page it was saved from

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openresearch.errors import ParseError
+from openresearch.errors import NotADocument, ParseError
 from openresearch.graph.documents import StoredSource
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import Chunk, chunk_text
@@ -133,6 +133,9 @@ def _index_files(store: GraphStore, embedder: Embedder, found: Expansion, report
     for path in found.files:
         try:
             doc = parse_local_file(path, lim, report.warnings)
+        except NotADocument as e:
+            report.skipped.append(str(e))
+            continue
         except ParseError as e:
             report.errors.append(str(e))
             log.warning("skipped %s", e)

@@ -35,3 +35,26 @@ def sniff_kind(content_type: str, body: bytes) -> ContentKind:
     if media.startswith("text/") or media in _TEXT_TYPES or (not media and head and not _looks_binary(head)):
         return "text" if not _looks_binary(head) else "other"
     return "other"
+
+
+def _prose_line(line: str) -> bool:
+    words = [w for w in line.split() if any(c.isalpha() for c in w)]
+    if len(words) < 4:
+        return False
+    letters = sum(c.isalpha() or c.isspace() for c in line)
+    return letters >= 0.75 * len(line)
+
+
+def looks_like_prose(data: bytes) -> bool:
+    """Whether a file without a suffix is a document to read (a change log, a NEWS or README file) rather than
+    a script, a build file or data: text, no "#!" line, and at least half of its first non-empty lines are
+    sentences (four or more words, three quarters letters and spaces; "CC = gcc" and "\t$(CC) -o x x.c" are
+    not)."""
+    head = data[:16384]
+    if not head.strip() or head.lstrip().startswith(b"#!") or _looks_binary(head[:1024].lstrip()):
+        return False
+    text = head.decode("utf-8", "replace")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()][:200]
+    if len(lines) < 2:
+        return False
+    return sum(_prose_line(ln) for ln in lines) * 2 >= len(lines)
