@@ -73,3 +73,33 @@ def test_a_long_question_with_asides_is_read_in_one_pass() -> None:
                 "small-key hashing cost (cycles per hash), according to the Blarg results table and to the benchmarks "
                 "the Zork, frobhash and quuxhash projects publish themselves? Where do the sources disagree, and why?")
     assert a.entities[:4] == ["Zork3", "wibhash", "frobhash", "quuxhash"]
+    assert a.attributes == ["large-input (bulk) hashing throughput", "small-key hashing cost"]  # ends at ", according"
+
+
+def test_an_enumeration_names_one_attribute_per_marker_and_its_examples_are_not_attributes() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("How do zorkalloc, frobmalloc and Quuxmem compare on (1) the granularity of the basic unit from which "
+                "small objects are carved (page/chunk size), (2) metadata overhead, and (3) the size of the large "
+                "address-space reservations they take from the OS (arenas, spans, regions)?")
+    assert a.entities == ["zorkalloc", "frobmalloc", "Quuxmem"]
+    assert a.attributes == ["granularity of the basic unit", "metadata overhead",
+                            "size of the large address-space reservations"]
+    b = analyse("How do Zorkdb and frobkv compare on (1) write throughput and (2) read throughput or latency, "
+                "according to the figures in their own documentation?")
+    assert b.attributes == ["write throughput", "read throughput or latency"]
+
+
+def test_names_inside_the_list_after_a_colon_qualify_what_is_asked_and_an_owner_is_no_entity() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("What are the main built-in limits and defaults of Blarg's Zorkmalloc: which logical page sizes exist, "
+                "how many size classes it uses, the per-CPU slab size, the granularity of OS memory requests, and which "
+                "Linux kernel version is needed for per-CPU mode?")
+    assert a.entities == ["Zorkmalloc"]
+    assert a.attributes == ["logical page sizes", "size classes", "per-CPU slab size",
+                            "granularity of OS memory requests", "Linux kernel version"]
+    b = analyse("How have Zorkdb's default option values changed across releases: which versions (and dates) changed "
+                "write_buffer_size, max_open_files, the delayed write rate and the default block cache size?")
+    assert b.entities == ["Zorkdb"]
+    assert b.attributes == ["write_buffer_size", "max_open_files", "delayed write rate", "default block cache size"]

@@ -110,12 +110,16 @@ class Analyzer:
                 found = [subject]
         if language == "zh":
             found = _zh_compared(text, found)
+        named = found
+        found = _in_context(text, found)
         found = _versions(text, found)
         entities = self._resolve(found)
         aspects = _aspects(text, language)
         topic, keywords = _topic(text, language, [s for _, s in found], aspects)
         kind = "lookup" if asked is not None else _kind(text, language, len(entities))
-        surfaces = [*entities, *(s for _, s in found)]
+        # a name that only qualifies what is asked stays in its attribute in English ("per-CPU slab size"); in Chinese
+        # it is no attribute of its own ("在 x86 上")
+        surfaces = [*entities, *(s for _, s in (named if language == "zh" else found))]
         attributes = [asked.attribute] if asked is not None else attribute_list(text, language, surfaces)
         if asked is not None:
             keywords = list(dict.fromkeys([*asked.attribute.split(), *keywords]))
@@ -313,6 +317,23 @@ def _versions(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
+def _in_context(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """What a question asks about, without the names that only qualify it: the owner in "Quux's Frobz" (the
+    thing is Frobz), and, when the words before a colon name something, the names inside the list after it
+    ("... of Frobz: the per-CPU cache size, the Linux kernel version needed"), which are parts of what is asked."""
+    starts = {pos for pos, _ in found}
+    owners = set()
+    for pos, name in found:
+        owned = re.match(r"['’]s\s+", text[pos + len(name):])
+        if owned and pos + len(name) + owned.end() in starts:
+            owners.add(pos)
+    kept = [(pos, name) for pos, name in found if pos not in owners]
+    colon = next((m.start() for m in re.finditer(r"[:：]", text)), -1)
+    if colon > 0 and any(pos < colon for pos, _ in kept):
+        kept = [(pos, name) for pos, name in kept if pos < colon]
+    return kept
+
+
 def _compared_list(text: str) -> list[tuple[int, str]]:
     """The things a comparison question lists ("Compare A, B, C and D on ...", "how do A, B and C compare",
     "between A and B on ..."), with their positions; a parenthesis after an item is its gloss, not an item."""
@@ -339,6 +360,8 @@ def _listed_names(text: str, known: list[str]) -> list[tuple[int, str]]:
     a lower-case product name is a name there even though nothing else marks it."""
     known_keys = {k.lower() for k in known}
     out: list[tuple[int, str]] = []
+    # a gloss in parentheses ("Quux (Q2/Q3) and frobz") is blanked, offsets kept: it does not end the list
+    text = re.sub(r"\s*\([^()]*\)", lambda p: " " * len(p.group(0)), text)
     for m in _LIST_OF_NAMES.finditer(text):
         items = [(m.start(1) + i.start(), i.group().strip()) for i in re.finditer(r"[^,]+", m.group(1))]
         pieces = [(pos, re.sub(r"^(?:and|or)\s+", "", t, flags=re.I)) for pos, t in items]

@@ -98,14 +98,24 @@ _ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
 _ZH_ATTR = {"建成": "built", "建造": "built", "完成": "built", "成立": "founded", "创立": "founded", "出生": "born",
             "发布": "released", "上市": "released", "去世": "died", "开业": "opened"}
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|与|或)\s*")
+# a list of what is asked ends at a clause: "..., according to ...", "..., as measured by ...", "and say ..."
+_CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|"
+               r"(?:,|(?<=,)|(?<=,\s))\s*(?:according|based|as|using|measured|published|reported|including|given|if|when|where|while|"
+               r"from|in\s+(?:their|its|the)\b)\b|$)")
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
-                          r"((?:[\w/+\u2024\u27ee\u27ef-]++[ ,]*+){1,14}?)"
-                          r"(?:[.?;:]|\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|$)", re.I),
+                          r"((?:[\w/+\u2024\u27ee\u27ef-]++[ ,]*+){1,14}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
                # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
                re.compile(r"的\s*([^的。？?，,]{2,40}?)\s*(?:分别|各自|都|是多少|为多少|有多少|有多长|有多快|如何|怎么样|怎样|有哪些)"))
+# "(1) write throughput and (2) read latency": an enumeration names one attribute per marker
+_ENUM_MARK = re.compile(r"(?:^|(?<=[\s:,;]))(?:\(\s*(?:\d{1,2}|[a-h]|[ivx]{1,4})\s*\)|(?:\d{1,2}|[a-h])\))\s+")
+# where an item's noun phrase ends: a relative clause, a pronoun subject, an auxiliary verb ("the basic unit from
+# which small objects are carved", "size classes it uses", "kernel version is needed for ...")
+_PHRASE_END = re.compile(r"\s+(?:from which|in which|by which|on which|which|that|who|whose|where|it|they|we|you|"
+                         r"is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|exists?)\b.*$",
+                         re.I)
 _FRAGMENT_WORDS = frozenset({"where", "which", "what", "how", "who", "why", "when", "do", "does", "did", "the", "a",
                              "an", "sources", "source", "vendors", "figures"})
 
@@ -166,6 +176,13 @@ def core_entity(entity: str) -> str:
 
 
 def _clean_item(item: str) -> str:
+    # "which versions changed write_buffer_size": what changed is asked ("which kernel version is needed" keeps its
+    # subject: an auxiliary before the verb)
+    item = re.sub(r"^\s*(?:which|what)\s+(?:(?!(?:is|are|was|were|be|been|has|have|had)\b)[\w-]+\s+){1,3}?"
+                  r"(?!(?:is|are|was|were|be|been|has|have|had)\b)[a-z]+ed\s+(?=\w)", "", item, flags=re.I)
+    item = re.sub(r"^\s*how (?:many|much)\s+", "", item, flags=re.I)
+    if len(item.split()) > 2 and not re.match(r"\s*how\b", item, re.I):  # "how long is ..." is read by _spans_asked
+        item = _PHRASE_END.sub("", item)
     words = [w for w in item.strip(" .?!:;\"'“”()").split() if w]
     while words and words[0].lower() in _FRAGMENT_WORDS | {"on", "of", "in", "their", "its"}:
         words.pop(0)
@@ -183,17 +200,24 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
     # an entity ("nlohmann/json (JSON for Modern C++)"), goes
     text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
+    enumerated = [] if language == "zh" else _enumerated(text.replace("\u2400", " "))
     if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
         text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
     else:
         text = re.sub(r"\u2400\s*\((?![^()]*[,，])[^()]*\)", " ", text)
-        text = re.sub(r"(?<=\w) \(([\w-]+(?: [\w-]+)?)\)", "\u27ee\\1\u27ef", text)
+        text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)([\w/-]+(?: [\w/-]+)?)\)",
+                      "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
-    found: list[str] = []
+    found: list[str] = list(enumerated)
+    colon = text.find(":") if language != "zh" else -1
     for pattern in patterns:
+        if pattern is _PAREN_LIST and enumerated:
+            break  # "(3) the size of the reservations (arenas, spans, regions)": examples of an item, not items
         for m in pattern.finditer(text):
+            if pattern is _EN_LIST_AT[0] and 0 <= colon < m.start() and _EN_LIST_AT[1].search(text):
+                continue  # "on x86" inside the list after a colon is part of an item, not a list of its own
             pieces = _LIST_SPLIT.split(m.group(1))
             if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")
                 pieces = [q for p in pieces for q in (p.split("/") if all(
@@ -208,6 +232,27 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
     found = [*(_spans_asked(question, found) if language != "zh" else _zh_spans_asked(question, found)), *found]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][:8]
+
+
+def _enumerated(text: str) -> list[str]:
+    """The items of an enumeration ("(1) X, (2) Y and (3) Z"): each marker's words up to the next marker or the
+    end of its clause, as a noun phrase."""
+    marks = list(_ENUM_MARK.finditer(text))
+    if len(marks) < 2:
+        return []
+    out: list[str] = []
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        chunk = text[m.end():end]
+        clause = re.search(_CLAUSE_END, chunk, re.I)
+        chunk = chunk[:clause.start()] if clause else chunk
+        chunk = re.sub(r"\s*\([^()]*\)", "", chunk)  # a gloss or examples of the item
+        chunk = re.sub(r"[,;]?\s*(?:and|or)?\s*$", "", chunk.strip())
+        item = _clean_item(chunk.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
+        item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
+        if item and len(item.split()) <= 8 and item.lower() not in (f.lower() for f in out):
+            out.append(item)
+    return out if len(out) >= 2 else []
 
 
 _HOW_OFTEN = re.compile(r"\bhow often (?:does|do|is|are|will|can|should)\s+(?:each|it|they|every one)?\s*"
