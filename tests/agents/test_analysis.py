@@ -31,7 +31,7 @@ def test_topic_and_user_aliases() -> None:
     assert analyse("消息队列选型：Kafka 和 Pulsar 哪个更适合？").topic == "消息队列"
     custom = Analyzer({"Acme Queue": ["AQ", "acmeq"]})
     assert custom.analyse("Is acmeq faster than Kafka?").entities == ["Acme Queue", "Apache Kafka"]
-    assert analyse("Kafkaesque 的 Kafka 性能").entities == ["Kafkaesque", "Apache Kafka"]  # no match inside a word
+    assert analyse("Kafkaesque 和 Kafka 的性能").entities == ["Kafkaesque", "Apache Kafka"]  # no match inside a word
 
 
 def test_how_often_and_how_long_ask_for_spans() -> None:
@@ -83,8 +83,9 @@ def test_an_enumeration_names_one_attribute_per_marker_and_its_examples_are_not_
                 "small objects are carved (page/chunk size), (2) metadata overhead, and (3) the size of the large "
                 "address-space reservations they take from the OS (arenas, spans, regions)?")
     assert a.entities == ["zorkalloc", "frobmalloc", "Quuxmem"]
-    assert a.attributes == ["granularity of the basic unit", "metadata overhead",
+    assert a.attributes == ["granularity of the basic unit (page/chunk size)", "metadata overhead",
                             "size of the large address-space reservations"]
+    assert a.kind == "comparison"  # "from which" is no "which" that asks to choose
     b = analyse("How do Zorkdb and frobkv compare on (1) write throughput and (2) read throughput or latency, "
                 "according to the figures in their own documentation?")
     assert b.attributes == ["write throughput", "read throughput or latency"]
@@ -94,9 +95,10 @@ def test_names_inside_the_list_after_a_colon_qualify_what_is_asked_and_an_owner_
     from openresearch.agents.plan.analysis import analyse
 
     a = analyse("What are the main built-in limits and defaults of Blarg's Zorkmalloc: which logical page sizes exist, "
-                "how many size classes it uses, the per-CPU slab size, the granularity of OS memory requests, and which "
-                "Linux kernel version is needed for per-CPU mode?")
-    assert a.entities == ["Zorkmalloc"]
+                "how many size classes it uses, the per-CPU slab size, the granularity of OS memory requests, and "
+                "which Linux kernel version is needed for per-CPU mode?")
+    assert a.entities == ["Zorkmalloc"] and a.kind == "overview"  # one named thing: nothing to choose
+    assert analyse("Blarg 的 Zorkmalloc 有哪些主要的内置限制和默认值：默认是哪一个？").entities == ["Zorkmalloc"]
     assert a.attributes == ["logical page sizes", "size classes", "per-CPU slab size",
                             "granularity of OS memory requests", "Linux kernel version"]
     b = analyse("How have Zorkdb's default option values changed across releases: which versions (and dates) changed "

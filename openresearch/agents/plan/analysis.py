@@ -318,13 +318,13 @@ def _versions(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def _in_context(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """What a question asks about, without the names that only qualify it: the owner in "Quux's Frobz" (the
-    thing is Frobz), and, when the words before a colon name something, the names inside the list after it
+    """What a question asks about, without the names that only qualify it: the owner in "Quux's Frobz" or "Quux 的
+    Frobz" (the thing is Frobz), and, when the words before a colon name something, the names inside the list after it
     ("... of Frobz: the per-CPU cache size, the Linux kernel version needed"), which are parts of what is asked."""
     starts = {pos for pos, _ in found}
     owners = set()
     for pos, name in found:
-        owned = re.match(r"['’]s\s+", text[pos + len(name):])
+        owned = re.match(r"['’]s\s+|\s*的\s*", text[pos + len(name):])
         if owned and pos + len(name) + owned.end() in starts:
             owners.add(pos)
     kept = [(pos, name) for pos, name in found if pos not in owners]
@@ -378,10 +378,14 @@ def _kind(text: str, language: Language, n_entities: int) -> str:
     if re.match(r"\s*(?:compare|comparing|contrast)\b", first) or first.startswith(("对比", "比较")):
         return "comparison"  # "Compare A and B ... Which figures are comparable?" compares; it does not choose
     markers = ZH_KIND_MARKERS if language == "zh" else EN_KIND_MARKERS
+    # a relative "which" ("the unit from which objects are carved") asks nothing
+    lowered = re.sub(r"\b(?:from|in|by|on|of|to|at|with|for|through|under|into|onto)\s+which\b", " ", lowered)
     hit = {kind for kind, words in markers for w in words
            if (w in lowered if language == "zh" else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered))}
     # an explicit why/trend outranks "two names were mentioned"; a bare "how" about two names compares them
     for kind in ("selection", "comparison", "why", "trend"):
+        if kind == "selection" and n_entities == 1:
+            continue  # "which page sizes exist" of one named thing looks something up; there is nothing to choose
         if kind in hit:
             return kind
     if n_entities >= 2:

@@ -246,11 +246,16 @@ def _enumerated(text: str) -> list[str]:
         chunk = text[m.end():end]
         clause = re.search(_CLAUSE_END, chunk, re.I)
         chunk = chunk[:clause.start()] if clause else chunk
-        chunk = re.sub(r"\s*\([^()]*\)", "", chunk)  # a gloss or examples of the item
+        # examples of the item go ("(arenas, spans, regions)"); a gloss of a few words stays, the source's own words
+        # for it ("the basic unit objects are carved from (page/chunk size)")
+        gloss = re.search(r"\(([\w/ -]{2,30})\)", chunk)
+        chunk = re.sub(r"\s*\([^()]*\)", "", chunk)
         chunk = re.sub(r"[,;]?\s*(?:and|or)?\s*$", "", chunk.strip())
         item = _clean_item(chunk.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
         item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
-        if item and len(item.split()) <= 8 and item.lower() not in (f.lower() for f in out):
+        if item and gloss and len(gloss.group(1).split()) <= 3:
+            item = f"{item} ({gloss.group(1).strip()})"
+        if item and len(item.split()) <= 11 and item.lower() not in (f.lower() for f in out):
             out.append(item)
     return out if len(out) >= 2 else []
 

@@ -124,10 +124,13 @@ _QUESTION_WORDS = words("what which who whom how why when where does do did is a
 
 def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
     """Evidence that is about the sub-question: it names one of its entities (when it has any), and shares
-    one of its content words or reports one of the metrics it asks about. The nearest quotes of another
+    one of its content words or reports one of the metrics it asks about (a background question about named
+    things takes any quote that names them: the question's topic words only rank them). The nearest quotes of another
     topic are not an answer; a section without relevant evidence says so in one sentence."""
     if q.entities and not any(mentions(ev, e) for e in q.entities):
         return False
+    if q.role == "background" and q.entities:
+        return True  # "What is X, and what is it designed for?": any quote that names X is about it
     named = {w.lower() for e in q.entities for w in e.split()}
     words = [w for k in q.keywords for w in k.lower().split() if w not in named and w not in _QUESTION_WORDS]
     if not words:
