@@ -252,3 +252,15 @@ def test_benchmark_lines_name_their_entity_among_the_label_words_joined_or_not()
     assert obs is not None and [(o.entity, o.metric, o.value) for o in obs] == [
         ("quux-lib", "time_per_op", "5623"), ("quux-lib", "memory_per_op", "160")]
     assert line_observations("BenchmarkOther 12 ns/op 3 B/op", lambda words: None) == []
+
+
+def test_a_bare_number_in_parentheses_after_a_cells_figure_annotates_it() -> None:
+    from openresearch.agents.extract.tables import cell_values
+
+    def read(cell: str) -> list[tuple[str, str]]:
+        return [(v.raw, v.unit) for v in cell_values(cell)]
+
+    assert read("220.07 (2)") == [("220.07", "")]  # a rank or run count, not the figure
+    assert read("45.2 (±3)") == [("45.2", "")]
+    assert read("3.4 GB/s (2)") == [("3.4", "GB/s")]
+    assert read("(2)") == [] and read("v1 (2)") == []

@@ -156,9 +156,12 @@ def cell_values(cell: str) -> list[Value]:
     plain = re.sub(r"[*_`]", " ", cell)  # emphasis marks, blanked so offsets stay those of the cell
     lead = len(plain) - len(plain.lstrip())
     found = [v for v in find_values(plain) if _LEAD_WORDS.match(plain[lead:v.start]) or _follows_value(plain, v)]
+    # a bare number in parentheses after the cell's figure annotates it (a rank, a run count, "±3"): "220.07 (2)"
+    found = [v for v in found if v.unit or not _ANNOTATION.search(plain[:v.start])]
     if found:
         return [_unit_word(plain, v) for v in found]
-    if any(not _LEAD_WORDS.match(plain[lead:v.start]) for v in find_values(plain)):
+    if any(not _LEAD_WORDS.match(plain[lead:v.start]) and not _ANNOTATION.search(plain[:v.start])
+           for v in find_values(plain)):
         return []
     cell = plain
     m = _BARE.search(cell)
@@ -174,6 +177,9 @@ def cell_values(cell: str) -> list[Value]:
     from openresearch.numbers import Quantity
 
     return [Value(m.start(), m.end(), raw, unit, Quantity(value=number, unit=unit), "bare" if not unit else "count")]
+
+
+_ANNOTATION = re.compile(r"\d\s*\(\s*[±~+-]?\s*$")
 
 
 def _unit_word(cell: str, v: Value) -> Value:
