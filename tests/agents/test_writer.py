@@ -316,6 +316,23 @@ def test_relevance_reads_chinese_keyword_phrases_by_their_words() -> None:
     assert relevant(q, on_topic) and not relevant(q, off_topic) and not relevant(q, other)
 
 
+def test_relevance_of_a_background_question_is_its_names_and_of_the_question_itself_its_own_words() -> None:
+    from openresearch.agents.write.writer_deterministic import relevant
+
+    about = ev("E-zb1", "(A zorkalloc page contains blocks of one size class and is usually 64KiB.)",
+               entities=["zorkalloc"])
+    other = ev("E-zb2", "Quuxmem pages are 16KiB.", entities=["Quuxmem"])
+    background = SubQuestion(id="Z-b", text="What is zorkalloc, and what is it designed for?", role="background",
+                             entities=["zorkalloc"], keywords=["zorkalloc", "granularity", "basic", "unit"])
+    assert relevant(background, about) and not relevant(background, other)
+    core = SubQuestion(id="Z-c", text="What are the main built-in limits and defaults of zorkalloc: which page sizes "
+                       "exist and how many size classes it uses?", role="core", entities=["zorkalloc"],
+                       keywords=["zorkalloc", "built-in", "limits", "defaults"])
+    assert relevant(core, about)  # "size class" is asked in the question's own words
+    assert relevant(core, ev("E-zb3", "zorkalloc | default: 4 | the arena count", entities=["zorkalloc"]))
+    assert not relevant(core, ev("E-zb4", "zorkalloc is released under the MIT licence.", entities=["zorkalloc"]))
+
+
 def test_one_sentence_two_sources_is_said_once_citing_both_and_never_again() -> None:
     """Two versions of one page hold the same sentence: the report says it once, citing both copies, and a later
     section does not repeat it from either copy."""

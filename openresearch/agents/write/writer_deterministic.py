@@ -26,7 +26,7 @@ from openresearch.agents.write.writer_templates import (
     stat_sentence,
     surface,
 )
-from openresearch.ingest.textnorm import words
+from openresearch.ingest.textnorm import STOP_WORDS, words
 from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 
 ROLE_ORDER = {"background": 0, "core": 1, "comparison": 2, "impact": 3}
@@ -135,8 +135,13 @@ def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
     words = [w for k in q.keywords for w in k.lower().split() if w not in named and w not in _QUESTION_WORDS]
     if not words:
         return True
+    if q.role == "core":
+        # the question itself: what it asks ("logical page sizes", "size classes") is in its own words
+        words += [w for w in re.findall(r"[a-z][a-z0-9-]{3,}", q.text.lower()) if w not in named and
+                  w not in _QUESTION_WORDS and w not in STOP_WORDS]
     quote = ev.quote.lower()
-    if any(w in quote for w in words):
+    # a plural keyword matches its singular ("defaults" in "default: 0")
+    if any((w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w) in quote for w in words):
         return True
     # Chinese keywords are phrases ("写入吞吐"); a quote sharing a two-character word of one is on topic
     if any(w[i:i + 2] in quote for w in words if _CJK.search(w) for i in range(len(w) - 1) if _CJK.match(w[i:i + 2])):
