@@ -131,7 +131,7 @@ def one_line(exc: ValidationError) -> str:
     for err in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "__root__") or "arguments"
         got = err.get("input")
-        shown = "" if isinstance(got, dict) or got is None else f" (got {str(got)[:60]!r})"
+        shown = "" if isinstance(got, dict) or got is None else f" (got {repr(got)[:60]})"
         parts.append(f"{loc}: {err.get('msg', 'invalid')}{shown}")
     return "; ".join(parts).replace("\n", " ")
 
@@ -316,6 +316,9 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
                                              "value_correct only), in the group's unit.")] = None,
         note: Note = "", author: Author = "anonymous",
     ) -> Resolution:
+        if (value is None) == (decision == "value_correct"):
+            raise ToolError("value_correct needs `value` (one of the group's values)" if value is None else
+                            f"`value` goes with decision value_correct only, not {decision}")
         fields: dict[str, Any] = {"decision": decision, "note": note, "author": author}
         if value is not None:
             fields["value"] = value

@@ -237,6 +237,8 @@ def test_mcp_resolves_aliases_refuses_bad_values_and_records_judgements(alias_ap
                 "conflict_id": group["id"], "decision": "value_correct", "value": 123}))
             out["value on both_hold"] = tool_error(await call("resolve_conflict", {
                 "conflict_id": group["id"], "decision": "both_hold", "value": 605}))
+            out["no value"] = tool_error(await call("resolve_conflict", {
+                "conflict_id": group["id"], "decision": "value_correct"}))
             out["resolution"] = structured(await call("resolve_conflict", {
                 "conflict_id": group["id"], "decision": "value_correct", "value": 605, "note": "own benchmark",
                 "author": "tester"}))
@@ -270,7 +272,8 @@ def test_mcp_resolves_aliases_refuses_bad_values_and_records_judgements(alias_ap
                          "unknown evidence": "no evidence", "nul": "NUL", "unknown run": "no run",
                          "budget": "budget"}.items():
         assert needle in errors[name], (name, errors[name])
-    assert "is not one of the values" in out["wrong value"] and "value" in out["value on both_hold"]
+    assert "is not one of the values" in out["wrong value"] and "value_correct only" in out["value on both_hold"]
+    assert "needs `value`" in out["no value"]
     # the resolution given through MCP is the API's at once
     assert out["resolution"]["decision"] == "value_correct" and out["resolution"]["value"] == 605.0
     assert [g["id"] for g in resolved] == [out["conflicts"][0]["id"]]
