@@ -177,8 +177,9 @@ def _browser_jar(classpath: str) -> Path | None:
     return None
 
 
-def _assets_digest(jar: Path, http_uri: str) -> str:
+def _assets_digest(jar: Path, http_uri: str, params: Mapping[str, Any]) -> str:
     h = hashlib.sha256(f"{jar}|{jar.stat().st_size}|{jar.stat().st_mtime_ns}|{http_uri}".encode())
+    h.update(cypher_literal(dict(params)).encode())  # another alias file or tolerance renders another guide
     for p in sorted(ASSETS.rglob("*")):
         if p.is_file():
             h.update(str(p.relative_to(ASSETS)).encode())
@@ -186,7 +187,7 @@ def _assets_digest(jar: Path, http_uri: str) -> str:
     return h.hexdigest()
 
 
-def _write_assets(target: Path, http_uri: str) -> None:
+def _write_assets(target: Path, http_uri: str, params: Mapping[str, Any]) -> None:
     target.mkdir(parents=True, exist_ok=True)
     style = urls(http_uri).style
     shutil.copyfile(ASSETS / "style.grass", target / "style.grass")
@@ -194,7 +195,7 @@ def _write_assets(target: Path, http_uri: str) -> None:
     qdir.mkdir(exist_ok=True)
     for p in sorted((ASSETS / "queries").glob("*.cypher")):
         shutil.copyfile(p, qdir / p.name)
-    (target / "guide.html").write_text(render_guide(load_queries(), style), encoding="utf-8")
+    (target / "guide.html").write_text(render_guide(load_queries(), style, params), encoding="utf-8")
 
 
 def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
@@ -204,7 +205,8 @@ def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
     if jar is None:
         return None
     root = home / CP_DIR
-    want = _assets_digest(jar, http_uri)
+    params = guide_params()  # the configured alias file and tolerance
+    want = _assets_digest(jar, http_uri, params)
     with contextlib.suppress(OSError):
         if (root / STAMP).read_text(encoding="utf-8") == want and (root / "browser" / "index.html").is_file():
             return root
@@ -215,7 +217,7 @@ def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
             zf.extractall(tmp, [n for n in zf.namelist() if n.startswith("browser/")])
     except zipfile.BadZipFile as exc:
         raise ValueError(f"{jar} is not a readable jar: {exc}") from exc
-    _write_assets(tmp / "browser" / MOUNT, http_uri)
+    _write_assets(tmp / "browser" / MOUNT, http_uri, params)
     (tmp / STAMP).write_text(want, encoding="utf-8")
     shutil.rmtree(root, ignore_errors=True)
     tmp.rename(root)

@@ -5,6 +5,8 @@ is no quantity, a resolution shows, and a name resolves through the alias list i
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -146,3 +148,25 @@ def test_the_guide_served_by_the_api_carries_its_alias_list_and_tolerance(falkor
         backend.close()
     assert ":param aliases =&gt; [[&#x27;zorbo&#x27;, &#x27;zorbulonstreams&#x27;]]" in html
     assert ":param tolerance =&gt; 0.2" in html
+
+
+def test_neo4j_start_renders_the_guide_with_the_configured_alias_file_again_when_it_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import zipfile
+
+    jar = tmp_path / "neo4j-browser-0.0.0.jar"
+    with zipfile.ZipFile(jar, "w") as zf:
+        zf.writestr("browser/index.html", "<html></html>")
+    aliases = tmp_path / "aliases.json"
+    monkeypatch.setenv("OPENRESEARCH_ALIASES_FILE", str(aliases))
+    monkeypatch.setenv("OPENRESEARCH_CONFLICT_TOLERANCE", "0.1")
+    home = tmp_path / "home"
+    home.mkdir()
+    guides = []
+    for alias in ("Zorbo", "Zorbie"):
+        aliases.write_text(json.dumps({"Zorbulon Streams": [alias]}), encoding="utf-8")
+        root = neo4j_browser.prepare(home, str(jar), "http://127.0.0.1:7474")
+        assert root is not None
+        guides.append((root / "browser" / neo4j_browser.MOUNT / "guide.html").read_text(encoding="utf-8"))
+    assert "[&#x27;zorbo&#x27;, &#x27;zorbulonstreams&#x27;]" in guides[0] and ":param tolerance =&gt; 0.1" in guides[0]
+    assert "[&#x27;zorbie&#x27;, &#x27;zorbulonstreams&#x27;]" in guides[1] and "zorbo&#x27;" not in guides[1]
