@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, InputRequiredResult
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from openresearch import __version__
@@ -119,6 +119,13 @@ class RunEvents(BaseModel):
     finished: bool = Field(description="The run's final event (done or failed/cancelled) is among those read.")
 
 
+# what a client may assume of each tool: reads change nothing; judgements add a node each time; cancel stops work
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+JUDGE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+START = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True)
+CANCEL = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+
+
 def _hit(e: EvidenceView, score: float | None = None) -> EvidenceHit:
     return EvidenceHit(id=e.id, quote=e.quote, type=e.type, source_title=e.source.title, source_url=e.source.url,
                        entities=list(e.entities), score=score)
@@ -198,7 +205,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
                          metrics=r.get("metrics"))
 
     # --- runs -------------------------------------------------------------------------------------------
-    @server.tool(description="Start a research run in the background; returns its run id. Sources: web, arxiv, "
+    @server.tool(annotations=START,
+                 description="Start a research run in the background; returns its run id. Sources: web, arxiv, "
                  "scholar or local:PATH under a folder OPENRESEARCH_API_LOCAL_ROOTS allows (default: those "
                  "folders, or web when none is configured). The same checks as POST /runs.")
     async def start_research(
@@ -221,18 +229,21 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
             raise ToolError("the run queue is full; try again later")
         return RunStarted(run_id=await m.submit(opts, door=door))  # InputError: the boundary's one line
 
-    @server.tool(description="Status, stage, whether it is still queued or running here, the number of its "
+    @server.tool(annotations=READ,
+                 description="Status, stage, whether it is still queued or running here, the number of its "
                  "last event and (when finished) metrics of a run.")
     def run_status(run_id: RunId) -> RunStatus:
         return status_of(run_id)
 
-    @server.tool(description="Cancel a queued or running run (as DELETE /runs/{id}); it ends 'cancelled' and "
+    @server.tool(annotations=CANCEL,
+                 description="Cancel a queued or running run (as DELETE /runs/{id}); it ends 'cancelled' and "
                  "can be resumed through the API. A run that is not queued or running here is refused.")
     async def cancel_run(run_id: RunId) -> RunStatus:
         await runs().cancel(run_id)  # RunConflict / NotFound: one line
         return await asyncio.to_thread(status_of, run_id)
 
-    @server.tool(description="A run's events after sequence number `after` (as GET /runs/{id}/events): stage "
+    @server.tool(annotations=READ,
+                 description="A run's events after sequence number `after` (as GET /runs/{id}/events): stage "
                  "changes, evidence added, sections written, the final done/failed event. With wait_s > 0 it "
                  "waits up to that long for new events of a live run; pass the answer's next_after as `after` "
                  "to read on.")
@@ -252,7 +263,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         return RunEvents(run_id=run_id, events=got, next_after=got[-1].seq if got else after,
                          finished=any(r.terminal for r in got))
 
-    @server.tool(description="The report of a finished run, as Markdown (default) or JSON.")
+    @server.tool(annotations=READ,
+                 description="The report of a finished run, as Markdown (default) or JSON.")
     def get_report(run_id: RunId, format: Annotated[Literal["markdown", "json"], Field(
             description="markdown or json (the Report model).")] = "markdown") -> ReportText:
         run = store.get_run(run_id)
@@ -264,7 +276,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
                           content=content)
 
     # --- the graph ----------------------------------------------------------------------------------------
-    @server.tool(description="Full-text search over evidence quotes (as GET /evidence?q=&entity=), best first; "
+    @server.tool(annotations=READ,
+                 description="Full-text search over evidence quotes (as GET /evidence?q=&entity=), best first; "
                  "with `entity`, only items mentioning it (aliases and any case resolve).")
     def search_evidence(
         query: Annotated[str, Field(max_length=500, description="Words the quote should contain; may be empty "
@@ -280,7 +293,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         ids = entity_ids(store, [entity or ""])
         return [_hit(e) for e in store.evidence_page("", limit, ids)] if ids else []
 
-    @server.tool(description="Observed values of entities side by side (as GET /compare): metric -> entity -> "
+    @server.tool(annotations=READ,
+                 description="Observed values of entities side by side (as GET /compare): metric -> entity -> "
                  "values, unit, conditions and the evidence ids behind each cell, with each cited quote and "
                  "source in `evidence`; the current values, those current on `as_of`, or with `superseded` "
                  "every value, superseded ones marked.")
@@ -292,7 +306,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
     ) -> CompareOut:
         return comparison(store, entities, metric, as_of, superseded)
 
-    @server.tool(description="Disagreements between sources (as GET /conflicts): one group per entity + metric + "
+    @server.tool(annotations=READ,
+                 description="Disagreements between sources (as GET /conflicts): one group per entity + metric + "
                  "condition with every value, its evidence and sources, whether someone resolved it and how; "
                  "among the current values (a superseded value is never in conflict), or those current on "
                  "`as_of`.")
@@ -305,7 +320,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         rows = conflicts_out(store, entity, metric, as_of)
         return [c for c in rows if status == "all" or c.status == status][:limit]
 
-    @server.tool(description="Record a person's resolution of a conflict group (as POST /conflicts/{id}/"
+    @server.tool(annotations=JUDGE,
+                 description="Record a person's resolution of a conflict group (as POST /conflicts/{id}/"
                  "resolution): value_correct with `value`, one of the group's values; both_hold (they hold "
                  "under different conditions) or not_conflict (not the same quantity) without one.")
     def resolve_conflict(
@@ -327,7 +343,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         changed()
         return res
 
-    @server.tool(description="Accept or dispute an evidence item or a source (as POST /feedback); a dispute "
+    @server.tool(annotations=JUDGE,
+                 description="Accept or dispute an evidence item or a source (as POST /feedback); a dispute "
                  "lowers the source's trust, which ranking and conflict credibility read.")
     def give_feedback(
         target: Annotated[TargetKind, Field(description="evidence or source.")],
@@ -340,7 +357,8 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
         changed()
         return fb
 
-    @server.tool(description="Where an evidence id comes from (as GET /evidence/{id}): the quote with its "
+    @server.tool(annotations=READ,
+                 description="Where an evidence id comes from (as GET /evidence/{id}): the quote with its "
                  "offsets, its source (URL, title, fetch and publication time), the runs that used it and the "
                  "feedback people gave on it.")
     def provenance(evidence_id: Annotated[str, Field(min_length=1, max_length=200,

@@ -164,12 +164,17 @@ def alias_api(falkor_socket: str, tmp_path: Path) -> Iterator[Server]:
 
 
 def test_mcp_tool_schemas_are_typed_described_and_bounded(alias_api: Server) -> None:
-    async def session() -> dict[str, Any]:
+    async def session() -> tuple[dict[str, Any], dict[str, Any]]:
         async with Client(f"{alias_api.url}/mcp", read_timeout_seconds=120) as client:
-            return {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            listed = (await client.list_tools()).tools
+            return {t.name: t.input_schema for t in listed}, {t.name: t.annotations for t in listed}
 
-    tools = asyncio.run(session())
+    tools, notes = asyncio.run(session())
     assert set(tools) >= NEW_TOOLS
+    # what a client may assume: reads change nothing, cancel stops work
+    assert all(notes[n].read_only_hint for n in ("run_status", "run_events", "get_report", "search_evidence",
+                                                 "compare_entities", "list_conflicts", "provenance"))
+    assert not notes["resolve_conflict"].read_only_hint and notes["cancel_run"].destructive_hint
 
     def prop(tool: str, name: str) -> dict[str, Any]:
         p: dict[str, Any] = tools[tool]["properties"][name]
