@@ -107,6 +107,10 @@ class AliasResolver:
         clean = " ".join(name.split())
         return self._canon.get(entity_key(clean), clean)
 
+    def folded(self) -> dict[str, str]:
+        """Folded name -> folded canonical name: the alias list as the Browser guide's queries resolve names."""
+        return {k: entity_key(c) for k, c in sorted(self._canon.items()) if k != entity_key(c)}
+
     @classmethod
     def load(cls, user_file: Path | None = None) -> AliasResolver:
         text = resources.files("openresearch").joinpath("data/aliases.json").read_text("utf-8")

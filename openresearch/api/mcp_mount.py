@@ -48,7 +48,9 @@ def mount_mcp(app: FastAPI, services: Services, runs: RunManager, settings: Sett
     """Add the `/mcp` route to `app`; return the context manager the app's lifespan must enter (it runs the
     MCP session manager)."""
     key = settings.api_key.get_secret_value() if settings.api_key else ""
-    server = build_server(services, runs, door=Door.service(settings, "mcp"))
+    # a resolution or feedback given through a tool is seen by the next GET /conflicts, as one given to the API
+    server = build_server(services, runs, door=Door.service(settings, "mcp"),
+                          on_change=app.state.api.cache.invalidate)
     # on loopback without a key, DNS-rebinding protection checks Host/Origin; with a key (any interface) the
     # bearer token is the guard
     sub = server.streamable_http_app(streamable_http_path=PATH, transport_security=TransportSecuritySettings(

@@ -352,7 +352,9 @@ async def neo4j_guide(request: Request) -> HTMLResponse:
     from openresearch.graph import neo4j_browser
 
     style = str(request.url_for("neo4j_asset", name="style.grass"))
-    return HTMLResponse(neo4j_browser.render_guide(neo4j_browser.load_queries(), style), headers=CORS)
+    store = request.app.state.api.store  # the queries resolve names and weigh values as this API does
+    params = neo4j_browser.guide_params(store.aliases, store.tolerance)
+    return HTMLResponse(neo4j_browser.render_guide(neo4j_browser.load_queries(), style, params), headers=CORS)
 
 
 @router.get("/ui/neo4j/{name}", name="neo4j_asset")

@@ -15,8 +15,8 @@ def mcp(
     graph: GraphOpt = None,
     workers: Annotated[int, typer.Option(help="Research runs executed at once (more wait in a queue).")] = 1,
 ) -> None:
-    """Serve the MCP tools over stdio: start_research, run_status, get_report, search_evidence,
-    compare_entities, list_conflicts, provenance.
+    """Serve the MCP tools over stdio: start_research, run_status, run_events, cancel_run, get_report,
+    search_evidence, compare_entities, list_conflicts, resolve_conflict, give_feedback, provenance.
 
     Example (an MCP client's server entry): {"command": "openresearch", "args": ["mcp"]}
     """

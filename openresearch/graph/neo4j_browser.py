@@ -20,11 +20,15 @@ import html
 import re
 import shutil
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ASSETS", "MOUNT", "BrowserUrls", "SavedQuery", "conf_lines", "load_queries", "parse_query",
-           "prepare", "render_guide", "urls", "write_conf"]
+from openresearch.identity import AliasResolver
+
+__all__ = ["ASSETS", "MOUNT", "BrowserUrls", "SavedQuery", "conf_lines", "cypher_literal", "guide_params",
+           "load_queries", "parse_query", "prepare", "render_guide", "urls", "write_conf"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "data" / "browser"
 MOUNT = "openresearch"  # served at /browser/openresearch/
@@ -36,6 +40,7 @@ _HEADER = re.compile(r"^//\s*(title|purpose|params):\s*(.*)$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 EXAMPLES = {"runId": "paste a run id from Recent runs", "entity": "Apache Kafka", "source": "",
             "evidenceId": "E-paste-an-evidence-id"}
+DEFAULT_TOLERANCE = 0.05  # Settings.conflict_tolerance's default
 
 
 @dataclass(frozen=True)
@@ -91,20 +96,58 @@ def load_queries(folder: Path | None = None) -> list[SavedQuery]:
     return [parse_query(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.cypher"))]
 
 
-def _param_command(name: str) -> str:
-    value = EXAMPLES.get(name, "")
-    return f":param {name} => '{value}'"
+def guide_params(aliases: AliasResolver | None = None, tolerance: float | None = None) -> dict[str, Any]:
+    """The parameters the queries share with the API, so they decide as it does: `aliases` (pairs of a folded
+    name and its folded canonical name: the alias list the graph's store resolves names with; pairs, not a map,
+    because the Browser reads `:param x => {...}` as a query to run) and `tolerance` (the relative difference
+    within which values agree). Without arguments: the configured alias file and tolerance."""
+    if aliases is None or tolerance is None:
+        from openresearch.config import Settings
+
+        try:
+            settings = Settings()
+            file, tol = settings.aliases_file, settings.conflict_tolerance
+        except ValueError:  # a bad setting is reported by the command that uses it; the guide keeps the defaults
+            file, tol = None, DEFAULT_TOLERANCE
+        aliases = aliases if aliases is not None else AliasResolver.load(file)
+        tolerance = tol if tolerance is None else tolerance
+    return {"aliases": [[k, v] for k, v in aliases.folded().items()], "tolerance": float(tolerance)}
 
 
-def render_guide(queries: list[SavedQuery], style_url: str) -> str:
-    """An HTML Browser guide: one slide per saved query, each with a runnable `:param` block and query."""
+def cypher_literal(value: Any) -> str:
+    """A Python value (str, number, bool, None, list, mapping) as a Cypher literal. Pure."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"`{str(k).replace('`', '``')}`: {cypher_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(cypher_literal(v) for v in value) + "]"
+    raise TypeError(f"no Cypher literal for {type(value).__name__}")
+
+
+def _param_command(name: str, values: Mapping[str, Any]) -> str:
+    return f":param {name} => {cypher_literal(values.get(name, ''))}"
+
+
+def render_guide(queries: list[SavedQuery], style_url: str, params: Mapping[str, Any] | None = None) -> str:
+    """An HTML Browser guide: one slide per saved query, each with a runnable `:param` block per parameter and
+    the query. `params` are the shared ones (`guide_params`; default: the configured alias file and tolerance)."""
     esc = html.escape
+    values = {**EXAMPLES, **(params if params is not None else guide_params())}
     slides = [
         "<slide class=\"row-fluid\"><div class=\"col-sm-12\">"
         "<h3>Explore the OpenResearch evidence graph</h3>"
         "<p>Each slide is a saved query. Click a grey block to put it in the editor, change the value in "
         "quotes when there is one, and run it (Ctrl+Enter). Parameters are set with <code>:param</code> "
-        "and stay set for the whole session.</p>"
+        "and stay set for the whole session. The <code>aliases</code> and <code>tolerance</code> blocks carry the "
+        "alias list and conflict tolerance the API uses, so these slides resolve names and find conflicts as "
+        "<code>GET /conflicts</code> does.</p>"
         "<p>Apply the graph style (captions by name, title or quote; a colour per label):</p>"
         f"<pre class=\"runnable\">:style {esc(style_url)}</pre>"
         "<ul>" + "".join(f"<li>{esc(q.title)}</li>" for q in queries) + "</ul>"
@@ -113,7 +156,7 @@ def render_guide(queries: list[SavedQuery], style_url: str) -> str:
     for q in queries:
         parts = [f"<slide class=\"row-fluid\" data-query=\"{esc(q.name)}\"><div class=\"col-sm-12\">",
                  f"<h3>{esc(q.title)}</h3>", f"<p>{esc(q.purpose)}</p>"]
-        parts += [f"<pre class=\"runnable\">{esc(_param_command(p))}</pre>" for p in q.params]
+        parts += [f"<pre class=\"runnable\">{esc(_param_command(p, values))}</pre>" for p in q.params]
         parts.append(f"<pre class=\"runnable\" data-query-text=\"{esc(q.name)}\">{esc(q.text)}</pre>")
         parts.append("</div></slide>")
         slides.append("".join(parts))
@@ -136,8 +179,9 @@ def _browser_jar(classpath: str) -> Path | None:
     return None
 
 
-def _assets_digest(jar: Path, http_uri: str) -> str:
+def _assets_digest(jar: Path, http_uri: str, params: Mapping[str, Any]) -> str:
     h = hashlib.sha256(f"{jar}|{jar.stat().st_size}|{jar.stat().st_mtime_ns}|{http_uri}".encode())
+    h.update(cypher_literal(dict(params)).encode())  # another alias file or tolerance renders another guide
     for p in sorted(ASSETS.rglob("*")):
         if p.is_file():
             h.update(str(p.relative_to(ASSETS)).encode())
@@ -145,7 +189,7 @@ def _assets_digest(jar: Path, http_uri: str) -> str:
     return h.hexdigest()
 
 
-def _write_assets(target: Path, http_uri: str) -> None:
+def _write_assets(target: Path, http_uri: str, params: Mapping[str, Any]) -> None:
     target.mkdir(parents=True, exist_ok=True)
     style = urls(http_uri).style
     shutil.copyfile(ASSETS / "style.grass", target / "style.grass")
@@ -153,7 +197,7 @@ def _write_assets(target: Path, http_uri: str) -> None:
     qdir.mkdir(exist_ok=True)
     for p in sorted((ASSETS / "queries").glob("*.cypher")):
         shutil.copyfile(p, qdir / p.name)
-    (target / "guide.html").write_text(render_guide(load_queries(), style), encoding="utf-8")
+    (target / "guide.html").write_text(render_guide(load_queries(), style, params), encoding="utf-8")
 
 
 def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
@@ -163,7 +207,8 @@ def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
     if jar is None:
         return None
     root = home / CP_DIR
-    want = _assets_digest(jar, http_uri)
+    params = guide_params()  # the configured alias file and tolerance
+    want = _assets_digest(jar, http_uri, params)
     with contextlib.suppress(OSError):
         if (root / STAMP).read_text(encoding="utf-8") == want and (root / "browser" / "index.html").is_file():
             return root
@@ -174,7 +219,7 @@ def prepare(home: Path, classpath: str, http_uri: str) -> Path | None:
             zf.extractall(tmp, [n for n in zf.namelist() if n.startswith("browser/")])
     except zipfile.BadZipFile as exc:
         raise ValueError(f"{jar} is not a readable jar: {exc}") from exc
-    _write_assets(tmp / "browser" / MOUNT, http_uri)
+    _write_assets(tmp / "browser" / MOUNT, http_uri, params)
     (tmp / STAMP).write_text(want, encoding="utf-8")
     shutil.rmtree(root, ignore_errors=True)
     tmp.rename(root)

@@ -3,6 +3,7 @@ pure helpers; every saved query runs on both real backends and finds the seeded 
 
 from __future__ import annotations
 
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ def test_every_saved_query_loads_with_a_title_and_matching_params() -> None:
     assert len(queries) == 6
     for q in queries:
         assert q.title and q.purpose and not q.text.startswith("//")
-        assert set(q.params) <= set(neo4j_browser.EXAMPLES)
+        assert set(q.params) <= set(neo4j_browser.EXAMPLES) | set(neo4j_browser.guide_params())
 
 
 def test_a_query_whose_header_and_params_disagree_is_refused() -> None:
@@ -39,7 +40,7 @@ def test_the_guide_has_a_slide_per_saved_query_with_runnable_param_and_query_blo
     assert ":param entity =&gt; &#x27;Apache Kafka&#x27;" in html
     for q in queries:
         assert f'data-query="{q.name}"' in html
-        assert q.text.replace("'", "&#x27;").replace(">", "&gt;").replace("<", "&lt;") in html
+        assert html_escape(q.text) in html  # the query exactly, as HTML text
 
 
 def test_the_style_captions_by_name_title_or_quote_and_colours_every_label() -> None:
@@ -87,14 +88,15 @@ def test_every_saved_query_runs_and_finds_the_seeded_graph(backend: GraphBackend
     backend.write("MERGE (r:Run {id: 'R-1'}) SET r.question = 'q', r.status = 'done', r.started_at = 1 "
                   "MERGE (q:Question {id: 'Q-1'}) SET q.text = 'Which broker is fastest?' MERGE (r)-[:ASKS]->(q) "
                   "WITH q MATCH (e:Evidence) MERGE (e)-[:ANSWERS]->(q)")
-    params = {"runId": "R-1", "entity": "Kafka", "source": "", "evidenceId": ev[0].id}
+    params = {"runId": "R-1", "entity": "Kafka", "source": "", "evidenceId": ev[0].id,
+              **neo4j_browser.guide_params(store.aliases, store.tolerance)}
     counts = {}
     for q in neo4j_browser.load_queries():
         rows = backend.read(q.text, {p: params[p] for p in q.params})
         counts[q.name] = len(rows)
     assert all(n > 0 for n in counts.values()), counts
     disagree = backend.read(next(q.text for q in neo4j_browser.load_queries() if q.name.startswith("05")),
-                            {"source": "bench-b"})
+                            {"source": "bench-b", "tolerance": params["tolerance"]})
     assert {(r["value_a"], r["value_b"]) for r in disagree} == {("605", "1.2")}
 
 

@@ -74,14 +74,17 @@ def _explore(chrome: Any, bolt: str, http: str) -> None:
     assert "OpenResearch evidence graph" in drawer.text
     _wait(chrome, lambda d: any(urls.style in f.text for f in _css(d, "[data-testid=frameCommand]")))  # styled
 
-    # slide 4: an entity's observations; set its parameter, then run the saved query, both from the guide
+    # slide 4: an entity's observations; set its parameters (the name, the alias list), then run the saved
+    # query, all from the guide
     _css(chrome, "[data-testid=pagination-4]")[0].click()
     _wait(chrome, lambda d: "An entity's observations" in _css(d, "[data-testid=guidesDrawer]")[0].text)
-    param, query = _css(chrome, "[data-testid=guidesDrawer] pre.runnable")[:2]
-    assert param.text.startswith(":param entity =>")
-    _run_block(chrome, param)
-    # the Browser evaluates a :param on the server: the query may only run once it is set
-    _wait(chrome, lambda d: any("Successfully set your parameters" in f.text for f in _css(d, "[data-testid=frame]")))
+    *params, query = _css(chrome, "[data-testid=guidesDrawer] pre.runnable")[:3]
+    assert [p.text.split("=>")[0].strip() for p in params] == [":param entity", ":param aliases"]
+    for n, param in enumerate(params, 1):
+        _run_block(chrome, param)
+        # the Browser evaluates a :param on the server: the query may only run once it is set
+        _wait(chrome, lambda d, n=n: sum("Successfully set your parameters" in f.text
+                                         for f in _css(d, "[data-testid=frame]")) >= n)
     _run_block(chrome, query)
     nodes = _wait(chrome, lambda d: _css(d, "svg g.node") or None)
     labels = _wait(chrome, lambda d: " ".join(n.text for n in _css(d, "svg g.node")) or None)

@@ -90,3 +90,104 @@ def test_mcp_over_stdio(tmp_path: Path) -> None:
         asyncio.run(session())
     finally:
         EmbeddedFalkor(data).stop()
+
+
+def test_mcp_stdio_schemas_aliases_errors_judgements_cancel_and_events(tmp_path: Path) -> None:
+    """Over stdio, on a graph seeded beforehand (made-up names; an alias file maps 'Zorbo' to 'Zorbulon
+    Streams'): described, bounded parameters; aliases in any case; one-line refusals; a resolution and feedback
+    the API's own functions then read; a run cancelled and its events read to the end."""
+    from records_support import rec
+
+    from openresearch.api.routers.conflicts import conflicts_out
+    from openresearch.config import Settings
+    from openresearch.graph.connect import open_store
+
+    data, docs = tmp_path / "data", tmp_path / "docs"
+    docs.mkdir()
+    (docs / "zorbulon.md").write_text("# Zorbulon Streams\n\nZorbulon Streams moved 510 MB/s with three brokers "
+                                      "in our test.\n", encoding="utf-8")
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text(json.dumps({"Zorbulon Streams": ["Zorbo"]}), encoding="utf-8")
+    settings = Settings(_env_file=None, data_dir=data, aliases_file=aliases)  # type: ignore[call-arg]
+    store = open_store(settings)
+    store.init_schema()
+    store.write_evidence([
+        rec("https://a.example/zs", "Zorbulon Streams sustained 605 MB/s with three brokers.", "Zorbulon Streams",
+            "throughput", 605, "MB/s", "3 brokers"),
+        rec("https://b.example/zs", "Zorbo reached 420 MB/s with three brokers.", "Zorbo", "throughput", 420,
+            "MB/s", "3 brokers"),
+    ])
+    store.backend.close()
+    env = {**os.environ, "OPENRESEARCH_DATA_DIR": str(data), "OPENRESEARCH_ALIASES_FILE": str(aliases),
+           "HF_HUB_OFFLINE": "1", "OPENRESEARCH_EMBEDDING_BACKEND": "torch",
+           "OPENRESEARCH_API_LOCAL_ROOTS": str(tmp_path)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "openresearch.cli", "mcp"], env=env)
+
+    def error_line(result: Any) -> str:
+        assert result.is_error, result.structured_content
+        text = " ".join(getattr(b, "text", "") for b in result.content)
+        assert "\n" not in text and "Traceback" not in text, text
+        return text
+
+    async def session() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with Client(params, read_timeout_seconds=600) as client:
+            call = client.call_tool
+            out["tools"] = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            out["hits"] = structured(await call("search_evidence", {"query": "brokers", "entity": "zorbo"}))
+            out["conflicts"] = structured(await call("list_conflicts", {"entity": "ZORBO"}))
+            out["errors"] = {
+                "as_of": error_line(await call("compare_entities", {"entities": ["Zorbo"], "as_of": "soon"})),
+                "status": error_line(await call("list_conflicts", {"status": "done"})),
+                "limit": error_line(await call("search_evidence", {"query": "x", "limit": 0})),
+                "run": error_line(await call("cancel_run", {"run_id": "run-nope"})),
+            }
+            group = out["conflicts"][0]
+            out["resolution"] = structured(await call("resolve_conflict", {
+                "conflict_id": group["id"], "decision": "both_hold", "note": "different hardware", "author": "t"}))
+            out["feedback"] = structured(await call("give_feedback", {
+                "target": "evidence", "target_id": out["hits"][0]["id"], "verdict": "accept", "author": "t"}))
+            run_id = structured(await call("start_research", {
+                "question": "How fast is Zorbulon Streams?", "sources": [f"local:{docs}"], "offline": True}))["run_id"]
+            out["cancel_ok"] = not (await call("cancel_run", {"run_id": run_id})).is_error
+            events: list[dict[str, Any]] = []
+            after = 0
+            for _ in range(200):  # each call waits up to 5 s for new events; the count bounds the loop
+                page = structured(await call("run_events", {"run_id": run_id, "after": after, "wait_s": 5}))
+                events += page["events"]
+                after = page["next_after"]
+                if page["finished"]:
+                    break
+            out["events"] = events
+            out["status"] = structured(await call("run_status", {"run_id": run_id}))
+        return out
+
+    try:
+        out = asyncio.run(session())
+        tools = out["tools"]
+        assert {"resolve_conflict", "give_feedback", "cancel_run", "run_events"} <= set(tools)
+        for schema in tools.values():
+            for name, p in schema["properties"].items():
+                assert p.get("description") or any(a.get("description") for a in p.get("anyOf", [])), name
+        assert any(a.get("format") == "date" for a in tools["list_conflicts"]["properties"]["as_of"]["anyOf"])
+        assert tools["list_conflicts"]["properties"]["status"]["enum"] == ["open", "resolved", "all"]
+        assert tools["search_evidence"]["properties"]["limit"]["maximum"] == 100
+        assert len(out["hits"]) == 2 and len(out["conflicts"]) == 1
+        assert {v["value"] for v in out["conflicts"][0]["values"]} == {605.0, 420.0}
+        for name, text in out["errors"].items():
+            assert (name if name != "run" else "no run") in text, (name, text)
+        final = "cancelled" if out["cancel_ok"] else "done"
+        events = out["events"]
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        assert events[-1]["event"].get("status", "done") == final and out["status"]["status"] == final
+        # what the tools recorded is what the API reads from the same graph
+        store = open_store(settings)
+        try:
+            resolved = [c for c in conflicts_out(store) if c.status == "resolved"]
+            assert [c.id for c in resolved] == [out["conflicts"][0]["id"]]
+            assert resolved[0].resolution is not None and resolved[0].resolution.decision == "both_hold"
+            assert [f.id for f in store.feedback_on([out["hits"][0]["id"]])] == [out["feedback"]["id"]]
+        finally:
+            store.backend.close()
+    finally:
+        EmbeddedFalkor(data).stop()

@@ -20,6 +20,7 @@ from openresearch.api.pagination import (
 from openresearch.api.problems import PROBLEM_RESPONSES
 from openresearch.api.schemas import EvidenceDetail
 from openresearch.graph.store import GraphStore
+from openresearch.identity import entity_key
 from openresearch.models import EvidenceView
 
 router = APIRouter(prefix="/evidence", tags=["evidence"], responses={400: PROBLEM_RESPONSES[400]})
@@ -36,27 +37,32 @@ def list_evidence(
 ) -> Page[EvidenceView]:
     size = page_size(st, limit)
     state = decode_cursor(cursor)
-    entity_ids = _entity_ids(store, entity) if entity else None
+    ids = entity_ids(store, entity) if entity else None
     if q and q.strip():
-        names = {store.aliases.canonical(" ".join(n.split())) for n in entity} if entity else None
-        return _search(store, q, names, offset_of(state), size)
-    if entity_ids is not None and not entity_ids:
+        return search_page(store, q, entity_keys(store, entity) if entity else None, offset_of(state), size)
+    if ids is not None and not ids:
         return Page[EvidenceView](items=[])
-    rows = store.evidence_page(after_key(state), size + 1, entity_ids)
+    rows = store.evidence_page(after_key(state), size + 1, ids)
     return keyset_page(rows, size, rows[size - 1].id if len(rows) > size else None)
 
 
-def _entity_ids(store: GraphStore, names: list[str]) -> list[str]:
+def entity_ids(store: GraphStore, names: list[str]) -> list[str]:
     return sorted({i for i in store.resolve_entities([n for n in names if n.strip()]).values() if i})
 
 
-def _search(store: GraphStore, q: str, names: set[str] | None, offset: int, size: int) -> Page[EvidenceView]:
+def entity_keys(store: GraphStore, names: list[str]) -> set[str]:
+    """The folded keys of the entities these names resolve to (aliases and case resolve, as everywhere)."""
+    return {entity_key(store.aliases.canonical(n)) for n in names if n.strip()}
+
+
+def search_page(store: GraphStore, q: str, keys: set[str] | None, offset: int, size: int) -> Page[EvidenceView]:
     """Full-text hits best first (ties by id, so pages never overlap), optionally only those that mention one
-    of the entities (by canonical name); views are read for the page only."""
+    of the entities (by folded key, `entity_keys`); views are read for the page only. The MCP tool
+    `search_evidence` answers with this too."""
     hits = sorted(store.fulltext_evidence(q, MAX_TEXT_HITS), key=lambda h: (-h[1], h[0]))
     ids = [eid for eid, _ in hits]
-    if names is not None:
-        ids = [v.id for v in store.evidence(ids) if names & set(v.entities)] if ids else []
+    if keys is not None:
+        ids = [v.id for v in store.evidence(ids) if keys & {entity_key(e) for e in v.entities}] if ids else []
         keep = set(ids)
         hits = [h for h in hits if h[0] in keep]
     page = offset_page(hits, offset, size)
