@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,10 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import falkor_hostile as hostile
 
 from openresearch.errors import GraphUnavailable, QueryError
-from openresearch.graph.falkor import FalkorBackend
 from openresearch.graph.falkor_server import EmbeddedFalkor
-from openresearch.graph.store import GraphStore
-from openresearch.ingest.evidence_io import import_lines
 
 
 class Loader:
@@ -54,19 +50,6 @@ class Loader:
             if p.poll() is None:
                 p.kill()
             p.wait()
-
-
-def adapter_batch(rng: random.Random, backend: FalkorBackend) -> str:
-    """Hostile parameter maps straight to the adapter: written, or refused with a QueryError."""
-    rows = []
-    for _ in range(rng.randint(1, 20)):
-        keys = [k for k in (hostile.text(rng, 2) for _ in range(rng.randint(1, 4))) if k and "`" not in k]
-        rows.append({k: hostile.value(rng) for k in keys})
-    try:
-        backend.write("UNWIND $rows AS r CREATE (n:Hostile) SET n += r", {"rows": rows})
-        return "written"
-    except QueryError:
-        return "refused"
 
 
 def main() -> int:
@@ -87,56 +70,21 @@ def main() -> int:
     server = EmbeddedFalkor(data_dir)
     info = server.ensure()
     loader = Loader(args.load, args.load_seconds) if args.load else None
-    counts = {"batches": 0, "lines": 0, "imported": 0, "line_errors": 0, "batch_errors": 0, "adapter_written": 0,
-              "adapter_refused": 0, "recreates": 0, "deletes": 0, "big_drops": 0,
-              "crashes": 0}
+    counts: Counter[str] = Counter()
     crashes: list[str] = []
     t0 = time.perf_counter()
     try:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            rng = random.Random(seed)
-            backend = FalkorBackend(f"hostile_{seed}", unix_socket=str(info.socket), timeout_s=120)
-            store = GraphStore(backend, batch_size=rng.choice([5, 20, 2000]))
-            store.init_schema()
+            driver = hostile.Driver(str(info.socket), seed, rows=args.rows, max_chars=args.max_chars,
+                                    big_rows=args.big_rows, counts=counts)
             for b in range(args.batches):
-                p = hostile.plan(rng)
-                lines = hostile.batch(rng, args.rows, args.max_chars)
+                p, lines = driver.next_batch()
                 pid = info.pid
                 log_offset = info.log_file.stat().st_size if info.log_file.exists() else 0
                 outcome = ""
                 try:
-                    if p.fresh_graph:
-                        backend.clear()
-                        backend.close()
-                        backend = FalkorBackend(f"hostile_{seed}_{uuid.uuid4().hex[:6]}",
-                                                unix_socket=str(info.socket), timeout_s=120)
-                        store = GraphStore(backend, batch_size=store.batch_size)
-                        store.init_schema()
-                    if p.drop_big and args.big_rows:
-                        big = GraphStore(FalkorBackend(f"big_{seed}_{b}", unix_socket=str(info.socket),
-                                                       timeout_s=120))
-                        big.init_schema()
-                        import_lines(big, hostile.plain_lines(args.big_rows, f"{seed}-{b}"))
-                        big.backend.clear()
-                        big.close()
-                        counts["big_drops"] += 1
-                    if p.recreate:
-                        backend.clear()
-                        store.init_schema()
-                        counts["recreates"] += 1
-                    if rng.random() < 0.1:
-                        counts["adapter_" + adapter_batch(rng, backend)] += 1
-                    report = import_lines(store, lines)
-                    counts["lines"] += report.lines
-                    counts["imported"] += report.imported
-                    counts["line_errors"] += len(report.errors)
-                    if p.delete_after:
-                        backend.clear()
-                        store.init_schema()
-                        counts["deletes"] += 1
-                    store.stats()
+                    driver.run(p, lines, str(b))
                 except QueryError as e:  # the batch as a whole refused: a validation gap, not a crash
-                    counts["batch_errors"] += 1
                     outcome = f"batch refused: {str(e)[:200]}"
                 except GraphUnavailable as e:
                     outcome = f"graph unavailable: {str(e)[:200]}"
@@ -158,8 +106,8 @@ def main() -> int:
                     break  # next seed, on the restarted server
                 if outcome:
                     print(f"seed={seed} batch={b}: {outcome}", flush=True)
-            backend.clear()
-            backend.close()
+            else:
+                driver.close()
             if (seed - args.first_seed + 1) % 10 == 0:
                 print(f"... {seed - args.first_seed + 1} seeds, {counts['batches']} batches, "
                       f"{counts['crashes']} crashes, {time.perf_counter() - t0:.0f} s", flush=True)

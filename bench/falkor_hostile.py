@@ -1,18 +1,27 @@
 """Seeded hostile evidence batches and the server churn around them, for the FalkorDB crash hunt (issue 25).
 
-Pure generation: `batch(rng, ...)` returns JSONL lines of the kinds tests/ingest_processing and tests/property
+Generation is pure: `batch(rng, ...)` returns JSONL lines of the kinds tests/ingest_processing and tests/property
 write (huge strings, lone surrogates and escapes, NULs, deep unicode, Cypher-looking text, long lists, big and
 non-finite numbers, empty keys), and `plan(rng)` says what happens to the graph around a batch (nothing, a
 GRAPH.DELETE and schema re-creation first, a GRAPH.DELETE right after). The same seed gives the same batches,
-so a crash is replayed from its seed. Used by bench/bench_falkor_hostile.py and tests/graph/test_falkor_hostile.py.
+so a crash is replayed from its seed. `Driver` runs them through the package's own write path (`import_lines`
+-> GraphStore -> FalkorBackend) on a real server. Used by bench/bench_falkor_hostile.py (many seeds, under
+load) and tests/graph/test_falkor_hostile.py (CI: a few fixed seeds).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import uuid
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+
+from openresearch.errors import QueryError
+from openresearch.graph.falkor import FalkorBackend
+from openresearch.graph.store import GraphStore
+from openresearch.ingest.evidence_io import import_lines
 
 HOSTILE = ['"', "'", "\\", "`", "\\u0000", "\\'", '\\"', "}", "{", "$x", "//", "/*", "*/", "\n", "\r", "\t",
            "\x1b", "\x7f", "\u2028", "北京", "吞吐量", "𝔘", "🙂", "é", "\u0301", "\ufeff", "\u202e", "\ufffd",
@@ -126,3 +135,75 @@ def plain_lines(n: int, tag: str) -> list[str]:
                         "entities": [f"Broker{i % 37}", "Kafka"],
                         "observations": [{"entity": "Kafka", "metric": "throughput", "value": i, "unit": "MB/s"}]})
             for i in range(n)]
+
+
+def adapter_batch(rng: random.Random, backend: FalkorBackend) -> str:
+    """Hostile parameter maps straight to the adapter: written, or refused with a QueryError."""
+    rows = []
+    for _ in range(rng.randint(1, 20)):
+        keys = [k for k in (text(rng, 2) for _ in range(rng.randint(1, 4))) if k and "`" not in k]
+        rows.append({k: value(rng) for k in keys})
+    try:
+        backend.write("UNWIND $rows AS r CREATE (n:Hostile) SET n += r", {"rows": rows})
+        return "written"
+    except QueryError:
+        return "refused"
+
+
+class Driver:
+    """One seed's batches on the server at `socket`: the same seed, the same batches and churn."""
+
+    def __init__(self, socket: str, seed: int, *, rows: int = 40, max_chars: int = 200_000, big_rows: int = 2000,
+                 counts: Counter[str] | None = None) -> None:
+        self.socket, self.seed, self.rows, self.max_chars, self.big_rows = socket, seed, rows, max_chars, big_rows
+        self.rng = random.Random(seed)
+        self.counts: Counter[str] = Counter() if counts is None else counts
+        self.batch_size = self.rng.choice([5, 20, 2000])
+        self.store = self._store(f"hostile_{seed}")
+
+    def _store(self, graph: str) -> GraphStore:
+        store = GraphStore(FalkorBackend(graph, unix_socket=self.socket, timeout_s=120), batch_size=self.batch_size)
+        store.init_schema()
+        return store
+
+    def next_batch(self) -> tuple[Plan, list[str]]:
+        return plan(self.rng), batch(self.rng, self.rows, self.max_chars)
+
+    def run(self, p: Plan, lines: list[str], tag: str) -> None:
+        """One batch with its churn. A QueryError of the whole batch (a validation gap) is counted and raised."""
+        counts, backend = self.counts, self.store.backend
+        if p.fresh_graph:
+            backend.clear()
+            self.store.close()
+            self.store = self._store(f"hostile_{self.seed}_{uuid.uuid4().hex[:6]}")
+            backend = self.store.backend
+        if p.drop_big and self.big_rows:
+            big = self._store(f"big_{self.seed}_{tag}")
+            import_lines(big, plain_lines(self.big_rows, f"{self.seed}-{tag}"))
+            big.backend.clear()
+            big.close()
+            counts["big_drops"] += 1
+        if p.recreate:
+            backend.clear()
+            self.store.init_schema()
+            counts["recreates"] += 1
+        if self.rng.random() < 0.1:
+            assert isinstance(backend, FalkorBackend)
+            counts["adapter_" + adapter_batch(self.rng, backend)] += 1
+        try:
+            report = import_lines(self.store, lines)
+        except QueryError:
+            counts["batch_errors"] += 1
+            raise
+        counts["lines"] += report.lines
+        counts["imported"] += report.imported
+        counts["line_errors"] += len(report.errors)
+        if p.delete_after:
+            backend.clear()
+            self.store.init_schema()
+            counts["deletes"] += 1
+        self.store.stats()
+
+    def close(self) -> None:
+        self.store.backend.clear()
+        self.store.close()
