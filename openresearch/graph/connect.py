@@ -53,10 +53,10 @@ def open_backend(settings: Settings, url: str | None = None) -> GraphBackend:
                       "or leave it empty for the embedded FalkorDB")
 
 
-def embedded_revive(server: EmbeddedFalkor) -> Callable[[], tuple[str, str | None]]:
+def embedded_revive(server: EmbeddedFalkor) -> Callable[[bool], tuple[str, str | None]]:
     """The embedded server's restart for FalkorBackend: a server that died is started again on the same data."""
-    def revive() -> tuple[str, str | None]:
-        info, what = server.revive()
+    def revive(crashed_only: bool) -> tuple[str, str | None]:
+        info, what = server.revive(crashed_only=crashed_only)
         return str(info.socket), what
     return revive
 

