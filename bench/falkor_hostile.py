@@ -154,12 +154,21 @@ class Driver:
     """One seed's batches on the server at `socket`: the same seed, the same batches and churn."""
 
     def __init__(self, socket: str, seed: int, *, rows: int = 40, max_chars: int = 200_000, big_rows: int = 2000,
-                 counts: Counter[str] | None = None) -> None:
+                 counts: Counter[str] | None = None, reset: str = "clear") -> None:
         self.socket, self.seed, self.rows, self.max_chars, self.big_rows = socket, seed, rows, max_chars, big_rows
+        self.reset = reset  # "clear" (keeps the key and its indexes) or "drop" (GRAPH.DELETE: how clear was)
         self.rng = random.Random(seed)
         self.counts: Counter[str] = Counter() if counts is None else counts
         self.batch_size = self.rng.choice([5, 20, 2000])
         self.store = self._store(f"hostile_{seed}")
+
+    @property
+    def graph(self) -> str:
+        """The graph the batches go to now (readers follow it)."""
+        return self.store.backend.graph_name  # type: ignore[attr-defined,no-any-return]
+
+    def _reset(self, backend: object) -> None:
+        getattr(backend, self.reset)()
 
     def _store(self, graph: str) -> GraphStore:
         store = GraphStore(FalkorBackend(graph, unix_socket=self.socket, timeout_s=120), batch_size=self.batch_size)
@@ -173,18 +182,18 @@ class Driver:
         """One batch with its churn. A QueryError of the whole batch (a validation gap) is counted and raised."""
         counts, backend = self.counts, self.store.backend
         if p.fresh_graph:
-            backend.clear()
+            backend.drop()  # type: ignore[attr-defined]  # never used again
             self.store.close()
             self.store = self._store(f"hostile_{self.seed}_{uuid.uuid4().hex[:6]}")
             backend = self.store.backend
         if p.drop_big and self.big_rows:
             big = self._store(f"big_{self.seed}_{tag}")
             import_lines(big, plain_lines(self.big_rows, f"{self.seed}-{tag}"))
-            big.backend.clear()
+            big.backend.drop()  # type: ignore[attr-defined]
             big.close()
             counts["big_drops"] += 1
         if p.recreate:
-            backend.clear()
+            self._reset(backend)
             self.store.init_schema()
             counts["recreates"] += 1
         if self.rng.random() < 0.1:
@@ -199,11 +208,11 @@ class Driver:
         counts["imported"] += report.imported
         counts["line_errors"] += len(report.errors)
         if p.delete_after:
-            backend.clear()
+            self._reset(backend)
             self.store.init_schema()
             counts["deletes"] += 1
         self.store.stats()
 
     def close(self) -> None:
-        self.store.backend.clear()
+        self.store.backend.drop()  # type: ignore[attr-defined]
         self.store.close()
