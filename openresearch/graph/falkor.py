@@ -50,7 +50,10 @@ class FalkorBackend:
         self._revive = revive
         self.recoveries: list[str] = []
         """What `revive` reported, one line per restart of the server this backend saw."""
-        self._connect(unix_socket)
+        try:
+            self._connect(unix_socket)
+        except GraphUnavailable as e:  # a server that died before this backend was opened
+            self._recover(_ConnectionLost(str(e)))
 
     def _connect(self, unix_socket: str | None) -> None:
         where = unix_socket or f"{self._host}:{self._port}"
@@ -77,7 +80,8 @@ class FalkorBackend:
             raise GraphUnavailable(f"{lost}; starting the server again failed: {e}") from None
         if what is None and isinstance(lost, _TimedOut):
             raise lost
-        self.close()
+        if hasattr(self, "_db"):
+            self.close()
         self._connect(socket)
         if what:
             self.recoveries.append(what)

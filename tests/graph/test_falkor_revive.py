@@ -18,7 +18,7 @@ import pytest
 
 from openresearch.config import Settings
 from openresearch.errors import GraphUnavailable
-from openresearch.graph.connect import open_store
+from openresearch.graph.connect import embedded_revive, open_store
 from openresearch.graph.falkor import FalkorBackend
 from openresearch.graph.falkor_server import EmbeddedFalkor
 from openresearch.graph.store import GraphStore
@@ -141,3 +141,35 @@ def test_a_crashed_server_that_hangs_in_its_crash_report_is_replaced(tmp_path: P
         assert what is not None and "crashed by signal: 11" in what
     finally:
         server.stop()
+
+
+def test_a_backend_opened_after_the_server_died_starts_it_again(settings: Settings) -> None:
+    """The 53 errors after the crash: every later test failed to connect to the dead session server."""
+    store = open_store(settings)
+    store.init_schema()
+    store.write_evidence(_records(30))
+    before = store.stats()
+    store.close()
+    server = EmbeddedFalkor(settings.data_dir)
+    pid = server.status().pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    again = open_store(settings)  # ensure() in open_backend starts it again before the backend connects
+    try:
+        assert again.stats() == before and server.status().pid != pid
+    finally:
+        again.close()
+    backend = FalkorBackend(settings.graph_name, unix_socket=str(server.socket_path),
+                            revive=embedded_revive(server))
+    try:
+        pid = server.status().pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(0.2)
+        # a backend built on a known socket (as the test fixtures do) revives the server when it opens
+        reopened = FalkorBackend(settings.graph_name, unix_socket=str(server.socket_path),
+                                 revive=embedded_revive(server))
+        assert GraphStore(reopened).stats() == before and len(reopened.recoveries) == 1
+        reopened.close()
+    finally:
+        backend.close()
