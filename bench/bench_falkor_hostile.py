@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -172,6 +173,7 @@ def main() -> int:
         if loader is not None:
             loader.stop()
         server.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)  # crashes are kept in --out
     wall = time.perf_counter() - t0
     print(f"seeds {args.first_seed}..{args.first_seed + args.seeds - 1} ({args.seeds}), batches {counts['batches']}, "
           f"crashes {counts['crashes']}, reset {args.reset}, readers {args.readers}, load {args.load} process(es), "

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -106,6 +107,8 @@ def main() -> int:
     if proc.poll() is None:
         proc.send_signal(signal.SIGKILL)  # a crashed server can hang in its memory test; a live one has no data
     proc.wait()
+    if not crashed:
+        shutil.rmtree(d, ignore_errors=True)  # a crash's log is kept for the report
     return 1 if crashed else 0
 
 
