@@ -182,14 +182,14 @@ class Driver:
         """One batch with its churn. A QueryError of the whole batch (a validation gap) is counted and raised."""
         counts, backend = self.counts, self.store.backend
         if p.fresh_graph:
-            backend.drop()  # type: ignore[attr-defined]  # never used again
+            backend.drop()  # never used again
             self.store.close()
             self.store = self._store(f"hostile_{self.seed}_{uuid.uuid4().hex[:6]}")
             backend = self.store.backend
         if p.drop_big and self.big_rows:
             big = self._store(f"big_{self.seed}_{tag}")
             import_lines(big, plain_lines(self.big_rows, f"{self.seed}-{tag}"))
-            big.backend.drop()  # type: ignore[attr-defined]
+            big.backend.drop()
             big.close()
             counts["big_drops"] += 1
         if p.recreate:
@@ -214,5 +214,5 @@ class Driver:
         self.store.stats()
 
     def close(self) -> None:
-        self.store.backend.drop()  # type: ignore[attr-defined]
+        self.store.backend.drop()
         self.store.close()

@@ -89,8 +89,7 @@ def backend(request: pytest.FixtureRequest) -> Iterator[GraphBackend]:
     try:
         yield b
     finally:
-        # FalkorDB: the test's own key goes entirely (clear() keeps a key's indexes, see FalkorBackend.clear)
-        getattr(b, "drop", b.clear)()
+        b.drop()  # FalkorDB: the test's own key goes entirely (clear() keeps a key's indexes)
         b.close()
 
 
