@@ -67,11 +67,15 @@ def neo4j_url(neo4j_home: Path) -> Iterator[str]:
 
 def make_backend(kind: str, request: pytest.FixtureRequest) -> GraphBackend:
     if kind == "falkordb":
+        from openresearch.graph.connect import embedded_revive
         from openresearch.graph.falkor import FalkorBackend
+        from openresearch.graph.falkor_server import EmbeddedFalkor
 
         sock = request.getfixturevalue("falkor_socket")
-        # a graph key per test keeps tests independent and cheap to clear
-        return FalkorBackend(f"t_{uuid.uuid4().hex[:10]}", unix_socket=sock)
+        # a graph key per test keeps tests independent and cheap to clear; should the session's server die, the
+        # next statement starts it again (with a warning) instead of every later test failing to connect
+        revive = embedded_revive(EmbeddedFalkor(request.getfixturevalue("falkor_data_dir")))
+        return FalkorBackend(f"t_{uuid.uuid4().hex[:10]}", unix_socket=sock, revive=revive)
     from openresearch.graph.neo4j_backend import Neo4jBackend
 
     backend = Neo4jBackend(request.getfixturevalue("neo4j_url"))
@@ -85,7 +89,7 @@ def backend(request: pytest.FixtureRequest) -> Iterator[GraphBackend]:
     try:
         yield b
     finally:
-        b.clear()
+        b.drop()  # FalkorDB: the test's own key goes entirely (clear() keeps a key's indexes)
         b.close()
 
 

@@ -39,6 +39,10 @@ class GraphBackend(Protocol):
         """Create constraints and indexes idempotently; returns what was created."""
 
     def clear(self) -> None:
-        """Delete everything (tests and `graph reset`)."""
+        """Delete every node and relation; the graph keeps its indexes and constraints (tests and `graph reset`)."""
+
+    def drop(self) -> None:
+        """Delete the graph itself, indexes included, when it is not used again (a test's own graph at its end).
+        Where a backend has one graph per database (Neo4j) this is `clear`."""
 
     def close(self) -> None: ...

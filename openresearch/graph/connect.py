@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from openresearch.config import Settings
@@ -9,6 +11,9 @@ from openresearch.errors import ConfigError
 from openresearch.graph.backend import GraphBackend
 from openresearch.graph.store import GraphStore
 from openresearch.identity import AliasResolver
+
+if TYPE_CHECKING:
+    from openresearch.graph.falkor_server import EmbeddedFalkor
 
 NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -19,8 +24,9 @@ def open_backend(settings: Settings, url: str | None = None) -> GraphBackend:
         from openresearch.graph.falkor import FalkorBackend
         from openresearch.graph.falkor_server import EmbeddedFalkor
 
-        info = EmbeddedFalkor(settings.data_dir).ensure()
-        return FalkorBackend(settings.graph_name, unix_socket=str(info.socket))
+        server = EmbeddedFalkor(settings.data_dir)
+        info = server.ensure()
+        return FalkorBackend(settings.graph_name, unix_socket=str(info.socket), revive=embedded_revive(server))
     parts = urlsplit(target)
     if parts.scheme in NEO4J_SCHEMES:
         from openresearch.graph.neo4j_backend import Neo4jBackend
@@ -45,6 +51,14 @@ def open_backend(settings: Settings, url: str | None = None) -> GraphBackend:
         return FalkorBackend(settings.graph_name, unix_socket=parts.path)
     raise ConfigError(f"unsupported graph URL {target!r}: use bolt://, neo4j://, neo4j+s://, falkordb://host:port "
                       "or leave it empty for the embedded FalkorDB")
+
+
+def embedded_revive(server: EmbeddedFalkor) -> Callable[[bool], tuple[str, str | None]]:
+    """The embedded server's restart for FalkorBackend: a server that died is started again on the same data."""
+    def revive(crashed_only: bool) -> tuple[str, str | None]:
+        info, what = server.revive(crashed_only=crashed_only)
+        return str(info.socket), what
+    return revive
 
 
 def open_store(settings: Settings, url: str | None = None) -> GraphStore:

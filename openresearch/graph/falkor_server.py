@@ -165,6 +165,39 @@ class EmbeddedFalkor:
         _say("FalkorDB stopped.")
         return 0
 
+    def revive(self, timeout_s: float = 15, crashed_only: bool = False) -> tuple[ServerInfo, str | None]:
+        """After a client lost its connection: the running server, started again on the same data if it died.
+
+        Returns the server and, when it had to be started again, one line saying what happened (the crash line
+        of its log, if it wrote one). A server whose log says it crashed is killed at once: FalkorDB's crash
+        report can hang in its memory test with every thread waiting, and such a server never answers again.
+        Otherwise a server that still answers is left alone (the connection broke for another reason), and one
+        alive but silent gets ``timeout_s`` to exit or answer before ``ensure`` replaces it; with
+        ``crashed_only`` (a client that timed out: the server may merely be busy) it is left alone at once. The
+        data is the AOF: what the server acknowledged is kept, the statement it died in is not, so the caller
+        sends that statement again (writes are idempotent MERGEs)."""
+        pid = self._read_pid()
+        offset = self._read_log_offset(pid) if pid is not None else 0
+        deadline = time.monotonic() + timeout_s
+        while pid is not None and _pid_alive(pid):
+            if _crash_line(self.log_file, offset, pid):
+                _signal(pid, signal.SIGKILL)
+                _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
+                break
+            if crashed_only or probe(self.socket_path) in _ANSWERING:
+                return self._info(pid), None
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)
+        info = self.ensure(timeout_s)
+        if pid is not None and info.pid == pid:
+            return info, None  # it answered in the end
+        if pid is None:
+            return info, f"the embedded FalkorDB server was not running; started it again (pid {info.pid})"
+        why = _crash_line(self.log_file, offset, pid) or "no crash report in its log"
+        return info, (f"the embedded FalkorDB server (pid {pid}) stopped ({why}; log {self.log_file}); started it "
+                      f"again (pid {info.pid}) on the same data")
+
     def status(self) -> ServerInfo:
         """Report without starting, locking or writing anything."""
         pid = self._read_pid()
@@ -555,6 +588,25 @@ def _terminate(pid: int) -> None:
     if not _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S):
         _signal(pid, signal.SIGKILL)
         _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
+
+
+_CRASH = re.compile(r"crashed by signal.*|=== ASSERTION FAILED ===.*|Guru Meditation.*")
+
+
+def _crash_line(log_file: Path, offset: int, pid: int) -> str:
+    """The line where server ``pid`` said it crashed (``Redis 8.2.3 crashed by signal: 11, si_code: 1``), if any.
+    Only its own lines count (they start with its pid): the log is shared by every server of the data dir."""
+    try:
+        with log_file.open("rb") as fh:
+            fh.seek(max(0, offset))
+            raw = fh.read(4_000_000).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    own = f"{pid}:"
+    for line in raw.splitlines():
+        if line.startswith(own) and _CRASH.search(line):
+            return _LOG_PREFIX.sub("", line).strip()[:200]
+    return ""
 
 
 _LOG_PREFIX = re.compile(r"^\d+:[A-Z] \d+ \w+ \d+ [\d:.]+ [.\-*#] ")

@@ -131,6 +131,9 @@ class Neo4jBackend:
             if not rows or rows[0]["c"] == 0:
                 break
 
+    def drop(self) -> None:
+        self.clear()  # one graph per database: its schema is shared by every user of the database
+
     def close(self) -> None:
         self._driver.close()
 
