@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from pydantic import BaseModel, Field
 
 from openresearch import __version__
@@ -23,7 +23,7 @@ from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
 from openresearch.agents.write.report import to_markdown
 from openresearch.boundary import Door
-from openresearch.errors import InputError
+from openresearch.errors import InputError, OpenResearchError
 from openresearch.models import Comparison, ConflictGroup, EvidenceView, Provenance
 from openresearch.monitor import asof
 
@@ -70,6 +70,20 @@ def _hit(e: EvidenceView, score: float | None = None) -> EvidenceHit:
                        entities=list(e.entities), score=score)
 
 
+class _Server(MCPServer[Any]):
+    """The package's own errors (an unknown id, refused input, a run in the wrong state) reach the client as
+    the tool's error with their one line, as the CLI and the API say them; only a crash is logged with its
+    traceback (the SDK shows a client nothing but the tool's name for anything it does not expect)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as e:
+            if isinstance(e.__cause__, OpenResearchError):
+                raise ToolError(f"Error executing tool {name}: {e.__cause__}") from e.__cause__
+            raise
+
+
 def build_server(services: Services, manager: RunManager | None = None, *, own_manager: bool = True,
                  workers: int = 1, door: Door | None = None) -> MCPServer[Any]:
     """The MCP server over `services`. Without a `manager`, one is started in the server's lifespan. Runs
@@ -94,7 +108,7 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
             if own_manager:
                 await m.stop()
 
-    server: MCPServer[Any] = MCPServer("openresearch", version=__version__, instructions=INSTRUCTIONS,
+    server: MCPServer[Any] = _Server("openresearch", version=__version__, instructions=INSTRUCTIONS,
                                        lifespan=lifespan)
     store = services.store
 
