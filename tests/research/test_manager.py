@@ -15,6 +15,7 @@ import pytest
 
 from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import EventRecord
+from openresearch.agents.run.lease import process_owner
 from openresearch.agents.run.manager import RunConflict, RunManager
 from openresearch.agents.run.pipeline import replay_events, stored_report
 from openresearch.agents.run.run_config import RunOptions
@@ -199,13 +200,19 @@ def test_a_run_whose_process_left_is_cancellable_and_resumable(store: GraphStore
     elsewhere = "another-host.example:4242:live"
 
     async def main() -> None:
-        manager = RunManager(offline_services, workers=1)
+        manager = RunManager(offline_services, workers=1, lease_s=3600)  # however slow this machine is today
         await manager.start()
         try:
             left_by(store, "run-left-1", corpus, "queued", gone)
             left_by(store, "run-left-2", corpus, "queued", gone)
             left_by(store, "run-busy", corpus, "running", elsewhere, heartbeat_at=int(time.time() * 1000))
             left_by(store, "run-silent", corpus, "running", elsewhere, heartbeat_at=1)  # no heartbeat for ages
+            for op in (manager.cancel("run-busy"), manager.resume("run-busy", door=ANY)):
+                with pytest.raises(RunConflict, match=r"in process another-host\.example:4242:live, not in this"):
+                    await op
+            assert store.get_run("run-busy")["status"] == "running"
+            await manager.cancel("run-silent")  # its lease ran out: taken as gone
+            assert store.get_run("run-silent")["status"] == "cancelled"
 
             await manager.cancel("run-left-1")
             assert store.get_run("run-left-1")["status"] == "cancelled"
@@ -217,13 +224,6 @@ def test_a_run_whose_process_left_is_cancellable_and_resumable(store: GraphStore
             await manager.resume("run-left-2", door=ANY)
             events = await asyncio.wait_for(collect(manager, "run-left-2"), 600)
             assert events[-1].event.type == "done" and store.get_run("run-left-2")["status"] == "done"
-
-            for op in (manager.cancel("run-busy"), manager.resume("run-busy", door=ANY)):
-                with pytest.raises(RunConflict, match="in another process"):
-                    await op
-            assert store.get_run("run-busy")["status"] == "running"
-            await manager.cancel("run-silent")  # its lease ran out: taken as gone
-            assert store.get_run("run-silent")["status"] == "cancelled"
         finally:
             await manager.stop()
 
@@ -247,3 +247,30 @@ def test_stopping_a_manager_ends_its_queued_runs(store: GraphStore, corpus: Path
         assert store.get_run(run_id)["status"] == "interrupted", run_id
     last = replay_events(store, second)
     assert [(r.event.type, getattr(r.event, "status", None)) for r in last] == [("failed", "interrupted")]
+
+
+def test_an_owner_renews_only_the_runs_it_owns(store: GraphStore, corpus: Path, offline_services: Services) -> None:
+    """A manager's heartbeat (every 0.05 s here) renews its runs; a run another process took over keeps that
+    process's heartbeat."""
+    left_by(store, "run-theirs", corpus, "running", "another-host.example:1:x", heartbeat_at=5)
+    store.heartbeat_runs(["run-theirs"], process_owner(), 10**13)
+    assert store.get_run("run-theirs")["heartbeat_at"] == 5
+
+    async def main() -> None:
+        manager = RunManager(offline_services, workers=1, heartbeat_s=0.05)
+        await manager.start()
+        try:
+            run_id = await manager.submit(opts(corpus), door=ANY)
+            first = store.get_run(run_id)
+            assert first["owner"] == process_owner()
+            for _ in range(600):  # until the next beat (a bound, not a measured figure)
+                if (store.get_run(run_id)["heartbeat_at"] or 0) > first["heartbeat_at"]:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the heartbeat was never renewed")
+            await manager.cancel(run_id)
+        finally:
+            await manager.stop()
+
+    asyncio.run(main())

@@ -9,11 +9,18 @@ the owner's process id answers at once; across hosts the heartbeat does, after `
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import secrets
 import socket
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from openresearch.graph.store import GraphStore
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 10.0
 LEASE_S = 60.0  # several missed heartbeats: a loaded machine or a slow graph write is not a dead owner
@@ -56,3 +63,15 @@ def owner_alive(owner: str | None, heartbeat_at: int | None, *, now: int | None 
 
 def run_owner_alive(run: dict[str, Any], lease_s: float = LEASE_S) -> bool:
     return owner_alive(run.get("owner"), run.get("heartbeat_at"), lease_s=lease_s)
+
+
+async def keep_alive(store: GraphStore, run_ids: Callable[[], Sequence[str]], every: float = HEARTBEAT_S) -> None:
+    """Until cancelled: every `every` seconds, this process still owns `run_ids()` (those it owns)."""
+    while True:
+        await asyncio.sleep(every)
+        ids = list(run_ids())
+        if ids:
+            try:
+                await asyncio.to_thread(store.heartbeat_runs, ids, process_owner(), now_ms())
+            except Exception:  # a graph that is away: the next beat tries again
+                log.warning("could not renew the heartbeat of %d runs", len(ids), exc_info=True)

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from openresearch.agents.run.event_writer import event_row, resume_seq
 from openresearch.agents.run.events import EventBus, EventRecord, RunFailed
-from openresearch.agents.run.lease import HEARTBEAT_S, LEASE_S, now_ms, process_owner, run_owner_alive
+from openresearch.agents.run.lease import HEARTBEAT_S, LEASE_S, keep_alive, now_ms, run_owner_alive
 from openresearch.agents.run.pipeline import replay_events, research
 from openresearch.agents.run.research import new_run_id
 from openresearch.agents.run.run_config import RunOptions
@@ -73,7 +73,9 @@ class RunManager:
         """Mark what a previous process left unfinished as interrupted, then start the workers."""
         n = await asyncio.to_thread(self.mark_interrupted)
         self._workers = [asyncio.create_task(self._work(), name=f"run-worker-{i}") for i in range(self.workers)]
-        self._heartbeat = asyncio.create_task(self._beat(), name="run-heartbeat")
+        # this process still owns its queued and running runs (lease.py)
+        self._heartbeat = asyncio.create_task(keep_alive(self.services.store, lambda: list(self._jobs),
+                                                         self.heartbeat_s), name="run-heartbeat")
         return n
 
     async def stop(self) -> None:
@@ -133,8 +135,8 @@ class RunManager:
         return True
 
     def _elsewhere(self, run: dict[str, Any], doing: str) -> RunConflict:
-        return RunConflict(f"run {run['id']} is {run['status']} in another process ({run.get('owner')}); "
-                           f"{doing} it there")
+        return RunConflict(f"run {run['id']} is {run['status']} in process {run.get('owner')}, not in this "
+                           f"server's queue; {doing} it there")
 
     # --- operations -----------------------------------------------------------------------------------
     async def submit(self, options: RunOptions, *, door: Door) -> str:
@@ -289,17 +291,6 @@ class RunManager:
             log.exception("run %s failed", job.run_id)
             if not job.ended:
                 await asyncio.to_thread(self._end, job, "failed", f"{type(exc).__name__}: {exc}")
-
-    async def _beat(self) -> None:
-        """Every `heartbeat_s`: this process still owns its queued and running runs (lease.py)."""
-        while True:
-            await asyncio.sleep(self.heartbeat_s)
-            if self._jobs:
-                try:
-                    await asyncio.to_thread(self.services.store.heartbeat_runs, list(self._jobs), process_owner(),
-                                            now_ms())
-                except Exception:  # a graph that is away: the next beat tries again
-                    log.warning("could not renew the runs' heartbeat", exc_info=True)
 
     def pending(self) -> int:
         """Runs queued or running in this manager (the API refuses new ones beyond its queue size)."""
