@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import httpx
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
@@ -218,6 +219,26 @@ async def run_page(request: Request, run_id: str) -> HTMLResponse:
             report_problem = e.problem
     return _page(request, "run.html", run=run, run_id=run_id, report=report, report_problem=report_problem,
                  evidence={e.get("id"): e for e in (report or {}).get("evidence", []) if isinstance(e, dict)})
+
+
+@router.post("/ui/runs/{run_id}/cancel", dependencies=[Depends(checked_form)])
+async def cancel_run(request: Request, run_id: Annotated[str, PathParam(max_length=200)]) -> Response:
+    """The Cancel button: DELETE /runs/{id}, then the run's page (303); a run that cannot be: its problem."""
+    return await _run_action(request, "DELETE", f"/runs/{quote(run_id, safe='')}", run_id)
+
+
+@router.post("/ui/runs/{run_id}/resume", dependencies=[Depends(checked_form)])
+async def resume_run(request: Request, run_id: Annotated[str, PathParam(max_length=200)]) -> Response:
+    """The Resume button: POST /runs/{id}/resume, then the run's page (303), which follows it."""
+    return await _run_action(request, "POST", f"/runs/{quote(run_id, safe='')}/resume", run_id)
+
+
+async def _run_action(request: Request, method: str, path: str, run_id: str) -> Response:
+    try:
+        await _api_json(request, method, path)
+    except ApiError as e:
+        return _problem_page(request, e)
+    return RedirectResponse(f"/ui/runs/{quote(run_id, safe='')}", status_code=303)
 
 
 @router.get("/ui/evidence/{evidence_id}", response_class=HTMLResponse)

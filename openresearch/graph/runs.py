@@ -14,12 +14,19 @@ from openresearch.models import Plan
 class RunStore(CatalogueStore):
     def save_run(self, run_id: str, question: str, *, status: str, stage: str, options: dict[str, Any],
                  started_at: int, finished_at: int | None = None, plan: Plan | None = None,
-                 metrics: dict[str, Any] | None = None, progress: dict[str, Any] | None = None) -> None:
-        self._write("upsert_run", id=run_id, question=question, status=status, stage=stage,
+                 metrics: dict[str, Any] | None = None, progress: dict[str, Any] | None = None,
+                 owner: str | None = None, heartbeat_at: int | None = None) -> None:
+        self._write("upsert_run", id=run_id, question=question, status=status, stage=stage, owner=owner,
+                    heartbeat_at=heartbeat_at,
                     options=json.dumps(options, sort_keys=True), plan=plan.model_dump_json() if plan else None,
                     started_at=started_at, finished_at=finished_at,
                     metrics=json.dumps(metrics, sort_keys=True) if metrics is not None else None,
                     progress=json.dumps(progress, sort_keys=True) if progress is not None else None)
+
+    def heartbeat_runs(self, run_ids: Sequence[str], owner: str, now: int) -> None:
+        """`owner` still runs these runs (those it owns; a run another process took over is left alone)."""
+        if run_ids:
+            self._write("run_heartbeat", ids=list(run_ids), owner=owner, now=now)
 
     def save_plan_questions(self, run_id: str, plan: Plan) -> None:
         rows = [{"id": q.id, "text": q.text, "key": q.text.lower(), "role": q.role, "depth": q.depth,

@@ -35,6 +35,7 @@ class Server:
     url: str
     store: GraphStore
     settings: Settings
+    app: Any = None  # the FastAPI app, for a test that reaches its state (the answer cache's clock)
 
     def client(self, key: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
@@ -56,7 +57,7 @@ def serve(store: GraphStore, runs: Any = None, services: Any = None, **overrides
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
     try:
-        yield Server(f"http://127.0.0.1:{port}", store, settings)
+        yield Server(f"http://127.0.0.1:{port}", store, settings, app)
     finally:
         server.should_exit = True
         thread.join(10)

@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from api_support import Server
 from records_support import rec
 
 from openresearch.api.cache import VersionedCache
@@ -112,3 +113,45 @@ def test_lookup_never_reads_the_graph_on_the_caller(store: GraphStore) -> None:
     wait_for(lambda: len(reads) == 2)
     wait_for(lambda: cache.lookup("k", lambda: b"two") == b"two")  # the new version, computed in the background
     assert VersionedCache(counting, stale_s=0).lookup("k", lambda: b"x") is None  # strict: always `get`
+
+
+@pytest.mark.parametrize("backend", ["falkordb"], indirect=True)
+def test_a_client_that_polls_rarely_never_gets_an_answer_older_than_the_bound(store: GraphStore) -> None:
+    """The graph changes while nobody asks; the next request, long after, is answered from the new graph (a
+    stale-while-revalidate that counted from the request, not from when the answer was last known current,
+    served every rare poller the previous state)."""
+    clock = Clock()
+    cache = VersionedCache(store, stale_s=1.0, version_ttl_s=0.1, clock=clock)
+    add(store, 1)
+    assert cache.get("k", lambda: b"one") == b"one"
+    assert cache.lookup("k", lambda: b"one") == b"one"  # within the bound: no graph read on the caller
+    add(store, 2)
+    clock.t += 60  # the client comes back a minute later
+    assert cache.lookup("k", lambda: b"two") is None  # too old to answer without looking at the graph
+    assert cache.get("k", lambda: b"two") == b"two"
+    add(store, 3)
+    clock.t += 1.5  # past the bound again, however the version reads and answers were timed
+    assert cache.lookup("k", lambda: b"three") is None
+    assert cache.get("k", lambda: b"three") == b"three" and cache.stale_hits == 0
+
+
+def test_the_first_read_after_a_quiet_graph_change_shows_the_change(api: Server) -> None:
+    """Over real HTTP: /conflicts and /compare answered, the graph changed by a writer outside the API (a run,
+    the monitor), and the next request, a minute later by the cache's clock, already shows the change."""
+    clock = Clock()
+    api.app.state.api.cache.clock = clock  # set before the first request: every time the cache keeps is this clock's
+    with api.client() as c:
+        before = c.get("/conflicts").json()["items"]
+        assert before and not any(g["entity"] == "AcmeDB" for g in before)
+        assert c.get("/compare", params=[("entity", "AcmeDB"), ("entity", "RabbitMQ")]).json()["missing"]
+        api.store.write_evidence([
+            rec("https://x.example/acme-a", "AcmeDB ingests 500 rows per second.", "AcmeDB", "ingest_throughput",
+                500, "rows/s"),
+            rec("https://y.example/acme-b", "AcmeDB ingests 900 rows per second.", "AcmeDB", "ingest_throughput",
+                900, "rows/s")])
+        clock.t += 60
+        after = c.get("/conflicts").json()["items"]
+        assert any(g["entity"] == "AcmeDB" for g in after), [g["entity"] for g in after]
+        assert len(after) == len(before) + 1
+        cmp = c.get("/compare", params=[("entity", "AcmeDB"), ("entity", "RabbitMQ")]).json()
+        assert "AcmeDB" not in cmp["missing"], cmp

@@ -100,17 +100,21 @@ def test_killed_server_then_resume_duplicates_nothing(graph_env: tuple[dict[str,
             detail = c.get(f"/runs/{run_id}").json()
             assert detail["status"] == "interrupted" and not detail["active"]
             assert c.get(f"/runs/{run_id}/report").status_code == 409
-            # the history up to the kill replays, and ends there (no live run)
-            assert [e["id"] for e in read_events(c, run_id)] == list(range(1, killed_at + 1))
+            # the history up to the kill replays, then the interruption the next server recorded, and the
+            # stream ends there (no live run). It is numbered after a gap of MAX_UNSAVED: no id a client may
+            # have seen live before the kill is given to another event
+            history = read_events(c, run_id)
+            interrupted_at = killed_at + MAX_UNSAVED + 1
+            assert [e["id"] for e in history] == [*range(1, killed_at + 1), interrupted_at]
+            assert history[-1]["event"] == "failed" and history[-1]["data"]["event"]["status"] == "interrupted"
             assert c.post(f"/runs/{run_id}/resume").status_code == 202
             rest = read_events(c, run_id, last=killed_at)
-            assert rest[-1]["event"] == "done"
-            # numbering goes on after a gap of MAX_UNSAVED: no id a client may have seen live before the kill
-            # is given to another event
-            first_new = killed_at + MAX_UNSAVED + 1
+            assert rest[0]["id"] == interrupted_at and rest[-1]["event"] == "done"
+            rest = rest[1:]
+            first_new = interrupted_at + 1
             assert [e["id"] for e in rest] == list(range(first_new, first_new + len(rest)))
             assert first_new > seen[-1]["id"]
-            ids = list(range(1, killed_at + 1)) + [e["id"] for e in rest]
+            ids = [*range(1, killed_at + 1), interrupted_at, *(e["id"] for e in rest)]
             report = c.get(f"/runs/{run_id}/report").json()
             assert c.get(f"/runs/{run_id}").json()["status"] == "done"
     finally:

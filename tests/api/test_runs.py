@@ -138,10 +138,18 @@ def test_cancel_then_resume_duplicates_nothing(run_api: Server, corpus: Path) ->
         before = run_api.store.stats()["nodes"]
         r = c.post(f"/runs/{run_id}/resume")
         assert r.status_code == 202 and r.headers["location"] == f"/runs/{run_id}"
+        # a fresh stream opened while the resumed run is queued or running goes past the cancellation to the end
+        fresh = read_events(c, run_id)
+        assert [e["event"] for e in fresh].count("failed") == 1 and fresh[-1]["event"] == "done", \
+            [e["event"] for e in fresh][-5:]
         rest = read_events(c, run_id, last=tail[-1]["id"])
         assert rest[-1]["event"] == "done"
         ids = [e["id"] for e in seen + tail + rest]
         assert ids == list(range(1, len(ids) + 1))
+        assert [e["id"] for e in fresh] == ids
+        # and once it is done, every fresh stream replays its whole history to the end
+        assert [e["id"] for e in read_events(c, run_id)] == ids
+        assert [e["event"] for e in read_events(c, run_id, last=seen[-1]["id"])][-1] == "done"
         after = run_api.store.stats()["nodes"]
         assert after["Report"] == 1 and after["Run"] == 1
         assert after["Question"] == before["Question"] or before.get("Question", 0) == 0

@@ -4,17 +4,22 @@ queued and of a running run, interrupted runs after a restart, and resume with n
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import EventRecord
+from openresearch.agents.run.lease import process_owner
 from openresearch.agents.run.manager import RunConflict, RunManager
 from openresearch.agents.run.pipeline import replay_events, stored_report
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
-from openresearch.agents.run.state import RunState
 from openresearch.boundary import Door
 from openresearch.errors import NotFound
 from openresearch.graph.store import GraphStore
@@ -89,11 +94,28 @@ def test_queue_stream_reconnect_and_cancel(store: GraphStore, corpus: Path, offl
     asyncio.run(main())
 
 
+def dead_owner() -> str:
+    """The owner a run records (lease.py) of a process of this host that has exited."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return f"{socket.gethostname()}:{child.pid}:gone"
+
+
+def left_by(store: GraphStore, run_id: str, corpus: Path, status: str, owner: str, heartbeat_at: int = 0) -> None:
+    """A run stored `status` by the process `owner` (as that process's RunState would have)."""
+    o = opts(corpus)
+    store.save_run(run_id, o.question, status=status, stage="gather" if status == "running" else "queued",
+                   options=o.model_dump(mode="json"), started_at=1, owner=owner, heartbeat_at=heartbeat_at)
+
+
 def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, corpus: Path,
                                                              offline_services: Services, tmp_path: Path) -> None:
     services = offline_services
-    RunState(store, "run-dead-1", opts(corpus)).save("gather", status="running")
-    RunState(store, "run-dead-2", opts(corpus)).save("queued", status="queued")
+    gone = dead_owner()
+    left_by(store, "run-dead-1", corpus, "running", gone)
+    left_by(store, "run-dead-2", corpus, "queued", gone)
+    # a run of another process that is alive (this test's parent) is not touched
+    left_by(store, "run-alive", corpus, "running", f"{socket.gethostname()}:{os.getppid()}:x")
 
     async def main() -> None:
         manager = RunManager(services, workers=1)
@@ -101,6 +123,10 @@ def test_runs_left_running_by_a_dead_process_are_interrupted(store: GraphStore, 
         try:
             assert store.get_run("run-dead-1")["status"] == "interrupted"
             assert store.get_run("run-dead-2")["status"] == "interrupted"
+            assert store.get_run("run-alive")["status"] == "running"
+            # each stream of them ends, with the interruption
+            ended = await asyncio.wait_for(collect(manager, "run-dead-1"), 60)
+            assert [(r.event.type, getattr(r.event, "status", None)) for r in ended] == [("failed", "interrupted")]
             await manager.resume("run-dead-2", door=ANY)  # never planned: resumes from the start
             await manager.wait("run-dead-2")
             assert store.get_run("run-dead-2")["status"] == "done"
@@ -163,3 +189,88 @@ def test_a_run_failing_before_its_first_event_still_ends_its_stream(store: Graph
     assert [r.event.type for r in events] == ["failed"]
     assert "no roles today" in events[0].event.error  # type: ignore[union-attr]
     assert store.get_run(events[0].run_id)["status"] == "failed"
+
+
+def test_a_run_whose_process_left_is_cancellable_and_resumable(store: GraphStore, corpus: Path,
+                                                               offline_services: Services) -> None:
+    """A manager already running (so its start did not see them) is asked about runs another process left
+    queued: that process is gone (an MCP stdio server whose client exited), so cancel and resume work; a run a
+    live process owns elsewhere is refused with a line that says where it runs."""
+    gone = dead_owner()
+    elsewhere = "another-host.example:4242:live"
+
+    async def main() -> None:
+        manager = RunManager(offline_services, workers=1, lease_s=3600)  # however slow this machine is today
+        await manager.start()
+        try:
+            left_by(store, "run-left-1", corpus, "queued", gone)
+            left_by(store, "run-left-2", corpus, "queued", gone)
+            left_by(store, "run-busy", corpus, "running", elsewhere, heartbeat_at=int(time.time() * 1000))
+            left_by(store, "run-silent", corpus, "running", elsewhere, heartbeat_at=1)  # no heartbeat for ages
+            for op in (manager.cancel("run-busy"), manager.resume("run-busy", door=ANY)):
+                with pytest.raises(RunConflict, match=r"in process another-host\.example:4242:live, not in this"):
+                    await op
+            assert store.get_run("run-busy")["status"] == "running"
+            await manager.cancel("run-silent")  # its lease ran out: taken as gone
+            assert store.get_run("run-silent")["status"] == "cancelled"
+
+            await manager.cancel("run-left-1")
+            assert store.get_run("run-left-1")["status"] == "cancelled"
+            assert [r.event.type for r in await asyncio.wait_for(collect(manager, "run-left-1"), 60)] == ["failed"]
+            await manager.resume("run-left-1", door=ANY)  # and, cancelled, it resumes like any other
+            await manager.wait("run-left-1")
+            assert store.get_run("run-left-1")["status"] == "done"
+
+            await manager.resume("run-left-2", door=ANY)
+            events = await asyncio.wait_for(collect(manager, "run-left-2"), 600)
+            assert events[-1].event.type == "done" and store.get_run("run-left-2")["status"] == "done"
+        finally:
+            await manager.stop()
+
+    asyncio.run(main())
+
+
+def test_stopping_a_manager_ends_its_queued_runs(store: GraphStore, corpus: Path,
+                                                 offline_services: Services) -> None:
+    """Queued runs of a manager that stops end `interrupted` with their event, at once: not `queued` forever."""
+
+    async def main() -> tuple[str, str]:
+        manager = RunManager(offline_services, workers=1)
+        await manager.start()
+        first = await manager.submit(opts(corpus), door=ANY)
+        second = await manager.submit(opts(corpus, "How does Pulsar store messages?"), door=ANY)
+        await manager.stop()
+        return first, second
+
+    first, second = asyncio.run(main())
+    for run_id in (first, second):
+        assert store.get_run(run_id)["status"] == "interrupted", run_id
+    last = replay_events(store, second)
+    assert [(r.event.type, getattr(r.event, "status", None)) for r in last] == [("failed", "interrupted")]
+
+
+def test_an_owner_renews_only_the_runs_it_owns(store: GraphStore, corpus: Path, offline_services: Services) -> None:
+    """A manager's heartbeat (every 0.05 s here) renews its runs; a run another process took over keeps that
+    process's heartbeat."""
+    left_by(store, "run-theirs", corpus, "running", "another-host.example:1:x", heartbeat_at=5)
+    store.heartbeat_runs(["run-theirs"], process_owner(), 10**13)
+    assert store.get_run("run-theirs")["heartbeat_at"] == 5
+
+    async def main() -> None:
+        manager = RunManager(offline_services, workers=1, heartbeat_s=0.05)
+        await manager.start()
+        try:
+            run_id = await manager.submit(opts(corpus), door=ANY)
+            first = store.get_run(run_id)
+            assert first["owner"] == process_owner()
+            for _ in range(600):  # until the next beat (a bound, not a measured figure)
+                if (store.get_run(run_id)["heartbeat_at"] or 0) > first["heartbeat_at"]:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the heartbeat was never renewed")
+            await manager.cancel(run_id)
+        finally:
+            await manager.stop()
+
+    asyncio.run(main())

@@ -3,7 +3,12 @@ workers with a queue beyond it, cancel, resume, and live event streams that repl
 
 Everything a client can ask about a run is read from the graph (status, stage, metrics, events, report), so a
 restarted server serves the same answers; `mark_interrupted` turns the runs a dead process left `running` or
-`queued` into `interrupted`, and `resume` continues them with nothing duplicated.
+`queued` into `interrupted`, and `resume` continues them with nothing duplicated. A run the graph says is
+queued or running but whose owner is gone (lease.py: an MCP stdio server whose client exited, a killed server)
+can be cancelled or resumed by any manager; one a live process runs elsewhere answers 409 naming it.
+
+A run's event stream goes to its final state: a cancellation or failure followed by a resume is history, and
+the stream goes on through the resumed attempt; only the last attempt's terminal event ends it.
 
 All methods are called from the event loop the manager was started in.
 """
@@ -15,9 +20,11 @@ import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from openresearch.agents.run.event_writer import event_row, resume_seq
 from openresearch.agents.run.events import EventBus, EventRecord, RunFailed
+from openresearch.agents.run.lease import HEARTBEAT_S, LEASE_S, keep_alive, now_ms, run_owner_alive
 from openresearch.agents.run.pipeline import replay_events, research
 from openresearch.agents.run.research import new_run_id
 from openresearch.agents.run.run_config import RunOptions
@@ -43,29 +50,48 @@ class _Job:
     task: asyncio.Task[None] | None = None
     listeners: set[asyncio.Queue[EventRecord]] = field(default_factory=set)
     ended: bool = False  # a terminal event (done / failed) went out
+    final_seq: int | None = None  # its number: what ends a stream of this attempt
     # every event this process delivered for the run: what a stream needs that the graph's event writer may
     # not have stored yet (event_writer.py stores them in batches, behind the live delivery)
     history: list[EventRecord] = field(default_factory=list)
 
 
 class RunManager:
-    def __init__(self, services: Services, workers: int = 2) -> None:
+    def __init__(self, services: Services, workers: int = 2, *, lease_s: float = LEASE_S,
+                 heartbeat_s: float = HEARTBEAT_S) -> None:
         self.services = services
         self.workers = max(1, workers)
+        self.lease_s = lease_s
+        self.heartbeat_s = heartbeat_s
         self._queue: asyncio.Queue[_Job] = asyncio.Queue()
         self._jobs: dict[str, _Job] = {}
         self._workers: list[asyncio.Task[None]] = []
+        self._heartbeat: asyncio.Task[None] | None = None
 
     # --- lifetime -------------------------------------------------------------------------------------
     async def start(self) -> int:
         """Mark what a previous process left unfinished as interrupted, then start the workers."""
         n = await asyncio.to_thread(self.mark_interrupted)
         self._workers = [asyncio.create_task(self._work(), name=f"run-worker-{i}") for i in range(self.workers)]
+        # this process still owns its queued and running runs (lease.py)
+        self._heartbeat = asyncio.create_task(keep_alive(self.services.store, lambda: list(self._jobs),
+                                                         self.heartbeat_s), name="run-heartbeat")
         return n
 
     async def stop(self) -> None:
-        """Stop the workers; runs in flight are stopped and marked `interrupted` (resumable, as after a crash),
-        queued ones stay queued in the graph and are marked interrupted by the next `start`."""
+        """Stop the workers; runs in flight are stopped and marked `interrupted` (resumable, as after a crash).
+        Queued ones end `interrupted` first, at once (a process that is told to stop may soon be killed): any
+        manager may resume them, and their event streams end."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        for job in [j for j in self._jobs.values() if j.task is None]:
+            self._jobs.pop(job.run_id, None)
+            try:
+                await asyncio.to_thread(self._end, job, "interrupted", "the server stopped before the run started")
+            except Exception:  # the graph is away: the next manager's start (or the lease) ends it
+                log.exception("could not mark queued run %s interrupted", job.run_id)
         for job in list(self._jobs.values()):
             if job.task is not None:
                 job.bus.cancel_status = "interrupted"
@@ -80,17 +106,37 @@ class RunManager:
             await asyncio.wait(tasks)
 
     def mark_interrupted(self) -> int:
+        """End, as `interrupted`, every run the graph says is queued or running whose owner is gone."""
         store = self.services.store
         n = 0
         for r in store.list_runs(10_000):
             if r["status"] in ACTIVE and r["id"] not in self._jobs:
                 run = store.get_run(r["id"])
-                opts = RunOptions.model_validate(run["options"]) if run["options"] else None
-                if opts is None:
-                    continue
-                RunState(store, r["id"], opts, run.get("started_at")).save(r["stage"] or "plan", status="interrupted")
-                n += 1
+                if self._orphaned(run) and self._end_orphan(run, "interrupted", "the process running it stopped"):
+                    n += 1
         return n
+
+    def _orphaned(self, run: dict[str, Any]) -> bool:
+        """Queued or running in the graph, not by this manager, and its owner process is gone."""
+        return run["status"] in ACTIVE and run["id"] not in self._jobs and not run_owner_alive(run, self.lease_s)
+
+    def _end_orphan(self, run: dict[str, Any], status: Literal["cancelled", "interrupted"], error: str) -> bool:
+        """Mark an orphaned run `status` with a terminal event, numbered after whatever its dead owner may have
+        sent live (resume_seq), so every stream of it ends. False for a run whose options cannot be read."""
+        store = self.services.store
+        try:
+            opts = RunOptions.model_validate(run["options"])
+        except ValueError:
+            return False
+        seq = resume_seq(store, run["id"]) + 1
+        record = EventRecord(run_id=run["id"], seq=seq, at=now_ms(), event=RunFailed(status=status, error=error))
+        store.append_run_events(run["id"], [event_row(record)])
+        RunState(store, run["id"], opts, run.get("started_at")).save(run["stage"] or "plan", status=status)
+        return True
+
+    def _elsewhere(self, run: dict[str, Any], doing: str) -> RunConflict:
+        return RunConflict(f"run {run['id']} is {run['status']} in process {run.get('owner')}, not in this "
+                           f"server's queue; {doing} it there")
 
     # --- operations -----------------------------------------------------------------------------------
     async def submit(self, options: RunOptions, *, door: Door) -> str:
@@ -103,9 +149,12 @@ class RunManager:
         return run_id
 
     async def resume(self, run_id: str, *, door: Door) -> None:
+        """Queue a stopped run again, or one the graph says is queued or running whose owner is gone."""
         run = await asyncio.to_thread(self.services.store.get_run, run_id)  # NotFound for an unknown id
-        if run_id in self._jobs or run["status"] in ACTIVE:
+        if run_id in self._jobs:
             raise RunConflict(f"run {run_id} is {run['status']}; only a stopped run can be resumed")
+        if run["status"] in ACTIVE and not self._orphaned(run):
+            raise self._elsewhere(run, "resume")
         if run["status"] == "done":
             raise RunConflict(f"run {run_id} is done; nothing to resume")
         # the stored options pass the boundary again: a run stored before a rule existed cannot slip past it
@@ -115,10 +164,16 @@ class RunManager:
         self._enqueue(_Job(run_id, options, resume=True))
 
     async def cancel(self, run_id: str) -> None:
+        """Cancel a queued or running run: one of this manager's, or one whose owner is gone."""
         job = self._jobs.get(run_id)
         if job is None:
             run = await asyncio.to_thread(self.services.store.get_run, run_id)
-            raise RunConflict(f"run {run_id} is {run['status']}; only a queued or running run can be cancelled")
+            if run["status"] not in ACTIVE:
+                raise RunConflict(f"run {run_id} is {run['status']}; only a queued or running run can be cancelled")
+            if not self._orphaned(run):
+                raise self._elsewhere(run, "cancel")
+            await asyncio.to_thread(self._end_orphan, run, "cancelled", "cancelled after its process had stopped")
+            return
         if job.task is None:  # still queued: it never starts
             self._jobs.pop(run_id, None)
             await asyncio.to_thread(self._end, job, "cancelled", "cancelled before it started")
@@ -173,7 +228,9 @@ class RunManager:
                         continue
                     last = r.seq
                     yield r
-                    if r.terminal:
+                    # an earlier attempt's end (cancelled, then resumed) is history: only this attempt's ends it;
+                    # with no attempt here, the stream ends with what the graph holds
+                    if job is not None and r.seq == job.final_seq:
                         return
         finally:
             if job is not None:
@@ -201,7 +258,8 @@ class RunManager:
             pass
 
     def _deliver(self, job: _Job, record: EventRecord) -> None:
-        job.ended = job.ended or record.terminal
+        if record.terminal:
+            job.ended, job.final_seq = True, record.seq
         job.history.append(record)
         loop = self._loop
         for q in list(job.listeners):

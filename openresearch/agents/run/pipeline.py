@@ -21,6 +21,7 @@ from openresearch.agents.run.events import (
     RunFinished,
     Subscriber,
 )
+from openresearch.agents.run.lease import keep_alive
 from openresearch.agents.run.research import ResearchRun, RunResult
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services, default_embedder, open_services
@@ -96,6 +97,8 @@ async def research(options: RunOptions, services: Services, *, resume: str | Non
     writer = EventWriter(store, run.run_id)
     unsubscribe: list[Callable[[], None]] = [bus.subscribe(writer, first=True)]
     unsubscribe += [bus.subscribe(fn) for fn in subscribers]
+    # this process still runs it (lease.py): another process does not take it for one whose owner is gone
+    beat = asyncio.create_task(keep_alive(store, lambda: [run.run_id]), name=f"heartbeat-{run.run_id}")
     try:
         result = await run.run(resume_plan=plan)
         report = to_report(result)
@@ -103,6 +106,7 @@ async def research(options: RunOptions, services: Services, *, resume: str | Non
         bus.emit(RunFinished(title=report.title, verified=report.verified))
         return report
     finally:
+        beat.cancel()
         for off in unsubscribe:
             off()
         # every event stored before the run returns: a finished run replays its whole history from the graph

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from openresearch.agents.run.lease import process_owner
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.write.report import to_markdown
 from openresearch.agents.write.report_model import Report
@@ -51,7 +52,8 @@ class RunState:
         self.store.save_run(self.run_id, self.options.question, status=status, stage=stage,
                             options=self.options.model_dump(mode="json"), started_at=self.started_ms,
                             finished_at=now_ms() if finished else None, plan=plan, metrics=metrics,
-                            progress=counters.as_dict() if counters is not None else None)
+                            progress=counters.as_dict() if counters is not None else None,
+                            owner=process_owner(), heartbeat_at=now_ms())
 
     def planned(self, plan: Plan) -> None:
         self.save("gather", plan=plan)

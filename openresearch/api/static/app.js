@@ -21,12 +21,50 @@ function describe(ev) {
   }
 }
 
+const ACTIVE = ["queued", "running"];
+const STOPPED = ["cancelled", "failed", "interrupted"];
+
+// The Cancel and Resume buttons follow the run's status.
+function showActions(status) {
+  const cancel = document.getElementById("cancel-form");
+  const resume = document.getElementById("resume-form");
+  if (cancel) cancel.hidden = !ACTIVE.includes(status);
+  if (resume) resume.hidden = !STOPPED.includes(status);
+}
+
+function setStatus(status) {
+  const el = document.getElementById("run-status");
+  if (el && status) el.textContent = status;
+  showActions(status);
+}
+
+function runStatus(runId) {
+  return fetch("/runs/" + encodeURIComponent(runId), {headers: {accept: "application/json"}})
+    .then(r => r.ok ? r.json() : {});
+}
+
+// A run's stream replays its whole history, where a cancellation followed by a resume is only a step; the
+// server ends the stream at the run's final state, and the run's own status says what that state is.
 function watchRun(box) {
   const list = box.querySelector("#events");
   const note = box.querySelector("#progress-note");
-  const status = document.getElementById("run-status");
+  const runId = box.dataset.run;
   const seen = new Set();
-  const source = new EventSource(box.dataset.events);
+  let source = null;
+  let settling = false;
+  const settle = () => {
+    if (settling) return;
+    settling = true;
+    runStatus(runId).then(run => {
+      settling = false;
+      if (ACTIVE.includes(run.status)) { setStatus(run.status); return; }  // resumed: its events follow
+      if (source) source.close();
+      if (run.status === "done") { note.textContent = "Finished: loading the report…"; window.location.reload(); return; }
+      setStatus(run.status);
+      note.textContent = "The run stopped.";
+      followResume(runId);
+    }).catch(() => { settling = false; });
+  };
   const onEvent = (msg) => {
     if (msg.lastEventId && seen.has(msg.lastEventId)) return;
     if (msg.lastEventId) seen.add(msg.lastEventId);
@@ -38,29 +76,28 @@ function watchRun(box) {
     li.className = "event type-" + ev.type;
     li.textContent = describe(ev);
     list.appendChild(li);
-    note.textContent = "Running…";
-    if (ev.stage && status) document.getElementById("run-stage") && (document.getElementById("run-stage").textContent = ev.stage);
+    if (ev.stage) { const st = document.getElementById("run-stage"); if (st) st.textContent = ev.stage; }
     if (ev.type === "done" || ev.type === "failed") {
-      source.close();
-      if (status) status.textContent = ev.type === "done" ? "done" : (ev.status || "failed");
-      note.textContent = ev.type === "done" ? "Finished: loading the report…" : "The run stopped.";
-      if (ev.type === "done") showReport(box.dataset.run, 0);
+      setStatus(ev.type === "done" ? "done" : (ev.status || "failed"));
+      settle();
+    } else {
+      note.textContent = "Running…";
+      setStatus("running");
     }
   };
+  source = new EventSource(box.dataset.events);
   source.onmessage = onEvent;
   TYPES.forEach(t => source.addEventListener(t, onEvent));
-  source.onerror = () => { if (source.readyState === EventSource.CLOSED) note.textContent = "The event stream closed."; };
+  // the server closed the stream (the run ended) or the connection dropped: the run's status decides
+  source.onerror = () => settle();
 }
 
-// The run's status may be written a moment after its last event: wait for it, then render the page again.
-function showReport(runId, tries) {
-  fetch("/runs/" + encodeURIComponent(runId), {headers: {accept: "application/json"}})
-    .then(r => r.ok ? r.json() : {})
-    .then(run => {
-      if (run.status === "done" || tries > 40) window.location.reload();
-      else setTimeout(() => showReport(runId, tries + 1), 250);
-    })
-    .catch(() => setTimeout(() => showReport(runId, tries + 1), 500));
+// A stopped run may be resumed elsewhere (the API, another page): the page follows it.
+function followResume(runId) {
+  setTimeout(() => runStatus(runId).then(run => {
+    if (ACTIVE.includes(run.status) || run.status === "done") window.location.reload();
+    else followResume(runId);
+  }).catch(() => followResume(runId)), 3000);
 }
 
 // Only an absolute http(s) address becomes a link (as the browser parses it: " java\tscript:" is a script).
