@@ -20,6 +20,7 @@ from openresearch.ingest.asciidoc import asciidoc_to_markdown
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.metadata import parse_date
+from openresearch.ingest.safe_open import LocalFile, read_regular
 from openresearch.ingest.sniff import looks_like_prose
 from openresearch.ingest.textnorm import collapse
 from openresearch.models import SourceDoc
@@ -382,25 +383,21 @@ def local_url(path: Path) -> str:
 
 
 def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = None,
-               warnings: list[str] | None = None) -> SourceDoc:
+               warnings: list[str] | None = None, file: LocalFile | None = None) -> SourceDoc:
     """A local file. Its id always comes from ``url`` (default: the file:// URL of its resolved path), so no
     two files share a source; its url is the page it names (front matter, canonical link, PDF metadata) if any.
+    ``file``: the file as the caller read it already (ingest/safe_open.py), else it is read here.
     """
     url = url or local_url(path)
     kind = SUFFIXES.get(path.suffix.lower())
     if kind is None:
         raise ParseError(f"{path}: unsupported file type {path.suffix!r}")
     lim = limits or Limits()
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ParseError(f"{path}: {size:,} bytes, more than a document file may have ({MAX_FILE_BYTES:,})")
-        data = path.read_bytes()
-        executable = bool(path.stat().st_mode & 0o111)
-    except OSError as e:
-        raise ParseError(f"{path}: cannot read: {e.strerror}") from None
+    if file is None:
+        file = read_regular(path, MAX_FILE_BYTES)  # once, no link followed, a regular file only
+    data = file.data
     if kind == "prose":
-        if path.name.startswith(".") or executable or not looks_like_prose(data):
+        if path.name.startswith(".") or file.mode & 0o111 or not looks_like_prose(data):
             raise NotADocument(f"{path}: a file without a suffix that is not prose text; not read")
         kind = "text"
     doc = parse_bytes(data, kind=kind, url=url, default_kind="local", limits=lim, warnings=warnings, name=str(path))
