@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from typing import Annotated, Any
 
 import typer
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
 from openresearch.config import Settings, get_settings
+from openresearch.errors import InputError
 from openresearch.graph.store import GraphStore
 from openresearch.monitor.asof import parse_day
 
@@ -24,6 +25,20 @@ GraphOpt = Annotated[str | None, typer.Option(
     "default: OPENRESEARCH_GRAPH_URL or the embedded FalkorDB.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="A date (YYYY-MM-DD): the values current then.")]
+
+
+def one_of(value: str, option: str, choices: Sequence[str]) -> str:
+    """``value`` if it is one of ``choices``; InputError naming the option and the choices otherwise."""
+    if value not in choices:
+        raise InputError(f"{option} {value[:60]!r}: use one of {', '.join(choices)}")
+    return value
+
+
+def invalid_options(e: ValidationError) -> InputError:
+    """A pydantic error on options built from the command line, as one line naming the option."""
+    first = e.errors()[0]
+    option = "--" + "-".join(str(p) for p in first["loc"][-1:]).replace("_", "-")
+    return InputError(f"{option}: {first['msg']} (got {str(first.get('input'))[:60]!r})")
 
 
 def parse_as_of(text: str | None) -> date | None:

@@ -24,7 +24,8 @@ app = typer.Typer()  # help: the callback's docstring
 
 EntityOpt = Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity (aliases resolve).")]
 MetricOpt = Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")]
-ToleranceOpt = Annotated[float | None, typer.Option(help="Relative difference within which values agree.")]
+ToleranceOpt = Annotated[float | None, typer.Option(help="Relative difference within which values agree.", min=0.0,
+                                                    max=1e6)]
 StatusOpt = Annotated[str, typer.Option(help="open, resolved or all.")]
 
 
