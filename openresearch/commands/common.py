@@ -51,10 +51,22 @@ def settings() -> Settings:
 
 
 @contextmanager
-def store(graph: str | None) -> Iterator[GraphStore]:
+def store(graph: str | None, *, writes: bool = False) -> Iterator[GraphStore]:
+    """The graph a command asks for. ``writes``: the command's work is writing, so a graph that refuses writes
+    (a full disk) stops it here, in one line, before any work; a read command goes on and says so."""
+    from openresearch.errors import GraphReadOnly
     from openresearch.graph.connect import open_store
 
     st = open_store(settings(), graph)
+    why = getattr(st.backend, "refuses_writes", None)
+    if why and writes:
+        st.close()
+        raise GraphReadOnly(f"the graph refuses writes until disk space is freed where its data lives (read "
+                            f"commands still work): {why.split('. ')[0]}")
+    if why:  # a full disk: reads go on, and the user is told
+        err_console.print(f"note: the graph is read-only until disk space is freed ({why.split('. ')[0][:160]})",
+                          markup=False,
+                          highlight=False, soft_wrap=True)
     try:
         yield st
     finally:

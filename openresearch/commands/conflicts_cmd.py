@@ -103,7 +103,7 @@ def resolve(
         body = RESOLUTION_IN.validate_python(fields)
     except ValidationError as e:
         raise InputError("; ".join(err["msg"] for err in e.errors())) from None
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         res = st.resolve_conflict(conflict_id, body)
     if json_out:
         print_json(res)

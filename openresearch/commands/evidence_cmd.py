@@ -45,7 +45,7 @@ def import_(
     """
     from openresearch.ingest.evidence_io import decoded_lines, import_file, import_lines
 
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         st.init_schema()
         if str(file) == "-":
             report = import_lines(st, decoded_lines(sys.stdin.buffer), strict=strict)

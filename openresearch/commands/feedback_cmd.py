@@ -40,7 +40,7 @@ def feedback(
         raise InputError(f"verdict must be accept or dispute, not {verdict!r}")
     body = FeedbackIn(target=target_kind(target_id), target_id=target_id, verdict=verdict,  # type: ignore[arg-type]
                       note=note, author=author)
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         fb = st.record_feedback(body)
     if json_out:
         print_json(fb)

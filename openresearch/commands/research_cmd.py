@@ -102,7 +102,7 @@ def research(
     door = Door.cli(settings())
     if resume is None:
         opts = check_run(opts, door)
-    with store(graph) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+    with store(graph, writes=True) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                                       console=err_console, transient=False, disable=json_out) as bar:
         st.init_schema()
         if resume is not None:  # the run goes on with its stored options: they pass the boundary again
