@@ -334,19 +334,22 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
         pages = [(p.page_no, p.start, p.end) for p in parsed.pages]
         doc_kind = "paper" if default_kind in {"local", "web"} else default_kind
     elif kind == "html":
-        from openresearch.ingest.html import parse_html
+        from openresearch.ingest.html import drop_huge_attributes, parse_html
 
+        data = drop_huge_attributes(data)  # inline data in attributes is no text: it must not crowd the text out
         if len(data) > limits.max_markup_bytes:
             warnings.append(f"{label}: only the first {limits.max_markup_bytes:,} of {len(data):,} bytes of HTML "
                             "were read (OPENRESEARCH_MAX_DOCUMENT_CHARS)")
             data = data[:limits.max_markup_bytes]
         parsed = parse_html(data, url=url, content_type=content_type)
         text, title, published = parsed.text, parsed.title, parsed.published_at
+        if parsed.decode_note:
+            warnings.append(f"{label}: {parsed.decode_note}")
     else:
         decoded = decode_bytes(data, content_type)
-        if decoded.replaced:
-            warnings.append(f"{label}: {decoded.replaced} invalid UTF-8 sequence(s) replaced by U+FFFD")
-            log.warning("%s: %d invalid UTF-8 sequence(s) replaced", label, decoded.replaced)
+        if note := decoded.note():
+            warnings.append(f"{label}: {note}")
+            log.warning("%s: %s", label, note)
         raw = decoded.text
         fields, body = split_header(raw)
         heading: str | None = None
