@@ -22,6 +22,8 @@ from openresearch.errors import InputError
 # folders of the system, never a place for a report (resolved: /bin on a merged /usr is /usr/bin)
 SYSTEM_DIRS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/proc", "/sys",
                "/dev", "/run", "/var/run", "/var/lib", "/var/log", "/var/spool", "/var/cache", "/snap")
+REPORT_FILES = ("report.md", "report.json", "report.html")
+"""What a research run writes into its --out folder."""
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 

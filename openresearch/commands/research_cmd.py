@@ -24,7 +24,7 @@ from openresearch.commands.common import (
     store,
 )
 from openresearch.errors import InputError
-from openresearch.output_dir import check_out_dir
+from openresearch.output_dir import REPORT_FILES, check_out_dir
 
 runs_app = typer.Typer(help="Past research runs, read back from the graph.", no_args_is_help=True)
 
@@ -81,12 +81,10 @@ def research(
 
     Example: openresearch research "Kafka or RabbitMQ for 1 KB events?" --source local:examples/corpus --offline
     """
-    from openresearch.agents.run.pipeline import REPORT_FILES, run_research
     from openresearch.agents.run.run_config import Caps, RunOptions
-    from openresearch.agents.write.report import verification_summary
-    from openresearch.boundary import Door, check_run
 
-    # every option is checked before any work: a bad one is one line, not a traceback after a finished run
+    # every option is checked before any work (and before the heavy imports): a bad one is one line, not a
+    # traceback after a finished run
     one_of(style, "--style", ("brief", "report", "review"))
     one_of(language, "--language", ("auto", "en", "zh"))
     if max_cost is not None and not math.isfinite(max_cost):
@@ -99,6 +97,10 @@ def research(
                           caps=caps)
     except ValidationError as e:
         raise invalid_options(e) from None
+    from openresearch.agents.run.pipeline import run_research
+    from openresearch.agents.write.report import verification_summary
+    from openresearch.boundary import Door, check_run
+
     door = Door.cli(settings())
     if resume is None:
         opts = check_run(opts, door)

@@ -31,7 +31,7 @@ from openresearch.config import Settings
 from openresearch.errors import InputError
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder
-from openresearch.output_dir import write_files
+from openresearch.output_dir import REPORT_FILES, write_files
 
 __all__ = ["default_embedder", "open_services", "persist_events", "replay_events", "research", "run_research",
            "stored_report", "to_report", "write_report_files"]
@@ -112,15 +112,13 @@ async def research(options: RunOptions, services: Services, *, resume: str | Non
         run.close()
 
 
-REPORT_FILES = ("report.md", "report.json", "report.html")
-
-
 def write_report_files(report: Report, out: Path) -> None:
     """report.md, .json and .html in ``out``, each written whole to a temporary name and renamed: a symbolic
     link planted at one of the names is replaced, never followed (output_dir.py)."""
-    write_files(out, {"report.md": to_markdown(report),
-                      "report.json": json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False),
-                      "report.html": to_html(report)})
+    md, js, html = REPORT_FILES
+    write_files(out, {md: to_markdown(report),
+                      js: json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False),
+                      html: to_html(report)})
 
 
 def run_research(options: RunOptions, store: GraphStore, settings: Settings, *, embedder: Embedder | None = None,
