@@ -7,6 +7,7 @@ import sqlite3
 import sys
 
 import typer
+from pydantic import ValidationError
 from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
 from openresearch.commands import evidence_cmd, extract_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
@@ -70,6 +71,11 @@ def main() -> None:
             sys.exit(1)
         where = f"{e.filename}: " if e.filename else ""
         typer.echo(f"error: {where}{e.strerror or e}", err=True)
+        sys.exit(1)
+    except ValidationError as e:  # a value a command passed on unchecked: still one line, naming the field
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "input"
+        typer.echo(f"error: {where}: {_one_line(first['msg'])}", err=True)
         sys.exit(1)
     except sqlite3.OperationalError as e:  # the local caches: "database or disk is full"
         typer.echo(f"error: a local cache could not be written: {e}", err=True)

@@ -40,7 +40,9 @@ def test_a_bad_research_option_is_one_line_and_no_run(graph: tuple[GraphStore, d
     ["runs", "list", "--limit", "0"], ["serve", "--port", "0"], ["serve", "--log-level", "loud"],
     ["monitor", "add", QUESTION, "--style", "foo"], ["conflicts", "list", "--tolerance", "-1"],
     ["mcp", "--workers", "0"], ["evidence", "export", "/proc/self/evidence.jsonl"],
-    ["verify-claims", "claims.jsonl", "--out", "/proc/self/labels.jsonl"]])
+    ["verify-claims", "claims.jsonl", "--out", "/proc/self/labels.jsonl"],
+    ["feedback", "E-1a2b3c4d5e6f", "accept", "--note", "n" * 5000],
+    ["feedback", "E-1a2b3c4d5e6f", "accept", "--author", ""]])
 def test_other_commands_refuse_bad_options_in_one_line(graph: tuple[GraphStore, dict[str, str]],
                                                         cli: Callable[..., Ran], args: list[str]) -> None:
     _, env = graph
