@@ -4,6 +4,8 @@ Usage:
   python bench/bench_parse.py [--html-pages 200] [--pdf-pages 20] [--chunks 256] [--batch-size 64]
                               [--model all-MiniLM-L6-v2] [--skip-model] [--pdf-streams 1,10,50,200]
   python bench/bench_parse.py --only-pdf-streams [--pdf-streams 1,10,50,200]
+  python bench/bench_parse.py --only-hostile      (bench/bench_hostile.py: link swaps, FIFOs, a planted --out link,
+                                                   a full disk, numbers in every written form, a 10 MB attribute)
 
 --pdf-streams: one-page PDFs whose single Flate stream inflates to each size in MiB (an image of zeros, then the
 page's own content stream of drawing operators, "\r\n" before endstream), each parsed in a fresh interpreter
@@ -218,6 +220,9 @@ def main() -> None:
     parser.add_argument("--skip-model", action="store_true", help="only the hashing baseline, no torch")
     parser.add_argument("--pdf-streams", default="1,10,50,200", help="MiB each big Flate stream inflates to")
     parser.add_argument("--only-pdf-streams", action="store_true", help="only the big-stream PDF cases")
+    parser.add_argument("--only-hostile", action="store_true",
+                        help="only the hostile cases of bench_hostile.py (link swaps, FIFOs, --out link, full disk, "
+                             "written numbers, a 10 MB attribute)")
     parser.add_argument("--stream-case", help=argparse.SUPPRESS)
     parser.add_argument("--make-stream-case", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -227,13 +232,19 @@ def main() -> None:
     if args.stream_case:
         _stream_case(args.stream_case)
         return
+    from bench_hostile import bench_hostile  # the script beside this one (its folder is on sys.path)
+
     sizes = [int(x) for x in args.pdf_streams.split(",") if x.strip()]
     if args.only_pdf_streams:
         bench_pdf_streams(sizes)
         return
+    if args.only_hostile:
+        bench_hostile()
+        return
     texts = bench_html(args.html_pages)
     bench_pdf(args.pdf_pages)
     bench_pdf_streams(sizes)
+    bench_hostile()
     bench_embed(texts, args.chunks, args.batch_size, args.model, args.skip_model)
 
 

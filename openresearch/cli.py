@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import sqlite3
 import sys
 
 import typer
+from pydantic import ValidationError
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
 from openresearch.commands import evidence_cmd, extract_cmd, graph_cmd, ingest_cmd, neo4j_cmd, research_cmd, verify_cmd
 from openresearch.commands.conflicts_cmd import app as conflicts_app
@@ -39,15 +43,44 @@ app.command("mcp")(mcp)
 app.add_typer(monitor_app, name="monitor")
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def main() -> None:
+    """Run the command; a bad option, a domain error or a full disk is one line on stderr and a non-zero exit."""
     try:
-        app()
+        code = app(standalone_mode=False)
+    except NoArgsIsHelpError as e:
+        e.show()  # no arguments: the help, as a bare command always gave
+        sys.exit(e.exit_code)
+    except ClickException as e:  # a bad option value, an unknown option, a missing argument
+        typer.echo(f"error: {_one_line(e.format_message())} (see --help)", err=True)
+        sys.exit(e.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(1)
     except OpenResearchError as e:
-        typer.echo(f"error: {e}", err=True)
+        typer.echo(f"error: {_one_line(str(e))}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except OSError as e:
+        if e.errno == errno.EPIPE:  # the reader of stdout went away (`| head`)
+            sys.exit(1)
+        where = f"{e.filename}: " if e.filename else ""
+        typer.echo(f"error: {where}{e.strerror or e}", err=True)
+        sys.exit(1)
+    except ValidationError as e:  # a value a command passed on unchecked: still one line, naming the field
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "input"
+        typer.echo(f"error: {where}: {_one_line(first['msg'])}", err=True)
+        sys.exit(1)
+    except sqlite3.OperationalError as e:  # the local caches: "database or disk is full"
+        typer.echo(f"error: a local cache could not be written: {e}", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ OpenResearchError
 ├── ConfigError              bad settings or arguments
 ├── GraphError               anything from the graph layer
 │   ├── GraphUnavailable     wrong URL, server down, cannot start the embedded server
+│   │   └── GraphReadOnly    the server answers reads but refuses writes (its disk is full: MISCONF)
 │   └── QueryError           a catalogue query failed or the catalogue is inconsistent
 │       └── ConstraintViolation  a write broke a unique constraint (the statement wrote nothing)
 ├── InputError               malformed user input (an import line, a claims file)
@@ -32,6 +33,10 @@ class GraphError(OpenResearchError):
 
 class GraphUnavailable(GraphError):
     pass
+
+
+class GraphReadOnly(GraphUnavailable):
+    """The graph answers reads but refuses every write (a full disk): read commands go on, writes stop."""
 
 
 class QueryError(GraphError):

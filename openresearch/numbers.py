@@ -107,9 +107,51 @@ class Quantity:
         return math.isclose(self.value, other.value, rel_tol=rel_tol, abs_tol=1e-9)
 
 
-_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+# A number as people write it, each form a group of its own so its separators are read as that form means them:
+# thousands by spaces ("1 234,5", "12 000"), apostrophes ("1'234.5"), dots with a decimal comma ("1.234,5",
+# "1.234.567"), commas ("10,940.5"), a lone decimal comma ("1,5"), or none ("1234.5", ".5"). No form may stop
+# inside a run of digits, so "1,2345" is not read as "1,234" and a "5" left over.
+_SPACES = " \u00a0\u202f\u2009"
+_NUM = (r"(?P<num>(?P<sp>\d{1,3}(?:[" + _SPACES + r"]\d{3})+(?:[.,]\d+)?)(?!\d|[" + _SPACES + r"]\d)"
+        r"|(?P<ap>\d{1,3}(?:['\u2019]\d{3})+(?:\.\d+)?)(?![\d'\u2019])"
+        r"|(?P<eu>\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,})(?![\d.,])"
+        r"|(?P<en>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])"
+        r"|(?P<dc>\d+,\d+)(?![\d,.])"
+        r"|\d+(?:\.\d+)?|\.\d+)")
+# a power of ten: "1.5e3", "1.5E+03", "1.5 × 10^3", "1.5x10**3", "1.5·10⁻³"
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_EXP = (r"(?:[eE](?P<e>[+-]?\d{1,4})(?![\w.])"
+        r"|\s*[×xX*·]\s*10\s*(?:\^|\*\*)\s*(?P<p>[+\-−]?\d{1,4})(?![\d.])"
+        r"|\s*[×xX·]\s*10(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}))?")
 _MAG = r"(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|mn|bn|[kKMBG](?![A-Za-z/]))?"
-_VALUE_RE = re.compile(r"^\s*(?P<cur>US\$|\$|€|¥|￥)?\s*" + _NUM + r"\s*" + _MAG + r"\s*(?P<rest>.*?)\s*$")
+_VALUE_RE = re.compile(r"^\s*(?P<cur>US\$|\$|€|¥|￥)?\s*" + _NUM + _EXP + r"\s*" + _MAG + r"\s*(?P<rest>.*?)\s*$")
+# what is left after a number that means the number was not read whole ("1.2.3", "1,5,3", "2e", "3'4")
+_UNREAD = re.compile(r"^(?:[.,'\u2019]?\d|[eE][+-]?(?:\d|$)|\^)")
+
+
+def number_value(m: re.Match[str]) -> float:
+    """The exact value of a match of _NUM (+ _EXP): its separators read as its form means them, its power of ten
+    applied. NumberFormatError when the result is not a finite number or a non-zero figure underflows to 0."""
+    num = m.group("num")
+    if m.group("sp") is not None:
+        digits = re.sub(f"[{_SPACES}]", "", num).replace(",", ".")
+    elif m.group("ap") is not None:
+        digits = re.sub("['\u2019]", "", num)
+    elif m.group("eu") is not None:
+        digits = num.replace(".", "").replace(",", ".")
+    elif m.group("en") is not None:
+        digits = num.replace(",", "")
+    elif m.group("dc") is not None:
+        digits = num.replace(",", ".")
+    else:
+        digits = num
+    groups = m.groupdict()
+    power = groups.get("e") or groups.get("p") or (groups["sup"].translate(_SUPERSCRIPT) if groups.get("sup") else None)
+    text = digits + (f"e{power.replace('−', '-')}" if power else "")
+    value = float(text)
+    if not math.isfinite(value) or (value == 0 and float(digits) != 0):
+        raise NumberFormatError(f"{m.group(0).strip()!r} is out of range (beyond what a number can hold)")
+    return value
 
 
 _UNITS_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -194,10 +236,13 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
     m = _VALUE_RE.match(raw.replace("，", ","))
     if not m:
         raise NumberFormatError(f"no number in {raw!r}")
-    value = float(m.group("num").replace(",", ""))
+    value = number_value(m)
     if m.group("mag"):
         value *= _MAGNITUDES[m.group("mag")]
     rest = m.group("rest")
+    if _UNREAD.match(rest):
+        raise NumberFormatError(f"cannot read {raw[:60]!r} as one number (what follows {m.group('num')!r} is not a "
+                                "unit)")
     cur = m.group("cur")
     unit_text = unit if unit else rest
     if cur and not unit:
@@ -320,6 +365,8 @@ _TEXT_NUM_RE = re.compile(
     r"(?P<cur>US\$|\$|€|¥|￥)?"
     # not inside a word or an identifier (COVID-19, i3en, v3.2); CJK text directly before a number is fine
     r"(?P<num>(?<![A-Za-z0-9_.])(?<![A-Za-z]-)\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![A-Za-z0-9_.])(?<![A-Za-z]-)\d+(?:\.\d+)?)"
+    # a power of ten: "1.5e3 MB/s", "2 × 10^6 messages"
+    r"(?:[eE](?P<exp>[+-]?\d{1,3})(?![\w.])|\s?[×xX·]\s?10\^(?P<pow>[+\-−]?\d{1,3})(?![\d.]))?"
     r"\s?(?P<mag>万亿|万|亿|千|百万|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z]))?"
     # longer units first: "msg/s" must not be read as "ms"
     r"\s?(?P<unit>%|％|percent|msgs?/s(?:ec)?|messages/s(?:ec)?|messages per second|MB/s|GB/s|KB/s|MiB/s|"
@@ -339,7 +386,10 @@ def find_quantities(text: str) -> list[tuple[int, int, Quantity]]:
         num = m.group("num")
         if not num:
             continue
-        value = float(num.replace(",", ""))
+        power = m.group("exp") or m.group("pow")
+        value = float(num.replace(",", "") + (f"e{power.replace('−', '-')}" if power else ""))
+        if not math.isfinite(value):
+            continue  # "1e999": no figure a quote can match
         if m.group("mag"):
             value *= _MAGNITUDES[m.group("mag")]
         unit = m.group("unit") or ""

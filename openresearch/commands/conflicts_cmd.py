@@ -24,7 +24,8 @@ app = typer.Typer()  # help: the callback's docstring
 
 EntityOpt = Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity (aliases resolve).")]
 MetricOpt = Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")]
-ToleranceOpt = Annotated[float | None, typer.Option(help="Relative difference within which values agree.")]
+ToleranceOpt = Annotated[float | None, typer.Option(help="Relative difference within which values agree.", min=0.0,
+                                                    max=1e6)]
 StatusOpt = Annotated[str, typer.Option(help="open, resolved or all.")]
 
 
@@ -102,7 +103,7 @@ def resolve(
         body = RESOLUTION_IN.validate_python(fields)
     except ValidationError as e:
         raise InputError("; ".join(err["msg"] for err in e.errors())) from None
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         res = st.resolve_conflict(conflict_id, body)
     if json_out:
         print_json(res)

@@ -45,7 +45,7 @@ def import_(
     """
     from openresearch.ingest.evidence_io import decoded_lines, import_file, import_lines
 
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         st.init_schema()
         if str(file) == "-":
             report = import_lines(st, decoded_lines(sys.stdin.buffer), strict=strict)
@@ -74,12 +74,14 @@ def export(
     Example: openresearch evidence export backup.jsonl
     """
     from openresearch.ingest.evidence_io import export_to
+    from openresearch.output_dir import check_out_file, open_new_file
 
+    target = check_out_file(out, "export to") if out is not None else None
     with store(graph) as st:
-        if out is None:
+        if target is None:
             export_to(st, sys.stdout)
             return
-        with out.open("w", encoding="utf-8") as fh:
+        with open_new_file(target.parent, target.name) as fh:  # whole or absent; a link there is not followed
             n = export_to(st, fh)
     err_console.print(f"exported {n} evidence items to {out}")
 
@@ -113,7 +115,8 @@ def show(evidence_id: Annotated[str, typer.Argument(help="An evidence id such as
 def conflicts(
     entity: Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity (aliases resolve).")] = None,
     metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
-    tolerance: Annotated[float | None, typer.Option(help="Relative difference within which values agree.")] = None,
+    tolerance: Annotated[float | None, typer.Option(help="Relative difference within which values agree.",
+                                                     min=0.0, max=1e6)] = None,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:

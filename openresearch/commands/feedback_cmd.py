@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from openresearch.commands.common import GraphOpt, JsonOpt, console, print_json, store
+from openresearch.commands.common import GraphOpt, JsonOpt, console, invalid_options, print_json, store
 from openresearch.errors import InputError
 
 
@@ -34,13 +34,18 @@ def feedback(
 
     Example: openresearch feedback E-1a2b3c4d5e6f dispute --note "the benchmark used one broker"
     """
+    from pydantic import ValidationError
+
     from openresearch.graph.judgements import FeedbackIn
 
     if verdict not in ("accept", "dispute"):
         raise InputError(f"verdict must be accept or dispute, not {verdict!r}")
-    body = FeedbackIn(target=target_kind(target_id), target_id=target_id, verdict=verdict,  # type: ignore[arg-type]
-                      note=note, author=author)
-    with store(graph) as st:
+    try:
+        body = FeedbackIn(target=target_kind(target_id), target_id=target_id, verdict=verdict,  # type: ignore[arg-type]
+                          note=note, author=author)
+    except ValidationError as e:
+        raise invalid_options(e) from None
+    with store(graph, writes=True) as st:
         fb = st.record_feedback(body)
     if json_out:
         print_json(fb)

@@ -16,7 +16,7 @@ def init(graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
 
     Example: openresearch graph init --graph bolt://127.0.0.1:7687
     """
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         created = st.init_schema()
         desc = st.backend.description
     if json_out:

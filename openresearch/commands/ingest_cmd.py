@@ -147,7 +147,7 @@ def _store_fetched(s: Settings, graph: str | None, doc: SourceDoc, headers: dict
     """Write the source and its embedded chunks; 'added', 'updated' or 'unchanged' (nothing written)."""
     from openresearch.ingest.store_doc import store_document
 
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         embedder = _embedder(s)
         _init_schema(st, s, embedder)  # also creates the graph: FalkorDB refuses reads of a missing one
         # an older version is kept (archived with the evidence read from it), as ingest/local.py does
@@ -247,7 +247,7 @@ def ingest(
     """
     s = settings()
     embedder = _embedder(s)
-    with store(graph) as st:
+    with store(graph, writes=True) as st:
         _init_schema(st, s, embedder)
         reports = [_index_with_progress(st, s, spec, embedder, quiet=json_out) for spec in paths]
     if json_out:

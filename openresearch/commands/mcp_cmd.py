@@ -13,7 +13,8 @@ from openresearch.commands.common import GraphOpt, settings
 
 def mcp(
     graph: GraphOpt = None,
-    workers: Annotated[int, typer.Option(help="Research runs executed at once (more wait in a queue).")] = 1,
+    workers: Annotated[int, typer.Option(help="Research runs executed at once (more wait in a queue).", min=1,
+                                         max=64)] = 1,
 ) -> None:
     """Serve the MCP tools over stdio: start_research, run_status, run_events, cancel_run, get_report,
     search_evidence, compare_entities, list_conflicts, resolve_conflict, give_feedback, provenance.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from openresearch.commands.common import AsOfOpt, GraphOpt, JsonOpt, console, parse_as_of, print_json, settings
+from openresearch.commands.common import AsOfOpt, GraphOpt, JsonOpt, console, one_of, parse_as_of, print_json, settings
 from openresearch.errors import InputError
 
 if TYPE_CHECKING:  # deferred at run time so `--help` stays fast
@@ -74,6 +74,7 @@ def add(
     from openresearch.boundary import Door
     from openresearch.monitor.service import checked_topic
 
+    one_of(style, "--style", ("digest", "report"))
     new = checked_topic(topic, sources=source or ["web"], door=Door.cli(settings()), entities=entity or [],
                         every=every, style=style, options={"offline": True} if offline else {}, webhook=webhook,
                         now=_now())
@@ -106,7 +107,7 @@ def list_topics(graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
 
 
 @app.command("show")
-def show(topic_id: IdArg, digests: Annotated[int, typer.Option(help="How many recent digests.")] = 3,
+def show(topic_id: IdArg, digests: Annotated[int, typer.Option(help="How many recent digests.", min=0, max=10_000)] = 3,
          graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
     """Show a topic and its latest digests.
 
@@ -189,8 +190,10 @@ def run(topic_id: Annotated[str | None, typer.Argument(help="The topic to run no
 
 
 @app.command("worker")
-def worker(poll: Annotated[float, typer.Option(help="Seconds between looks for due topics.")] = 30.0,
-           lease: Annotated[float, typer.Option(help="Lease length in seconds (renewed while a run goes on).")] = 600.0,
+def worker(poll: Annotated[float, typer.Option(help="Seconds between looks for due topics.", min=0.1,
+                                               max=86_400)] = 30.0,
+           lease: Annotated[float, typer.Option(help="Lease length in seconds (renewed while a run goes on).", min=1,
+                                                max=86_400)] = 600.0,
            graph: GraphOpt = None) -> None:
     """Claim and run due topics until stopped (any number of workers may share one graph).
 

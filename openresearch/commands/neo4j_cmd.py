@@ -52,8 +52,9 @@ def _browser_links(http_uri: str, bolt_uri: str) -> dict[str, str]:
 
 
 @app.command("start")
-def start(home: HomeOpt = None, bolt_port: Annotated[int | None, typer.Option(help="Bolt port.")] = None,
-          http_port: Annotated[int | None, typer.Option(help="HTTP/Browser port.")] = None,
+def start(home: HomeOpt = None,
+          bolt_port: Annotated[int | None, typer.Option(help="Bolt port.", min=1, max=65535)] = None,
+          http_port: Annotated[int | None, typer.Option(help="HTTP/Browser port.", min=1, max=65535)] = None,
           json_out: JsonOpt = False) -> None:
     """Build (first time, with Maven) and start Neo4j 5.26 on loopback with a persistent data directory.
 

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from openresearch.agents.run.events import EventRecord
-from openresearch.commands.common import GraphOpt, JsonOpt, console, err_console, print_json, settings, store
+from openresearch.commands.common import (
+    GraphOpt,
+    JsonOpt,
+    console,
+    err_console,
+    invalid_options,
+    one_of,
+    print_json,
+    settings,
+    store,
+)
+from openresearch.errors import InputError
+from openresearch.output_dir import REPORT_FILES, check_out_dir
 
 runs_app = typer.Typer(help="Past research runs, read back from the graph.", no_args_is_help=True)
 
@@ -48,15 +62,17 @@ def research(
     source: Annotated[list[str] | None, typer.Option(
         "--source", "-s", help="web | arxiv | scholar | local:PATH (repeatable).")] = None,
     style: Annotated[str, typer.Option(help="brief | report | review")] = "report",
-    budget: Annotated[int, typer.Option(help="Sum of sub-question depths (planning budget).")] = 15,
+    budget: Annotated[int, typer.Option(help="Sum of sub-question depths (planning budget), 3 to 40.",
+                                        min=3, max=40)] = 15,
     language: Annotated[str, typer.Option(help="auto | en | zh")] = "auto",
     offline: Annotated[bool, typer.Option(help="Deterministic methods only: no LLM, no network.")] = False,
-    workers: Annotated[int, typer.Option(help="Sub-questions investigated in parallel.")] = 4,
-    out: Annotated[Path, typer.Option(help="Directory for report.md, report.json, report.html.")] = Path("out"),
+    workers: Annotated[int, typer.Option(help="Sub-questions investigated in parallel, 1 to 16.", min=1, max=16)] = 4,
+    out: Annotated[Path, typer.Option(help="Directory for report.md, report.json, report.html (not a symbolic "
+                                      "link, not a system folder).")] = Path("out"),
     resume: Annotated[str | None, typer.Option(help="Continue a run that was interrupted.")] = None,
-    max_llm_calls: Annotated[int | None, typer.Option(help="Hard cap on LLM calls.")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Hard cap on LLM tokens.")] = None,
-    max_cost: Annotated[float | None, typer.Option(help="Hard cap on LLM cost in USD.")] = None,
+    max_llm_calls: Annotated[int | None, typer.Option(help="Hard cap on LLM calls.", min=0)] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Hard cap on LLM tokens.", min=0)] = None,
+    max_cost: Annotated[float | None, typer.Option(help="Hard cap on LLM cost in USD.", min=0.0)] = None,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -65,19 +81,30 @@ def research(
 
     Example: openresearch research "Kafka or RabbitMQ for 1 KB events?" --source local:examples/corpus --offline
     """
-    from openresearch.agents.run.pipeline import run_research
     from openresearch.agents.run.run_config import Caps, RunOptions
+
+    # every option is checked before any work (and before the heavy imports): a bad one is one line, not a
+    # traceback after a finished run
+    one_of(style, "--style", ("brief", "report", "review"))
+    one_of(language, "--language", ("auto", "en", "zh"))
+    if max_cost is not None and not math.isfinite(max_cost):
+        raise InputError(f"--max-cost {max_cost}: not a finite amount")
+    out = check_out_dir(out, REPORT_FILES)
+    try:
+        caps = Caps(llm_calls=max_llm_calls, llm_tokens=max_tokens, llm_cost_usd=max_cost)
+        opts = RunOptions(question=question, sources=source or ["local:examples/corpus"], style=style,  # type: ignore[arg-type]
+                          budget=budget, language=language, offline=offline, workers=workers, out=out,  # type: ignore[arg-type]
+                          caps=caps)
+    except ValidationError as e:
+        raise invalid_options(e) from None
+    from openresearch.agents.run.pipeline import run_research
     from openresearch.agents.write.report import verification_summary
     from openresearch.boundary import Door, check_run
 
-    caps = Caps(llm_calls=max_llm_calls, llm_tokens=max_tokens, llm_cost_usd=max_cost)
-    opts = RunOptions(question=question, sources=source or ["local:examples/corpus"], style=style,  # type: ignore[arg-type]
-                      budget=budget, language=language, offline=offline, workers=workers, out=out,  # type: ignore[arg-type]
-                      caps=caps)
     door = Door.cli(settings())
     if resume is None:
         opts = check_run(opts, door)
-    with store(graph) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+    with store(graph, writes=True) as st, Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                                       console=err_console, transient=False, disable=json_out) as bar:
         st.init_schema()
         if resume is not None:  # the run goes on with its stored options: they pass the boundary again
@@ -94,8 +121,8 @@ def research(
 
 
 @runs_app.command("list")
-def runs_list(limit: Annotated[int, typer.Option(help="How many runs.")] = 20, graph: GraphOpt = None,
-              json_out: JsonOpt = False) -> None:
+def runs_list(limit: Annotated[int, typer.Option(help="How many runs.", min=1, max=10_000)] = 20,
+              graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
     """List recent research runs, newest first.
 
     Example: openresearch runs list --limit 5

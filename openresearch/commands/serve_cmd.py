@@ -6,13 +6,14 @@ from typing import Annotated
 
 import typer
 
-from openresearch.commands.common import GraphOpt, err_console, settings
+from openresearch.commands.common import GraphOpt, err_console, one_of, settings
 
 
 def serve(
     host: Annotated[str | None, typer.Option(help="Address to listen on (default OPENRESEARCH_API_HOST, "
                                              "127.0.0.1). Anything but loopback needs OPENRESEARCH_API_KEY.")] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default OPENRESEARCH_API_PORT, 8000).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default OPENRESEARCH_API_PORT, 8000).", min=1,
+                                             max=65535)] = None,
     graph: GraphOpt = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
@@ -28,6 +29,7 @@ def serve(
     from openresearch.api.app import create_app
     from openresearch.api.deps import check_bind
 
+    one_of(log_level, "--log-level", ("critical", "error", "warning", "info", "debug", "trace"))
     cfg = settings()
     bind = host or cfg.api_host
     check_bind(bind, cfg)

@@ -135,7 +135,9 @@ def verify_claims(
     Example: openresearch verify-claims claims.jsonl
     """
     from openresearch.ingest.evidence_io import decoded_lines
+    from openresearch.output_dir import check_out_file, open_new_file
 
+    target = check_out_file(out) if out is not None else None  # before any work
     if str(file) == "-":
         rows, errors, n = parse_lines(decoded_lines(sys.stdin.buffer))
     else:
@@ -149,10 +151,10 @@ def verify_claims(
     results = judge_rows(judge, rows) if rows else []
     report = ClaimsReport(lines=n, judged=len(results), malformed=len(errors), errors=errors,
                           labels=dict(Counter(r["label"] for r in results)), judge=kind)
-    if out is None:
+    if target is None:
         _write(sys.stdout, results)
     else:
-        with out.open("w", encoding="utf-8") as fh:
+        with open_new_file(target.parent, target.name) as fh:
             _write(fh, results)
     for err in errors:
         err_console.print(f"[yellow]skipped[/yellow] {err}")

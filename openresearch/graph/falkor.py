@@ -13,7 +13,7 @@ from falkordb import FalkorDB
 from falkordb.query_result import QueryResult
 
 from openresearch.cypher import Dialect
-from openresearch.errors import ConstraintViolation, GraphUnavailable, QueryError
+from openresearch.errors import ConstraintViolation, GraphReadOnly, GraphUnavailable, QueryError
 from openresearch.graph.backend import Params, Row
 from openresearch.graph_schema import SchemaSpec
 
@@ -64,7 +64,14 @@ class FalkorBackend:
             else:
                 self._db = FalkorDB(host=self._host or "127.0.0.1", port=self._port or 6379, password=self._password,
                                     socket_timeout=self._timeout_s, socket_connect_timeout=5)
-            self._db.connection.ping()
+            self.refuses_writes: str | None = None
+            """Why the server refuses writes (its MISCONF line), if it does: reads still work."""
+            try:
+                self._db.connection.ping()
+            except rexc.ResponseError as e:  # Redis refuses even PING while it cannot persist; reads still run
+                if not _misconf(e):
+                    raise GraphUnavailable(f"FalkorDB at {where} answered: {_first_line(e)}") from None
+                self.refuses_writes = _first_line(e)
         except (rexc.ConnectionError, rexc.TimeoutError, OSError) as e:
             raise GraphUnavailable(f"cannot reach FalkorDB at {where}: {_first_line(e)}") from None
         self._graph = self._db.select_graph(self.graph_name)
@@ -119,6 +126,10 @@ class FalkorBackend:
         except UnicodeEncodeError as e:  # a lone surrogate (from JSON "\ud800"): not UTF-8, so not sendable
             raise QueryError(f"FalkorDB cannot take the string: {e.reason} ({e.object[e.start:e.end]!r})") from None
         except rexc.ResponseError as e:
+            if _misconf(e):
+                self.refuses_writes = _first_line(e)
+                raise GraphReadOnly(f"the graph refuses writes until disk space is freed where its data lives "
+                                    f"(read commands still work): {self.refuses_writes.split('. ')[0]}") from None
             if "unique constraint violation" in str(e).lower():
                 raise ConstraintViolation(f"FalkorDB: {_first_line(e)}") from None
             raise QueryError(f"FalkorDB rejected the query: {_first_line(e)}") from None
@@ -352,6 +363,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _misconf(e: BaseException) -> bool:
+    """Redis's answer while it cannot write its snapshot or append-only file (a full or read-only disk)."""
+    return str(e).startswith("MISCONF")
 
 
 def _first_line(e: BaseException) -> str:

@@ -20,6 +20,7 @@ from openresearch.ingest.asciidoc import asciidoc_to_markdown
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.metadata import parse_date
+from openresearch.ingest.safe_open import LocalFile, read_regular
 from openresearch.ingest.sniff import looks_like_prose
 from openresearch.ingest.textnorm import collapse
 from openresearch.models import SourceDoc
@@ -333,19 +334,22 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
         pages = [(p.page_no, p.start, p.end) for p in parsed.pages]
         doc_kind = "paper" if default_kind in {"local", "web"} else default_kind
     elif kind == "html":
-        from openresearch.ingest.html import parse_html
+        from openresearch.ingest.html import drop_huge_attributes, parse_html
 
+        data = drop_huge_attributes(data)  # inline data in attributes is no text: it must not crowd the text out
         if len(data) > limits.max_markup_bytes:
             warnings.append(f"{label}: only the first {limits.max_markup_bytes:,} of {len(data):,} bytes of HTML "
                             "were read (OPENRESEARCH_MAX_DOCUMENT_CHARS)")
             data = data[:limits.max_markup_bytes]
         parsed = parse_html(data, url=url, content_type=content_type)
         text, title, published = parsed.text, parsed.title, parsed.published_at
+        if parsed.decode_note:
+            warnings.append(f"{label}: {parsed.decode_note}")
     else:
         decoded = decode_bytes(data, content_type)
-        if decoded.replaced:
-            warnings.append(f"{label}: {decoded.replaced} invalid UTF-8 sequence(s) replaced by U+FFFD")
-            log.warning("%s: %d invalid UTF-8 sequence(s) replaced", label, decoded.replaced)
+        if note := decoded.note():
+            warnings.append(f"{label}: {note}")
+            log.warning("%s: %s", label, note)
         raw = decoded.text
         fields, body = split_header(raw)
         heading: str | None = None
@@ -382,25 +386,21 @@ def local_url(path: Path) -> str:
 
 
 def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = None,
-               warnings: list[str] | None = None) -> SourceDoc:
+               warnings: list[str] | None = None, file: LocalFile | None = None) -> SourceDoc:
     """A local file. Its id always comes from ``url`` (default: the file:// URL of its resolved path), so no
     two files share a source; its url is the page it names (front matter, canonical link, PDF metadata) if any.
+    ``file``: the file as the caller read it already (ingest/safe_open.py), else it is read here.
     """
     url = url or local_url(path)
     kind = SUFFIXES.get(path.suffix.lower())
     if kind is None:
         raise ParseError(f"{path}: unsupported file type {path.suffix!r}")
     lim = limits or Limits()
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ParseError(f"{path}: {size:,} bytes, more than a document file may have ({MAX_FILE_BYTES:,})")
-        data = path.read_bytes()
-        executable = bool(path.stat().st_mode & 0o111)
-    except OSError as e:
-        raise ParseError(f"{path}: cannot read: {e.strerror}") from None
+    if file is None:
+        file = read_regular(path, MAX_FILE_BYTES)  # once, no link followed, a regular file only
+    data = file.data
     if kind == "prose":
-        if path.name.startswith(".") or executable or not looks_like_prose(data):
+        if path.name.startswith(".") or file.mode & 0o111 or not looks_like_prose(data):
             raise NotADocument(f"{path}: a file without a suffix that is not prose text; not read")
         kind = "text"
     doc = parse_bytes(data, kind=kind, url=url, default_kind="local", limits=lim, warnings=warnings, name=str(path))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import sqlite3
 import threading
 from array import array
@@ -12,6 +14,7 @@ from pathlib import Path
 _SCHEMA = """CREATE TABLE IF NOT EXISTS embeddings (
     model TEXT NOT NULL, text_sha256 TEXT NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (model, text_sha256)) WITHOUT ROWID"""
+log = logging.getLogger(__name__)
 # SQLite caps host parameters per statement; look keys up in slices below that limit.
 _BATCH = 500
 
@@ -26,18 +29,39 @@ def to_float32(vector: Sequence[float]) -> list[float]:
 
 
 class EmbeddingCache:
+    """A cache only: when its disk is full (or unwritable) it is switched off with one warning and embedding goes
+    on uncached, so a read command such as a search still answers."""
+
     def __init__(self, cache_dir: Path | str) -> None:
         path = Path(cache_dir)
-        path.mkdir(parents=True, exist_ok=True)
         self.path = path / "embeddings.sqlite3"
         self._lock = threading.Lock()
-        # One connection shared by threads under a lock: the cache is small and writes are batched.
-        self._db = sqlite3.connect(self.path, check_same_thread=False)
-        with self._lock, self._db:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(_SCHEMA)
+        self.disabled: str | None = None
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            # One connection shared by threads under a lock: the cache is small and writes are batched.
+            self._db = sqlite3.connect(self.path, check_same_thread=False)
+            with self._lock, self._db:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(_SCHEMA)
+        except (sqlite3.Error, OSError) as e:
+            self._disable(e)
+
+    def _disable(self, e: BaseException) -> None:
+        if self.disabled is None:
+            self.disabled = str(e)
+            log.warning("embedding cache %s switched off: %s (embedding goes on uncached)", self.path, e)
 
     def get_many(self, model: str, keys: Sequence[str]) -> dict[str, list[float]]:
+        if self.disabled:
+            return {}
+        try:
+            return self._get_many(model, keys)
+        except sqlite3.Error as e:
+            self._disable(e)
+            return {}
+
+    def _get_many(self, model: str, keys: Sequence[str]) -> dict[str, list[float]]:
         found: dict[str, list[float]] = {}
         unique = list(dict.fromkeys(keys))
         with self._lock:
@@ -55,10 +79,15 @@ class EmbeddingCache:
         return found
 
     def put_many(self, model: str, items: Iterable[tuple[str, Sequence[float]]]) -> None:
+        if self.disabled:
+            return
         rows = [(model, key, len(vec), array("f", vec).tobytes()) for key, vec in items]
-        with self._lock, self._db:
-            self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+        try:
+            with self._lock, self._db:
+                self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.Error as e:  # "database or disk is full"
+            self._disable(e)
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, contextlib.suppress(sqlite3.Error, AttributeError):
             self._db.close()

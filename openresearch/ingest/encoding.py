@@ -57,6 +57,19 @@ class Decoded(BaseModel):
     method: Method
     replaced: int = 0
     """Invalid byte sequences replaced by U+FFFD (a lossy decode: the caller warns)."""
+    invalid_at: int | None = None
+    """The offset of the first byte that is not UTF-8, when the bytes were not UTF-8 and nothing (a BOM, a declared
+    charset) said what they were: the text was guessed or repaired, and ``note`` says so."""
+    invalid_byte: int | None = None
+
+    def note(self) -> str | None:
+        """One line for the user when the text is not what the bytes said for sure, else None."""
+        if self.invalid_at is None:
+            return None
+        where = f"byte 0x{self.invalid_byte or 0:02x} at offset {self.invalid_at:,}"
+        if self.method == "utf-8-lossy":
+            return (f"invalid UTF-8: {self.replaced} sequence(s) replaced by U+FFFD, the first {where}")
+        return f"invalid UTF-8 (first {where}); read as {self.encoding}, {self.method}, which may be wrong"
 
 
 def normalize_label(label: str) -> str | None:
@@ -144,11 +157,13 @@ def decode_bytes(data: bytes, content_type: str | None = None) -> Decoded:
         if encoding and (text := _decode_as(data, encoding)) is not None:
             return Decoded(text=text, encoding=encoding, method=method)
     # Non-ASCII bytes that happen to form valid UTF-8 are almost never anything else.
-    if (text := _strict(data, "utf-8")) is not None:
-        return Decoded(text=text, encoding="utf-8", method="utf-8")
+    try:
+        return Decoded(text=data.decode("utf-8"), encoding="utf-8", method="utf-8")
+    except UnicodeDecodeError as e:
+        at, byte = e.start, data[e.start]
     if (lossy := _mostly_utf8(data)) is not None:
-        return lossy
+        return lossy.model_copy(update={"invalid_at": at, "invalid_byte": byte})
     detected = _detect(data)
     if detected and (text := _decode_as(data, detected)) is not None:
-        return Decoded(text=text, encoding=detected, method="detected")
-    return Decoded(text=_decode_cp1252(data), encoding="cp1252", method="fallback")
+        return Decoded(text=text, encoding=detected, method="detected", invalid_at=at, invalid_byte=byte)
+    return Decoded(text=_decode_cp1252(data), encoding="cp1252", method="fallback", invalid_at=at, invalid_byte=byte)

@@ -51,6 +51,20 @@ def _readability_blocks(markup: str, url: str | None, threshold: float) -> list[
     return remove_boilerplate(extract_blocks(root), threshold)
 
 
+# an attribute value this long is inline data (a base64 image, a serialised state blob), never text to quote
+HUGE_ATTRIBUTE_BYTES = 65_536
+_HUGE_ATTR = re.compile(rb"""(=\s*)(?:"[^"]{%d,}"|'[^']{%d,}'|[^\s"'>=]{%d,})"""
+                        % ((HUGE_ATTRIBUTE_BYTES,) * 3))
+
+
+def drop_huge_attributes(data: bytes) -> bytes:
+    """The markup with every attribute value over HUGE_ATTRIBUTE_BYTES emptied, so a 10 MB data: URI neither
+    counts against the markup limit nor pushes the text after it past that limit."""
+    if len(data) <= HUGE_ATTRIBUTE_BYTES:
+        return data
+    return _HUGE_ATTR.sub(rb'\1""', data)
+
+
 def _chars(blocks: list[RawBlock]) -> int:
     return sum(len(b.text) for b in blocks)
 
@@ -66,10 +80,10 @@ def parse_html(
     """Parse a page. `content_type` is the HTTP header (its charset is honoured for bytes input);
     `threshold` is the boilerplate score a block needs to be kept; readability's result is used
     when it holds at least `min_chars` characters (or all the page has)."""
-    encoding = None
+    encoding = note = None
     if isinstance(data, bytes):
         decoded = decode_bytes(data, content_type)
-        markup, encoding = decoded.text, decoded.encoding
+        markup, encoding, note = decoded.text, decoded.encoding, decoded.note()
     else:
         markup = data
     root = _parse_tree(markup)
@@ -91,5 +105,6 @@ def parse_html(
         blocks=blocks,
         lang=guess_lang(text, meta.lang),
         encoding=encoding,
+        decode_note=note,
         method="readability" if chosen is article_blocks else "fallback",
     )

@@ -28,10 +28,11 @@ from openresearch.errors import NotADocument, ParseError
 from openresearch.graph.documents import StoredSource
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import Chunk, chunk_text
-from openresearch.ingest.documents import SUFFIXES, Limits, parse_file
+from openresearch.ingest.documents import MAX_FILE_BYTES, SUFFIXES, Limits, parse_file
 from openresearch.ingest.embed import Embedder
-from openresearch.ingest.metadata import local_file_title
+from openresearch.ingest.metadata import file_title
 from openresearch.ingest.retrievers.base import Candidate
+from openresearch.ingest.safe_open import read_regular
 from openresearch.ingest.walk import Expansion
 from openresearch.ingest.walk import expand as expand_spec
 from openresearch.models import SourceDoc
@@ -61,8 +62,11 @@ class IndexReport:
 def parse_local_file(path: Path, limits: Limits | None = None, warnings: list[str] | None = None) -> SourceDoc:
     """A local document as ingest stores it: parsed, titled by its Markdown heading or a readable file name
     (never the folder, "corpus")."""
-    doc = parse_file(path, limits=limits, warnings=warnings)
-    return doc if doc.title else doc.model_copy(update={"title": local_file_title(path)})
+    file = read_regular(path, MAX_FILE_BYTES)  # the one read: a file swapped after the walk is not followed
+    doc = parse_file(path, limits=limits, warnings=warnings, file=file)
+    if doc.title:
+        return doc
+    return doc.model_copy(update={"title": file_title(path.name, file.data[:20000].decode("utf-8", "replace"))})
 
 
 def expand(spec: str | Path, *, follow_symlinks: bool = False) -> Expansion:

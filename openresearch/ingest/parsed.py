@@ -39,6 +39,8 @@ class ParsedDocument(BaseModel):
     lang: str | None = None
     pages: list[PageSpan] = Field(default_factory=list)
     encoding: str | None = None
+    decode_note: str | None = None
+    """Set when the bytes were not valid UTF-8 and nothing declared their charset (encoding.Decoded.note)."""
     # How the body was found: readability, the boilerplate fallback, or the PDF reader.
     method: Literal["readability", "fallback", "pdf"] = "readability"
 

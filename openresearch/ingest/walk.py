@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openresearch.errors import InputError
+from openresearch.ingest.safe_open import file_kind
 
 _MAGIC = re.compile(r"[*?\[]")
 
@@ -85,8 +86,11 @@ def walk(top: Path, suffixes: set[str] | frozenset[str], *, follow_symlinks: boo
             except OSError as exc:
                 notes.append(f"{path}: cannot read: {exc.strerror}")
                 continue
-            if not stat.S_ISREG(mode) or real.suffix.lower() not in suffixes:
-                continue  # sockets, FIFOs and devices are never opened (a FIFO would block the read)
+            if real.suffix.lower() not in suffixes:
+                continue
+            if not stat.S_ISREG(mode):  # sockets, FIFOs and devices are never opened (a FIFO would block the read)
+                notes.append(f"{path}: {file_kind(mode)}, not a regular file; skipped")
+                continue
             if real not in seen_files:
                 seen_files.add(real)
                 yield real

@@ -29,8 +29,10 @@ from openresearch.agents.run.state import Counters
 from openresearch.agents.write.report import to_html, to_markdown
 from openresearch.agents.write.report_model import Report
 from openresearch.config import Settings
+from openresearch.errors import InputError
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder
+from openresearch.output_dir import REPORT_FILES, write_files
 
 __all__ = ["default_embedder", "open_services", "persist_events", "replay_events", "research", "run_research",
            "stored_report", "to_report", "write_report_files"]
@@ -115,11 +117,12 @@ async def research(options: RunOptions, services: Services, *, resume: str | Non
 
 
 def write_report_files(report: Report, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "report.md").write_text(to_markdown(report), encoding="utf-8")
-    (out / "report.json").write_text(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False),
-                                     encoding="utf-8")
-    (out / "report.html").write_text(to_html(report), encoding="utf-8")
+    """report.md, .json and .html in ``out``, each written whole to a temporary name and renamed: a symbolic
+    link planted at one of the names is replaced, never followed (output_dir.py)."""
+    md, js, html = REPORT_FILES
+    write_files(out, {md: to_markdown(report),
+                      js: json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False),
+                      html: to_html(report)})
 
 
 def run_research(options: RunOptions, store: GraphStore, settings: Settings, *, embedder: Embedder | None = None,
@@ -130,5 +133,10 @@ def run_research(options: RunOptions, store: GraphStore, settings: Settings, *, 
     with open_services(settings, store=store, embedder=embedder) as services:
         report = asyncio.run(research(options, services, resume=resume, subscribers=subscribers,
                                       components=components))
-    write_report_files(report, options.out)
+    try:
+        write_report_files(report, options.out)
+    except (OSError, InputError) as e:  # the run is done and stored: say where it is, in one line
+        why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
+        raise InputError(f"run {report.run_id} finished and is stored in the graph, but its files were not written "
+                         f"to {options.out}: {why}") from None
     return report
