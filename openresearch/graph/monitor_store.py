@@ -75,7 +75,10 @@ class MonitorStore(CatalogueStore):
     def observation_rows(self) -> list[Row]:
         return self._read("monitor_observations")
 
-    def write_supersessions(self, items: Sequence[Supersession], now: int) -> int:
+    def write_supersessions(self, items: Sequence[Supersession], now: int, released: Sequence[str] = ()) -> int:
+        """Mark `items` and make `released` (observation ids) current again; returns how many were marked."""
+        if released:
+            self._write("monitor_release_supersessions", ids=list(released))
         if not items:
             return 0
         rows = [{"old": s.old, "new": s.new, "at": s.at_ms, "late": s.late} for s in items]
