@@ -34,6 +34,8 @@ SAMPLE.update({"props": {"question": "q"}, "owner": "w", "until": 0, "due_only":
                "at": 0, "nothing_changed": True, "data": "{}"})
 # kept versions of changed sources (archive_source_version.cypher)
 SAMPLE.update({"version_id": "S-x@0123456789ab", "scope": "S-x@ba9876543210", "now": 0})
+# a source's new stated date (set_source_date.cypher)
+SAMPLE.update({"published_at": 0})
 
 
 def test_every_file_loads_with_matching_params() -> None:
