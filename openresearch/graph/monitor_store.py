@@ -86,6 +86,11 @@ class MonitorStore(CatalogueStore):
         self._write("monitor_drop_stale_supersedes")
         return len(rows)
 
+    def drop_removed_supersedes(self, source_ids: Sequence[str]) -> None:
+        """Nothing points at the observations of removed sources (`source_ids`; their kept last versions)."""
+        if source_ids:
+            self._write("monitor_drop_removed_supersedes", ids=list(source_ids))
+
     def snapshot(self) -> list[Row]:
         return self._read("monitor_snapshot")
 

@@ -121,11 +121,16 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     timed_obs = timed_observations(rows)
     todo, released = changes(timed_obs), releases(timed_obs)
     await asyncio.to_thread(ms.write_supersessions, [*todo, *restated], now, released)
+    removed = set(before.sources) - set(after.sources)
+    await asyncio.to_thread(ms.drop_removed_supersedes, sorted(removed))
     rows_after = with_supersessions(rows, todo, released)  # what a third read of the whole graph would return
     # what is this topic's: the evidence answering the run's questions, and the entities it reports on (other
     # workers' runs of other topics may write to the graph meanwhile; their changes are theirs to report)
     own = await asyncio.to_thread(ms.run_evidence, rid)
     gone = before.evidence - after.evidence  # a removed source is everyone's news
+    # an edited document is this topic's news when its evidence answers the topic's questions
+    edited = [e for e in edited if (before.evidence_of.get(e.source.id, set())
+                                    | after.evidence_of.get(e.source.id, set())) & own]
     mine = {r["entity_id"] for r in [*rows_before, *rows_after] if r["evidence_id"] in own | gone}
     own_obs = {r["id"] for r in [*rows_before, *rows_after] if r["evidence_id"] in own | gone}
     # conflicts only where the rows changed: elsewhere the groups before and after are the same; a relative
@@ -142,7 +147,6 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     stated = {c.new_evidence for d in edited for c in d.changed}
     kept = await asyncio.to_thread(_unchanged, store, before, after, edited, views)
     views = [v for v in views if v.id not in kept and v.id not in stated]
-    removed = set(before.sources) - set(after.sources)
     built = digests.build(
         digest_id=f"D-{rid}", topic_id=topic.id, run_id=rid, question=topic.question, at=now,
         # a new source holding none of this run's evidence was read by another topic's run (or by none)

@@ -4,12 +4,14 @@ changed in it; a deleted document's values are listed and what they had supersed
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
 from monitor_support import TINY, offline_services, write_doc
 
 from openresearch.api.routers.conflicts import conflicts_out
+from openresearch.graph.judgements import NoValue
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.embed import Embedder
@@ -70,6 +72,10 @@ def test_independent_sources_that_disagree_are_a_conflict_whatever_their_dates(
     groups = {c.id: c for c in conflicts_out(store)}
     assert len(groups) == 1
     gid = next(iter(groups))
+    store.resolve_conflict(gid, NoValue(decision="both_hold", note="different hardware", author="analyst"))
+    # a monitoring run that changes nothing leaves the group, and its resolution, in view
+    assert run(m, clock, tid).nothing_changed
+    assert [(c.id, c.status) for c in conflicts_out(store)] == [(gid, "resolved")]
 
     # the same publisher's own later statement supersedes its earlier one; the other source's value stays
     write_doc(corpus, "acme-1.5.md", "AcmeDB 1.5 release notes", "2026-02-10", "https://acme.example/releases/1.5",
@@ -85,10 +91,13 @@ def test_independent_sources_that_disagree_are_a_conflict_whatever_their_dates(
     assert sorted(v.raw_values[0] for v in after[gid].values) == ["150,000 rows per second", "90,000 rows per second"]
     assert [c.id for c in d2.changed_conflicts] == [gid] and not d2.new_conflicts and not d2.resolved_conflicts
 
-    # an idle day: the group (and any resolution given it) is still there
+    # an idle day: the group is still there, now and as of any date since both values were stated
     d3 = run(m, clock, tid)
     assert d3.nothing_changed
-    assert list({c.id for c in conflicts_out(store)}) == [gid]
+    assert [c.id for c in conflicts_out(store)] == [gid]
+    assert [c.id for c in conflicts_out(store, as_of=date(2026, 12, 31))] == [gid]
+    assert [c.id for c in conflicts_out(store, as_of=date(2026, 3, 1))] == [gid]
+    assert conflicts_out(store, as_of=date(2026, 2, 28)) == []  # the independent value was not stated yet
 
 
 def test_an_edited_document_is_reported_as_an_edit(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None:
@@ -133,20 +142,29 @@ def test_an_edited_document_is_reported_as_an_edit(store: GraphStore, embedder: 
 def test_a_deleted_document_takes_its_values_and_gives_back_what_they_superseded(
         store: GraphStore, embedder: Embedder, tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
+    write_doc(corpus, "acme-1.3.md", "AcmeDB 1.3 release notes", "2025-12-01", "https://acme.example/releases/1.3",
+              tp("100,000"))
     write_doc(corpus, "acme-1.4.md", "AcmeDB 1.4 release notes", "2026-01-10", "https://acme.example/releases/1.4",
               tp("120,000"))
     write_doc(corpus, "acme-1.5.md", "AcmeDB 1.5 release notes", "2026-02-10", "https://acme.example/releases/1.5",
               tp("150,000"))
     m, clock, tid = monitor(store, embedder, tmp_path)
     run(m, clock, tid)
-    assert superseded(store) == [("120,000", "150,000")] and current(store) == ["150,000"]
+    assert superseded(store) == [("100,000", "120,000"), ("120,000", "150,000")] and current(store) == ["150,000"]
 
+    (corpus / "acme-1.3.md").unlink()
     (corpus / "acme-1.5.md").unlink()
     d2 = run(m, clock, tid)
-    assert [s.url for s in d2.removed_sources] == ["https://acme.example/releases/1.5"]
-    assert [v.value for v in d2.values_left] == ["150,000 rows per second"]
+    assert sorted(s.url for s in d2.removed_sources) == ["https://acme.example/releases/1.3",
+                                                         "https://acme.example/releases/1.5"]
+    assert sorted(v.value for v in d2.values_left) == ["100,000 rows per second", "150,000 rows per second"]
     left = [s.text for s in d2.sentences if s.text.startswith("Source no longer available")]
-    assert len(left) == 1 and "150,000 rows per second" in left[0] and f"[{d2.values_left[0].evidence}]" in left[0]
+    assert len(left) == 2 and all(f"[{v.evidence}]" in " ".join(left) for v in d2.values_left)
+    # nothing points at the removed documents' observations (their kept last versions are history)
+    into = store.backend.read(
+        "MATCH (:Observation)-[:SUPERSEDES]->(o:Observation)<-[:REPORTS]-(:Evidence)-[:FROM]->(v:Source) "
+        "WHERE v.version_of IN $ids RETURN o.id AS id", {"ids": [s.id for s in d2.removed_sources]})
+    assert into == []
     # what the deleted document's value had superseded is current again; nothing points at its observation
     assert current(store) == ["120,000"] and superseded(store) == []
     dangling = store.backend.read(
