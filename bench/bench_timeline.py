@@ -84,7 +84,8 @@ def owner(m: Mapping[str, Any]) -> str:
 
 
 def url_of(m: Mapping[str, Any]) -> str:
-    return f"https://{owner(m)}.example/{m.get('repo', '')}/{m.get('path', m['doc_id'])}"
+    """One URL per document of the corpus (two kept versions of one README are two documents of one owner)."""
+    return f"https://{owner(m)}.example/{m['doc_id']}"
 
 
 def date_of(m: Mapping[str, Any], i: int) -> str:
@@ -104,9 +105,14 @@ def with_header(raw: str, title: str, published: str, url: str) -> str:
     return "---\n" + "\n".join(lines) + "\n---\n\n" + raw
 
 
-def copy_as(path: Path, to: Path, url: str, published: str, old: str, new: str) -> None:
-    """A copy of a document under another publisher's URL and date, with one sentence rewritten."""
-    text = path.read_text("utf-8").replace(old, new)
+def copy_as(path: Path, to: Path, url: str, published: str, quote: str, raw: str, new: str,
+            prefix: str = "") -> None:
+    """A copy of a document under another publisher's URL and date, the quote's figure written `new` (and its
+    line led by `prefix`)."""
+    text = path.read_text("utf-8")
+    line = source_line(text, quote, raw)
+    assert line is not None
+    text = text.replace(line, prefix + rewrite(line, quote, raw, new), 1)
     text = re.sub(r"(?m)^url: .*$", f"url: {url}", text, count=1)
     text = re.sub(r'(?m)^title: "(.*)"$', lambda m: f'title: "{m.group(1)} (as {to.stem})"', text, count=1)
     to.write_text(re.sub(r"(?m)^published: .*$", f"published: {published}", text, count=1), "utf-8")
@@ -184,10 +190,29 @@ def pick(rows: list[dict[str, Any]], files: Mapping[str, Path], avoid: set[str],
             continue
         if len(raw.replace(",", "")) < 2 or "\n" in r["quote"]:
             continue
-        text = path.read_text("utf-8")
-        if text.count(r["quote"]) == 1 and r["quote"].count(raw) == 1:  # the edit rewrites that quote only
+        if r["quote"].count(raw) == 1 and source_line(path.read_text("utf-8"), r["quote"], raw) is not None:
             return r
     return None
+
+
+def source_line(text: str, quote: str, raw: str) -> str | None:
+    """The one line of the raw file that the (normalised) quote was read from and that holds `raw` once: the
+    line holding the number that shares the most words with the quote, if no other line shares as many."""
+    words = {w for w in re.findall(r"\w{3,}", quote.lower())}
+    number = re.compile(rf"(?<![\d.,]){re.escape(raw)}(?![\d]|[.,]\d)")
+    scored = sorted(((len(words & set(re.findall(r"\w{3,}", line.lower()))), line) for line in text.splitlines()
+                     if len(number.findall(line)) == 1), reverse=True)
+    if not scored or scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def rewrite(text: str, quote: str, raw: str, new: str) -> str:
+    """`text` with the figure `raw` of the quote's line written `new`."""
+    line = source_line(text, quote, raw)
+    assert line is not None
+    number = re.compile(rf"(?<![\d.,]){re.escape(raw)}(?![\d]|[.,]\d)")
+    return text.replace(line, number.sub(new, line, count=1), 1)
 
 
 def produced(d: Digest) -> list[str]:
@@ -260,8 +285,7 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
     if a is not None:
         new_raw = scaled(str(a["raw_value"]), 2)
         path = files[a["source_id"]]
-        path.write_text(path.read_text("utf-8").replace(a["quote"], a["quote"].replace(str(a["raw_value"]), new_raw)),
-                        "utf-8")
+        path.write_text(rewrite(path.read_text("utf-8"), a["quote"], str(a["raw_value"]), new_raw), "utf-8")
         title = next(s.title or s.url for s in d1.new_sources if s.id == a["source_id"])
         day.expected.append(f"In {title}, {a['entity']} {a['metric']} went from {a['raw_value']} … to {new_raw} … "
                             f"[{a['evidence_id']}] → [E-new]")
@@ -279,7 +303,7 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
         contra = scaled(str(c["raw_value"]), 3)
         # another publisher's copy of the document with that one figure different: read as the original is
         copy_as(files[c["source_id"]], corpus / "zz-independent-lab.md", "https://independent-lab.example/copy",
-                "2030-01-01", c["quote"], c["quote"].replace(str(c["raw_value"]), contra))
+                "2030-01-01", c["quote"], str(c["raw_value"]), contra)
         day.expected.append(f"New (or changed) conflict: {c['entity']} {c['metric']}: {c['raw_value']} … vs "
                             f"{contra} …; nothing superseded")
 
@@ -330,9 +354,8 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
     # day 7: a figure only reported from someone else
     if c is not None:
         heard = scaled(str(c["raw_value"]), 5)
-        sentence = c["quote"].replace(str(c["raw_value"]), heard)
         copy_as(files[c["source_id"]], corpus / "zz-another-blog.md", "https://another-blog.example/copy",
-                "2032-01-01", c["quote"], f"I also saw the earlier claim that {sentence[0].lower()}{sentence[1:]}")
+                "2032-01-01", c["quote"], str(c["raw_value"]), heard, prefix="I also saw the earlier claim that ")
         day = Day("day 7: a figure only reported from someone else",
                   [f"no change and no conflict from the reported {heard}"])
         run(day, lambda d: not d.changed_values and not any(
