@@ -184,6 +184,8 @@ def pick(rows: list[dict[str, Any]], files: Mapping[str, Path], avoid: set[str],
     for r in sorted(rows, key=lambda r: -relevance(r, question)):
         if r["metric"] in GENERIC_METRICS or len(values[(r["source_id"], r["key"], r.get("condition_key") or "")]) > 1:
             continue
+        if r.get("unit") in ("year", "date"):  # a year scaled is no year: measurements only
+            continue
         raw = str(r.get("raw_value") or "")
         path = files.get(r["source_id"])
         if path is None or r["source_id"] in avoid or numeric(raw) is None or (r.get("role") or "own") != "own":

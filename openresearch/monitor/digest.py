@@ -98,7 +98,8 @@ def _edit_sentences(e: DocumentChange) -> list[Sentence]:
                             evidence_ids=[c.old_evidence, c.new_evidence], metadata=[name]))
     for v in e.dropped:
         out.append(Sentence(text=f"In {name}, {v.entity} {v.metric}{_cond(v.condition)} {v.value} [{v.evidence}] "
-                                 "is no longer stated.", evidence_ids=[v.evidence], metadata=[name]))
+                                 "is no longer stated (its sentence changed or was removed).",
+                            evidence_ids=[v.evidence], metadata=[name]))
     if e.date_changed:
         old_at, new_at = _date(e.old_published_at), _date(e.new_published_at)
         what = "" if e.text_changed else " (its text is unchanged)"

@@ -61,12 +61,14 @@ def _change(old: Row, new: Row) -> ValueChange:
 
 
 def document_change(source: SourceItem, old_published_at: int | None, old_rows: Iterable[Row],
-                    new_rows: Iterable[Row], *, text_changed: bool, read: bool = True
-                    ) -> tuple[DocumentChange, list[Supersession]]:
+                    new_rows: Iterable[Row], *, text_changed: bool, read: bool = True,
+                    new_text: str | None = None) -> tuple[DocumentChange, list[Supersession]]:
     """What changed in one document (`old_rows`: its previous version's observation rows, `new_rows`: the
     current version's), and the supersessions of its previous version's values by the new version's (a new
     version of one document restates its values: the one lineage that needs no publisher). `read`: whether
-    the run read the new version at all (no evidence from it: its figures are not known to be gone)."""
+    the run read the new version at all (no evidence from it: its figures are not known to be gone);
+    `new_text`: the new version's text, where a previous figure's sentence that is still there word for word is
+    still stated (the run read other parts of the document), not dropped."""
     olds, news = _by_key(old_rows), _by_key(new_rows)
     change = DocumentChange(source=source, old_published_at=old_published_at, new_published_at=source.published_at,
                             text_changed=text_changed)
@@ -84,8 +86,12 @@ def document_change(source: SourceItem, old_published_at: int | None, old_rows: 
             change.changed.append(_change(a, b))
             restated.append(_supersession(a, b))
         if read:
-            change.dropped += [value_item(r) for r in o[len(n):]]
+            change.dropped += [value_item(r) for r in o[len(n):] if not _still_there(r, new_text)]
     return change, restated
+
+
+def _still_there(r: Row, text: str | None) -> bool:
+    return text is not None and " ".join(str(r.get("quote") or "\0").split()) in " ".join(text.split())
 
 
 def _supersession(old: Row, new: Row) -> Supersession:

@@ -117,7 +117,7 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
     # an edited document: its previous version's values against the new version's (edits.py); the new
     # version's values supersede the old ones (one lineage), whatever the pass below decides across documents
-    edited, restated = _edits(before, after, rows_before, rows)
+    edited, restated = await asyncio.to_thread(_edits, store, before, after, rows_before, rows)
     timed_obs = timed_observations(rows)
     todo, released = changes(timed_obs), releases(timed_obs)
     await asyncio.to_thread(ms.write_supersessions, [*todo, *restated], now, released)
@@ -181,19 +181,21 @@ def _sides(g: ConflictGroup) -> set[tuple[str, ...]]:
     return {(f"{v.value:g}", *sorted(v.source_ids)) for v in g.values}
 
 
-def _edits(before: Snapshot, after: Snapshot, rows_before: Sequence[Row], rows: Sequence[Row]
+def _edits(store: GraphStore, before: Snapshot, after: Snapshot, rows_before: Sequence[Row], rows: Sequence[Row]
            ) -> tuple[list[DocumentChange], list[Supersession]]:
     """The documents whose text or date changed in this run, each against its previous version, and the
     supersessions of the previous versions' values by the new versions'."""
     out: list[DocumentChange] = []
     restated: list[Supersession] = []
-    for sid in edited_sources(before.sources, after.sources, before.hash_of, after.hash_of):
+    sids = edited_sources(before.sources, after.sources, before.hash_of, after.hash_of)
+    texts = {sid: d.text for sid, d in store.sources(sids).items()} if sids else {}
+    for sid in sids:
         old_ev = before.evidence_of.get(sid, set())
         text_changed = old_ev != after.evidence_of.get(sid, set()) or before.hash_of.get(sid) != after.hash_of.get(sid)
         change, pairs = document_change(after.sources[sid], before.sources[sid].published_at,
                                         [r for r in rows_before if r["source_id"] == sid],
                                         [r for r in rows if r["source_id"] == sid], text_changed=text_changed,
-                                        read=bool(after.evidence_of.get(sid)))
+                                        read=bool(after.evidence_of.get(sid)), new_text=texts.get(sid))
         out.append(change)
         restated += pairs
     return out, restated
