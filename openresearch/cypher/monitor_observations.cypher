@@ -9,5 +9,5 @@ RETURN o.id AS id, o.key AS key, o.condition_key AS condition_key, o.as_of AS as
        ev.extracted_at AS learned_at, o.superseded_by AS superseded_by, e.id AS entity_id, e.name AS entity,
        o.metric AS metric, o.unit AS unit, o.condition AS condition, o.value AS value, o.raw_value AS raw_value,
        o.raw_unit AS raw_unit, ev.id AS evidence_id, ev.quote AS quote, s.id AS source_id, s.url AS url,
-       s.domain AS domain, s.title AS title, s.trust AS trust
+       s.domain AS domain, s.title AS title, s.trust AS trust, coalesce(o.role, 'own') AS role
 ORDER BY id, evidence_id

@@ -39,6 +39,7 @@ class StoredSource(NamedTuple):
     content_hash: str | None
     """None until the source's chunks are all stored (the hash is written last)."""
     chunks: int
+    published_at: int | None = None  # epoch ms of the date the source states
 
 
 class DocumentStore(CatalogueStore):
@@ -97,7 +98,7 @@ class DocumentStore(CatalogueStore):
 
     def sources_in_root(self, root: str) -> dict[str, StoredSource]:
         """source id -> (url, content hash or None if not completely indexed, stored chunks) for a root."""
-        return {r["id"]: StoredSource(r["url"], r.get("content_hash"), int(r.get("chunks") or 0))
+        return {r["id"]: StoredSource(r["url"], r.get("content_hash"), int(r.get("chunks") or 0), r.get("published_at"))
                 for r in self._read("sources_in_root", root=root)}
 
     def archive_versions(self, items: Sequence[tuple[str, str, str]], now: int | None = None) -> dict[str, str]:
@@ -123,6 +124,10 @@ class DocumentStore(CatalogueStore):
             self._write("archive_source_version", id=sid, version_id=version_id, scope=scope, now=at)
             scopes[sid] = scope
         return scopes
+
+    def set_published_at(self, source_id: str, published_at: int | None) -> None:
+        """A new stated date for a source whose text did not change (a date-only edit is an edit too)."""
+        self._write("set_source_date", id=source_id, published_at=published_at)
 
     def delete_chunks(self, ids: Sequence[str]) -> None:
         """The chunks of sources stored in part only (they are stored again); the sources stay."""

@@ -75,13 +75,21 @@ class MonitorStore(CatalogueStore):
     def observation_rows(self) -> list[Row]:
         return self._read("monitor_observations")
 
-    def write_supersessions(self, items: Sequence[Supersession], now: int) -> int:
+    def write_supersessions(self, items: Sequence[Supersession], now: int, released: Sequence[str] = ()) -> int:
+        """Mark `items` and make `released` (observation ids) current again; returns how many were marked."""
+        if released:
+            self._write("monitor_release_supersessions", ids=list(released))
         if not items:
             return 0
         rows = [{"old": s.old, "new": s.new, "at": s.at_ms, "late": s.late} for s in items]
         self._write("monitor_write_supersessions", rows=rows, now=now)
         self._write("monitor_drop_stale_supersedes")
         return len(rows)
+
+    def drop_removed_supersedes(self, source_ids: Sequence[str]) -> None:
+        """Nothing points at the observations of removed sources (`source_ids`; their kept last versions)."""
+        if source_ids:
+            self._write("monitor_drop_removed_supersedes", ids=list(source_ids))
 
     def snapshot(self) -> list[Row]:
         return self._read("monitor_snapshot")

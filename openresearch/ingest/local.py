@@ -26,6 +26,7 @@ from typing import Any
 
 from openresearch.errors import NotADocument, ParseError
 from openresearch.graph.documents import StoredSource
+from openresearch.graph.rows import epoch_ms
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import Chunk, chunk_text
 from openresearch.ingest.documents import MAX_FILE_BYTES, SUFFIXES, Limits, parse_file
@@ -156,6 +157,8 @@ def _index_files(store: GraphStore, embedder: Embedder, found: Expansion, report
         complete = previous is not None and previous.content_hash is not None and previous.chunks >= len(chunks)
         if complete and previous is not None and previous.content_hash == doc.content_hash:
             report.unchanged += 1
+            if previous is not None and previous.published_at != epoch_ms(doc.published_at):
+                store.set_published_at(doc.id, epoch_ms(doc.published_at))  # only its stated date changed
         else:
             if previous is not None and previous.content_hash and previous.content_hash != doc.content_hash:
                 # the stored version (its text and the evidence read from it) is kept, linked from the source

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from openresearch.graph.rows import epoch_ms
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import Chunk, chunk_text
 from openresearch.ingest.embed import Embedder
@@ -50,6 +51,8 @@ def store_document(store: GraphStore, embedder: Embedder, doc: SourceDoc, *, hea
     if previous is not None:
         doc = doc.model_copy(update={"version_scope": previous.version_scope})
     if previous is not None and previous.content_hash and previous.content_hash == doc.content_hash:
+        if doc.published_at is not None and previous.published_at != doc.published_at:
+            store.set_published_at(doc.id, epoch_ms(doc.published_at))  # only its stated date changed
         return StoredDocument("unchanged", chunks, truncated, doc)
     if previous is not None and previous.content_hash:
         scopes = store.archive_versions([(doc.id, previous.content_hash, doc.content_hash)])

@@ -13,7 +13,7 @@ from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.implied_conflicts import implied_groups
 from openresearch.models import ConflictGroup
 from openresearch.monitor.models import ConflictItem, SourceItem, ValueChange
-from openresearch.monitor.timefacts import Supersession, TimedObservation, current_as_of, timed
+from openresearch.monitor.timefacts import OWN_ROLES, Supersession, TimedObservation, current_as_of, timed
 
 Row = Mapping[str, Any]
 
@@ -23,6 +23,7 @@ class Snapshot:
     sources: dict[str, SourceItem] = field(default_factory=dict)
     evidence: set[str] = field(default_factory=set)
     evidence_of: dict[str, set[str]] = field(default_factory=dict)  # source id -> its evidence ids
+    hash_of: dict[str, str | None] = field(default_factory=dict)  # source id -> its stored text's hash
 
     @classmethod
     def from_rows(cls, rows: Iterable[Row]) -> Snapshot:
@@ -33,6 +34,7 @@ class Snapshot:
             ids = {e for e in r.get("evidence") or [] if e}
             snap.evidence.update(ids)
             snap.evidence_of[r["id"]] = ids
+            snap.hash_of[r["id"]] = r.get("content_hash")
         return snap
 
 
@@ -47,11 +49,12 @@ def timed_observations(rows: Iterable[Row]) -> list[TimedObservation]:
     return [timed(m) for m in merged.values()]
 
 
-def with_supersessions(rows: Sequence[Row], items: Sequence[Supersession]) -> list[Row]:
-    """`rows` as `MonitorStore.observation_rows()` reads them once `MonitorStore.write_supersessions(items)` has
-    run: the old side of each supersession points at its successor (the only field of a row the write sets),
-    so the pass's result needs no second read of the whole graph."""
-    successor = {s.old: s.new for s in items}
+def with_supersessions(rows: Sequence[Row], items: Sequence[Supersession], released: Iterable[str] = ()
+                       ) -> list[Row]:
+    """`rows` as `MonitorStore.observation_rows()` reads them once `MonitorStore.write_supersessions(items,
+    released=released)` has run: the old side of each supersession points at its successor, a released one at
+    nothing (the only field of a row the write sets), so the pass's result needs no second read of the graph."""
+    successor: dict[str, str | None] = {**{o: None for o in released}, **{s.old: s.new for s in items}}
     return [{**r, "superseded_by": successor[r["id"]]} if r["id"] in successor else r for r in rows]
 
 
@@ -90,7 +93,8 @@ def conflicts_as_of(rows: Sequence[Row], as_of_ms: int | None, tolerance: float)
     """Conflict groups among the values current at `as_of_ms` (None: now): superseded values never conflict
     with their successors; values of the same time that disagree do."""
     keep = current_as_of(timed_observations(rows), as_of_ms)
-    current = [observed(r) for r in rows if r["id"] in keep]
+    # a figure a source only reports from someone else, or a setting of a measurement, is no side of a conflict
+    current = [observed(r) for r in rows if r["id"] in keep and (r.get("role") or "own") in OWN_ROLES]
     return together(conflict_groups(current, tolerance), condition_groups(current), qualified_groups(current),
                     exceeded_groups(current), implied_groups(current))
 

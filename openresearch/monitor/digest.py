@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 
-from openresearch.monitor.models import ConflictItem, Digest, EvidenceItem, Sentence, SourceItem, ValueChange
+from openresearch.monitor.models import (
+    ConflictItem,
+    Digest,
+    DocumentChange,
+    EvidenceItem,
+    Sentence,
+    SourceItem,
+    ValueChange,
+    ValueItem,
+)
 
 MAX_EVIDENCE_LINES = 20
 NOTHING = "Nothing changed since the last run."
@@ -35,6 +44,8 @@ def sentences(d: Digest, gone: Collection[str] = ()) -> list[Sentence]:
         out.append(Sentence(text=f"{c.entity} {c.metric}{_cond(c.condition)} changed from {c.old_value} "
                                  f"{old_at} [{c.old_evidence}] to {c.new_value} {new_at} [{c.new_evidence}].{late}",
                             evidence_ids=[c.old_evidence, c.new_evidence], metadata=[old_at, new_at]))
+    for doc in d.edited:
+        out += _edit_sentences(doc)
     for c in d.superseded:
         if not c.changed:
             new_at, old_at = f"as of {_date(c.new_date)}", f"confirming {_date(c.old_date)}"
@@ -43,6 +54,8 @@ def sentences(d: Digest, gone: Collection[str] = ()) -> list[Sentence]:
                                 evidence_ids=[c.old_evidence, c.new_evidence], metadata=[new_at, old_at]))
     for g in d.new_conflicts:
         out.append(_conflict_sentence(g, "New conflict"))
+    for g in d.changed_conflicts:
+        out.append(_conflict_sentence(g, "Conflict changed, now"))
     for g in d.resolved_conflicts:
         out.append(_resolved_sentence(g, set(gone)))
     for s in d.new_sources:
@@ -59,11 +72,42 @@ def sentences(d: Digest, gone: Collection[str] = ()) -> list[Sentence]:
         if e.source_id not in known:
             out.append(Sentence(text=f"New evidence: “{e.quote}” [{e.id}].", evidence_ids=[e.id]))
     for s in d.removed_sources:
-        name = s.title or s.url  # its evidence is gone with it: the name is the digest's record, not a quote's
-        out.append(Sentence(text=f"Source no longer available: {name}; the evidence read from it "
-                                 "earlier is listed in previous digests.", kind="status", metadata=[name]))
+        name = s.title or s.url  # the name is the digest's record, not a quote's
+        left = [v for v in d.values_left if v.source_id == s.id]
+        if left:  # its last version is kept, so the values that left with it are still citable
+            out.append(Sentence(text=f"Source no longer available: {name}; the values that left with it: "
+                                     + "; ".join(f"{v.entity} {v.metric}{_cond(v.condition)} {v.value} "
+                                                 f"[{v.evidence}]" for v in left) + ".",
+                                evidence_ids=[v.evidence for v in left], metadata=[name]))
+        else:
+            out.append(Sentence(text=f"Source no longer available: {name}; the evidence read from it "
+                                     "earlier is listed in previous digests.", kind="status", metadata=[name]))
     if not out:
         out.append(Sentence(text=NOTHING, kind="status"))
+    return out
+
+
+def _edit_sentences(e: DocumentChange) -> list[Sentence]:
+    """What changed in one document, from its previous version: each figure (old -> new, both cited), each
+    figure it no longer states, and its date."""
+    name = e.source.title or e.source.url
+    out: list[Sentence] = []
+    for c in e.changed:
+        out.append(Sentence(text=f"In {name}, {c.entity} {c.metric}{_cond(c.condition)} went from {c.old_value} "
+                                 f"to {c.new_value} [{c.old_evidence}] → [{c.new_evidence}].",
+                            evidence_ids=[c.old_evidence, c.new_evidence], metadata=[name]))
+    for v in e.dropped:
+        out.append(Sentence(text=f"In {name}, {v.entity} {v.metric}{_cond(v.condition)} {v.value} [{v.evidence}] "
+                                 "is no longer stated (its sentence changed or was removed).",
+                            evidence_ids=[v.evidence], metadata=[name]))
+    if e.date_changed:
+        old_at, new_at = _date(e.old_published_at), _date(e.new_published_at)
+        what = "" if e.text_changed else " (its text is unchanged)"
+        out.append(Sentence(text=f"In {name}, the date changed from {old_at} to {new_at}{what}.", kind="status",
+                            metadata=[name, old_at, new_at]))
+    elif e.text_changed and not out:
+        out.append(Sentence(text=f"{name} was edited; none of its figures changed.", kind="status",
+                            metadata=[name]))
     return out
 
 
@@ -95,13 +139,16 @@ def _resolved_sentence(g: ConflictItem, gone: set[str]) -> Sentence:
 def build(*, digest_id: str, topic_id: str, run_id: str, question: str, at: int, new_sources: list[SourceItem],
           removed_sources: list[SourceItem], new_evidence: list[EvidenceItem], supersessions: list[ValueChange],
           new_conflicts: list[ConflictItem], resolved_conflicts: list[ConflictItem],
-          gone: Collection[str] = ()) -> Digest:
+          gone: Collection[str] = (), values_left: Sequence[ValueItem] = (),
+          edited: Sequence[DocumentChange] = (), changed_conflicts: Sequence[ConflictItem] = ()) -> Digest:
     d = Digest(id=digest_id, topic_id=topic_id, run_id=run_id, question=question, at=at, nothing_changed=False,
-               new_sources=new_sources, removed_sources=removed_sources, new_evidence=new_evidence,
+               new_sources=new_sources, removed_sources=removed_sources, values_left=list(values_left),
+               edited=list(edited), new_evidence=new_evidence,
                changed_values=[c for c in supersessions if c.changed], superseded=supersessions,
-               new_conflicts=new_conflicts, resolved_conflicts=resolved_conflicts)
+               new_conflicts=new_conflicts, resolved_conflicts=resolved_conflicts,
+               changed_conflicts=list(changed_conflicts))
     nothing = not (new_sources or removed_sources or new_evidence or supersessions or new_conflicts
-                   or resolved_conflicts)
+                   or resolved_conflicts or edited or changed_conflicts)
     return d.model_copy(update={"nothing_changed": nothing, "sentences": sentences(d, gone) if not nothing else
                                 [Sentence(text=NOTHING, kind="status")]})
 

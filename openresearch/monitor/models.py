@@ -73,6 +73,34 @@ class ValueChange(BaseModel):
         return self.old_value != self.new_value
 
 
+class ValueItem(BaseModel):
+    """One value as a source stated it: what left with a deleted document, or an edit no longer states."""
+
+    entity: str
+    metric: str
+    unit: str
+    condition: str = ""
+    value: str
+    evidence: str
+    source_id: str
+
+
+class DocumentChange(BaseModel):
+    """What changed in one document since its previous version: its figures (old -> new, both cited; the
+    value, or the previous version's evidence, on each side), the figures it no longer states, and its date."""
+
+    source: SourceItem
+    changed: list[ValueChange] = Field(default_factory=list)
+    dropped: list[ValueItem] = Field(default_factory=list)
+    old_published_at: int | None = None
+    new_published_at: int | None = None
+    text_changed: bool = True  # False: only its date changed
+
+    @property
+    def date_changed(self) -> bool:
+        return self.old_published_at != self.new_published_at
+
+
 class ConflictItem(BaseModel):
     id: str
     entity: str
@@ -128,11 +156,15 @@ class Digest(BaseModel):
     nothing_changed: bool
     new_sources: list[SourceItem] = Field(default_factory=list)
     removed_sources: list[SourceItem] = Field(default_factory=list)
+    values_left: list[ValueItem] = Field(default_factory=list)  # the values that left with removed sources
+    edited: list[DocumentChange] = Field(default_factory=list)  # documents whose text or date changed
     new_evidence: list[EvidenceItem] = Field(default_factory=list)
     changed_values: list[ValueChange] = Field(default_factory=list)
     superseded: list[ValueChange] = Field(default_factory=list)  # every supersession this run, equal values too
     new_conflicts: list[ConflictItem] = Field(default_factory=list)
     resolved_conflicts: list[ConflictItem] = Field(default_factory=list)
+    # conflict groups found before whose values changed (a value joined or left): their values now
+    changed_conflicts: list[ConflictItem] = Field(default_factory=list)
     sentences: list[Sentence] = Field(default_factory=list)  # the published (verified) sentences
     verification: DigestVerification | None = None  # None: a digest stored before digests were verified
 

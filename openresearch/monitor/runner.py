@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -20,10 +20,11 @@ from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.pipeline import research
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
+from openresearch.graph.backend import Row
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
 from openresearch.implied_conflicts import METRICS as IMPLIED_METRICS
-from openresearch.models import EvidenceView
+from openresearch.models import ConflictGroup, EvidenceView
 from openresearch.monitor import digest as digests
 from openresearch.monitor.clock import Clock
 from openresearch.monitor.delta import (
@@ -36,9 +37,10 @@ from openresearch.monitor.delta import (
     with_supersessions,
 )
 from openresearch.monitor.digest_verify import cited, verify
-from openresearch.monitor.models import Digest, EvidenceItem, Topic
+from openresearch.monitor.edits import document_change, edited_sources, unchanged_quotes, values_left
+from openresearch.monitor.models import Digest, DocumentChange, EvidenceItem, Topic
 from openresearch.monitor.schedule import parse_schedule
-from openresearch.monitor.timefacts import changes
+from openresearch.monitor.timefacts import Supersession, changes, releases
 from openresearch.monitor.webhook import post_digest
 
 log = logging.getLogger(__name__)
@@ -77,9 +79,10 @@ def run_services(topic: Topic, services: Services) -> Services:
 
 
 def supersede(ms: MonitorStore, now: int) -> int:
-    """The supersession pass over the whole graph; returns how many observations it marked (0 on a re-run)."""
-    todo = changes(timed_observations(ms.observation_rows()))
-    return ms.write_supersessions(todo, now)
+    """The supersession pass over the whole graph; returns how many observations it marked (0 on a re-run).
+    Values whose successor is gone (or was another lineage's) are made current again."""
+    timed_obs = timed_observations(ms.observation_rows())
+    return ms.write_supersessions(changes(timed_obs), now, releases(timed_obs))
 
 
 def verify_digest(store: GraphStore, d: Digest, known: dict[str, EvidenceView]) -> Digest:
@@ -111,14 +114,23 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     rid = run_id or f"mon-{topic.id[2:]}-{now}-{uuid.uuid4().hex[:4]}"
     await research(run_options(topic, services), run_services(topic, services), run_id=rid, subscribers=[count])
     rows = await asyncio.to_thread(ms.observation_rows)
-    todo = changes(timed_observations(rows))
-    await asyncio.to_thread(ms.write_supersessions, todo, now)
-    rows_after = with_supersessions(rows, todo)  # what a third read of the whole graph would return
+    after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
+    # an edited document: its previous version's values against the new version's (edits.py); the new
+    # version's values supersede the old ones (one lineage), whatever the pass below decides across documents
+    edited, restated = await asyncio.to_thread(_edits, store, before, after, rows_before, rows)
+    timed_obs = timed_observations(rows)
+    todo, released = changes(timed_obs), releases(timed_obs)
+    await asyncio.to_thread(ms.write_supersessions, [*todo, *restated], now, released)
+    removed = set(before.sources) - set(after.sources)
+    await asyncio.to_thread(ms.drop_removed_supersedes, sorted(removed))
+    rows_after = with_supersessions(rows, todo, released)  # what a third read of the whole graph would return
     # what is this topic's: the evidence answering the run's questions, and the entities it reports on (other
     # workers' runs of other topics may write to the graph meanwhile; their changes are theirs to report)
-    after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
     own = await asyncio.to_thread(ms.run_evidence, rid)
     gone = before.evidence - after.evidence  # a removed source is everyone's news
+    # an edited document is this topic's news when its evidence answers the topic's questions
+    edited = [e for e in edited if (before.evidence_of.get(e.source.id, set())
+                                    | after.evidence_of.get(e.source.id, set())) & own]
     mine = {r["entity_id"] for r in [*rows_before, *rows_after] if r["evidence_id"] in own | gone}
     own_obs = {r["id"] for r in [*rows_before, *rows_after] if r["evidence_id"] in own | gone}
     # conflicts only where the rows changed: elsewhere the groups before and after are the same; a relative
@@ -130,17 +142,25 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
         [r for r in rows_after if r["entity_id"] in touched or r["metric"] in IMPLIED_METRICS], None, tol)}
     new_ev_ids = sorted((after.evidence - before.evidence) & own)
     views = await asyncio.to_thread(store.evidence, new_ev_ids) if new_ev_ids else []
+    # an edited document's sentences its previous version held are not new; nor is a changed figure's (its
+    # edit line cites it)
+    stated = {c.new_evidence for d in edited for c in d.changed}
+    kept = await asyncio.to_thread(_unchanged, store, before, after, edited, views)
+    views = [v for v in views if v.id not in kept and v.id not in stated]
     built = digests.build(
         digest_id=f"D-{rid}", topic_id=topic.id, run_id=rid, question=topic.question, at=now,
         # a new source holding none of this run's evidence was read by another topic's run (or by none)
         new_sources=[after.sources[s] for s in sorted(set(after.sources) - set(before.sources))
                      if after.evidence_of.get(s, set()) & own or not after.evidence_of.get(s)],
-        removed_sources=[before.sources[s] for s in sorted(set(before.sources) - set(after.sources))],
+        removed_sources=[before.sources[s] for s in sorted(removed)],
+        values_left=values_left(rows_before, removed), edited=edited,
         new_evidence=[EvidenceItem(id=v.id, quote=v.quote, source_id=v.source.id, url=v.source.url)
                       for v in sorted(views, key=lambda v: v.id)],
         supersessions=value_changes([t for t in todo if t.new in own_obs or t.old in own_obs], rows_after),
         new_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items()) if k not in conflicts_before],
         resolved_conflicts=[conflict_item(g) for k, g in sorted(conflicts_before.items()) if k not in conflicts_after],
+        changed_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items())
+                           if k in conflicts_before and _sides(g) != _sides(conflicts_before[k])],
         gone=gone)
     digest = await asyncio.to_thread(verify_digest, store, built, {v.id: v for v in views})
     await asyncio.to_thread(ms.save_digest, digest, digests.to_markdown(digest))
@@ -152,4 +172,43 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
         finally:
             if own_client:
                 client.close()
-    return MonitorResult(digest=digest, run_id=rid, extracted=extracted, supersessions=len(todo))
+    return MonitorResult(digest=digest, run_id=rid, extracted=extracted, supersessions=len(todo) + len(restated))
+
+
+def _sides(g: ConflictGroup) -> set[tuple[str, ...]]:
+    """A conflict group's values with the sources behind each: what tells a group whose values changed (an
+    edited document's unchanged sentence takes a new evidence id, not a new value)."""
+    return {(f"{v.value:g}", *sorted(v.source_ids)) for v in g.values}
+
+
+def _edits(store: GraphStore, before: Snapshot, after: Snapshot, rows_before: Sequence[Row], rows: Sequence[Row]
+           ) -> tuple[list[DocumentChange], list[Supersession]]:
+    """The documents whose text or date changed in this run, each against its previous version, and the
+    supersessions of the previous versions' values by the new versions'."""
+    out: list[DocumentChange] = []
+    restated: list[Supersession] = []
+    sids = edited_sources(before.sources, after.sources, before.hash_of, after.hash_of)
+    texts = {sid: d.text for sid, d in store.sources(sids).items()} if sids else {}
+    for sid in sids:
+        old_ev = before.evidence_of.get(sid, set())
+        text_changed = old_ev != after.evidence_of.get(sid, set()) or before.hash_of.get(sid) != after.hash_of.get(sid)
+        change, pairs = document_change(after.sources[sid], before.sources[sid].published_at,
+                                        [r for r in rows_before if r["source_id"] == sid],
+                                        [r for r in rows if r["source_id"] == sid], text_changed=text_changed,
+                                        read=bool(after.evidence_of.get(sid)), new_text=texts.get(sid))
+        out.append(change)
+        restated += pairs
+    return out, restated
+
+
+def _unchanged(store: GraphStore, before: Snapshot, after: Snapshot, edited: Sequence[DocumentChange],
+               views: Sequence[EvidenceView]) -> set[str]:
+    """The ids of new evidence from edited documents whose quote the document's previous version held."""
+    out: set[str] = set()
+    for d in edited:
+        sid = d.source.id
+        new = {v.id: v.quote for v in views if v.source.id == sid}
+        old_ids = sorted(before.evidence_of.get(sid, set()) - after.evidence_of.get(sid, set()))
+        if new and old_ids:
+            out |= unchanged_quotes(new, [v.quote for v in store.evidence(old_ids)])
+    return out

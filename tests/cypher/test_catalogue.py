@@ -36,6 +36,8 @@ SAMPLE.update({"props": {"question": "q"}, "owner": "w", "until": 0, "due_only":
 SAMPLE.update({"version_id": "S-x@0123456789ab", "scope": "S-x@ba9876543210", "now": 0})
 # a run's owner and its heartbeat (upsert_run.cypher, run_heartbeat.cypher)
 SAMPLE.update({"heartbeat_at": 0})
+# a source's new stated date (set_source_date.cypher)
+SAMPLE.update({"published_at": 0})
 
 
 def test_every_file_loads_with_matching_params() -> None:

@@ -56,8 +56,8 @@ def test_timeline(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None
     assert d1.new_evidence and not d1.nothing_changed and not d1.changed_values
     assert current(store) == ["120,000"]
 
-    # day 2: a new release raises the value, a benchmark of the same date disagrees, a late post describes
-    # December
+    # day 2: a new release raises the value, an independent benchmark of the same date disagrees, a late post
+    # of the same publisher describes December
     clock.advance(DAY)
     assert m.run_due() == []  # not due yet: the jitter puts it a few minutes after midnight
     clock.advance(20 * 60_000)
@@ -65,7 +65,7 @@ def test_timeline(store: GraphStore, embedder: Embedder, tmp_path: Path) -> None
               throughput("150,000"))
     write_doc(corpus, "bench.md", "An AcmeDB benchmark", "2026-02-10", "https://bench.example/acme",
               throughput("90,000"))
-    write_doc(corpus, "old-post.md", "AcmeDB in December", "2025-12-01", "https://blog.example/acme-dec",
+    write_doc(corpus, "old-post.md", "AcmeDB in December", "2025-12-01", "https://acme.example/blog/acme-dec",
               throughput("100,000"))
     d2 = _run_due(m)
     changed = {(c.old_value, c.late) for c in d2.superseded}
