@@ -98,3 +98,18 @@ def store(backend: GraphBackend) -> GraphStore:
     st = GraphStore(backend)
     st.init_schema()
     return st
+
+
+@pytest.fixture
+def falkor_store(falkor_socket: str) -> Iterator[GraphStore]:
+    """A store on a graph key of its own in the session's embedded FalkorDB, deleted whole afterwards."""
+    from openresearch.graph.falkor import FalkorBackend
+
+    backend = FalkorBackend(f"t_{uuid.uuid4().hex[:10]}", unix_socket=falkor_socket)
+    store = GraphStore(backend)
+    store.init_schema()
+    try:
+        yield store
+    finally:
+        backend.drop()
+        backend.close()

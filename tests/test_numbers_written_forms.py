@@ -6,8 +6,6 @@ its line, never a cut value."""
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator
 
 import pytest
 
@@ -42,19 +40,6 @@ def test_free_text_reads_powers_of_ten() -> None:
     found = [q for _, _, q in find_quantities("Kafka did 1.5e3 MB/s and 2 × 10^6 msg/s; COVID-19 v3.2 1e999")]
     assert [(q.value, q.unit) for q in found] == [(1500.0, "MB/s"), (2_000_000.0, "msg/s")]
 
-
-@pytest.fixture
-def falkor_store(falkor_socket: str) -> Iterator[GraphStore]:
-    from openresearch.graph.falkor import FalkorBackend
-
-    backend = FalkorBackend(f"t_{uuid.uuid4().hex[:10]}", unix_socket=falkor_socket)
-    store = GraphStore(backend)
-    store.init_schema()
-    try:
-        yield store
-    finally:
-        backend.clear()
-        backend.close()
 
 
 def _line(value: str, unit: str, n: int) -> str:

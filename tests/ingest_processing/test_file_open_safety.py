@@ -6,8 +6,6 @@ The swaps happen at a fixed point of a real ingest (its progress callback after 
 from __future__ import annotations
 
 import os
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,19 +74,6 @@ def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None
         read_regular_file(big, 4096)
     assert "5,000 bytes" in str(err.value)
 
-
-@pytest.fixture
-def falkor_store(falkor_socket: str) -> Iterator[GraphStore]:
-    from openresearch.graph.falkor import FalkorBackend
-
-    backend = FalkorBackend(f"t_{uuid.uuid4().hex[:10]}", unix_socket=falkor_socket)
-    store = GraphStore(backend)
-    store.init_schema()
-    try:
-        yield store
-    finally:
-        backend.clear()
-        backend.close()
 
 
 def _secret_chunks(store: GraphStore) -> int:
