@@ -357,3 +357,22 @@ def test_headline_figures_compare_like_with_like() -> None:
              ["encoding throughput"], ["throughput"])
     row = metric_table(p, rows)["encoding throughput"]
     assert {e: cell_values(fs)[0].text for e, fs in row.items()} == {"frobz": "400 MB/s", "quux": "300 MB/s"}
+
+
+def test_two_asked_sizes_do_not_both_show_a_figure_that_says_only_one_of_them() -> None:
+    rows = [ev("E-000000000201", "(A zorkalloc page contains blocks of one size class and is usually 64KiB.)",
+               [("zorkalloc", "page_size", 64 * 1024.0, "B", "64KiB", "")], src="z"),
+            ev("E-000000000202", "zorkalloc reserves large arenas (usually 1GiB) of address space from the OS.",
+               [("zorkalloc", "arena_size", 1024.0 ** 3, "B", "1GiB", "")], src="z"),
+            ev("E-000000000203", "Quuxmem uses 2MiB.",
+               [("Quuxmem", "size", 2 * 1024.0 ** 2, "B", "2MiB", "")], src="q")]
+    p = plan("How do zorkalloc and Quuxmem compare on (1) the granularity of the basic unit (page/chunk size) and "
+             "(2) the size of the large address-space reservations (arenas)?", "comparison", ["zorkalloc", "Quuxmem"],
+             ["granularity of the basic unit (page/chunk size)", "size of the large address-space reservations"],
+             ["granularity_of_the_basic_unit_page_chunk_size", "size_of_the_large_address_space_reservations"])
+    table = metric_table(p, rows)
+    unit_row, reserve_row = (table[a] for a in p.attributes)
+    assert [f.text for f in unit_row["zorkalloc"]] == ["64KiB"]  # "page" is the first row's word
+    assert [f.text for f in reserve_row["zorkalloc"]] == ["1GiB"]  # "large" is the second's
+    # a figure that says neither row's words more stays in both
+    assert [f.text for f in unit_row["Quuxmem"]] == [f.text for f in reserve_row["Quuxmem"]] == ["2MiB"]

@@ -462,6 +462,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
     for, best supported first. A row keeps the values that say what its words add to the metric ("parsing",
     "twitter.json") when any do: the figures under the asked condition, not every figure of that kind."""
     table: dict[str, dict[str, list[Found]]] = {}
+    quals_of: dict[str, set[str]] = {}
     dated = bool(_ASKS_DATES.search(plan.question))
     for label, metric in asked_rows(plan):
         row: dict[str, list[Found]] = {}
@@ -469,19 +470,53 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         # "what are the key dates: the x.y.0 release, ...": a row of a question about dates holds dates (a span
         # is its own attribute: "how long", "period")
         date_row = dated and not _SPAN_ATTRIBUTE.search(label)
+        quals = quals_of[label] = qualifier_stems(words, metric, items)
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words)
                 merged = [f for vs in cells.values() for f in vs]
                 if merged:
                     row[entity] = merged
-            row = focus_row(row, qualifier_stems(words, metric, items), date_row)
+            row = focus_row(row, quals, date_row)
         else:
             found = collect(items, metric, None, words)
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
-            row = focus_row(dict(ranked[:MAX_UNNAMED]), qualifier_stems(words, metric, items), date_row)
+            row = focus_row(dict(ranked[:MAX_UNNAMED]), quals, date_row)
         table[label] = comparable_first(row)
-    return table
+    return _one_row_each(table, quals_of)
+
+
+def _found_key(f: Found) -> tuple[tuple[str, ...], float, str, str]:
+    return tuple(e.id for e in f.evidence), f.obs.value, f.obs.unit, f.obs.metric
+
+
+def _one_row_each(table: dict[str, dict[str, list[Found]]],
+                  quals_of: dict[str, set[str]]) -> dict[str, dict[str, list[Found]]]:
+    """A figure two rows would both show (two attributes of one kind: "granularity of the basic unit" and "size of
+    the reservations" are both sizes) stays only in the rows whose own words (those the other rows do not share) its
+    quote and condition say most; when it says neither row's words more, it stays in each."""
+    rows_of: dict[tuple[str, tuple[tuple[str, ...], float, str, str]], list[str]] = defaultdict(list)
+    for label, row in table.items():
+        for entity, fs in row.items():
+            for f in fs:
+                rows_of[(entity, _found_key(f))].append(label)
+    drop: set[tuple[str, str, tuple[tuple[str, ...], float, str, str]]] = set()
+    for (entity, key), labels in rows_of.items():
+        if len(labels) < 2:
+            continue
+        sample = next(f for f in table[labels[0]][entity] if _found_key(f) == key)
+        stems = {label: quals_of[label] or word_stems(with_english(label)) for label in labels}
+        score = {label: _relevance(sample, stems[label] - set().union(*(stems[o] for o in labels if o != label)))
+                 for label in labels}
+        best = max(score.values())
+        drop |= {(label, entity, key) for label in labels if score[label] < best}
+    if not drop:
+        return table
+    out: dict[str, dict[str, list[Found]]] = {}
+    for label, row in table.items():
+        kept = {e: [f for f in fs if (label, e, _found_key(f)) not in drop] for e, fs in row.items()}
+        out[label] = {e: fs for e, fs in kept.items() if fs}
+    return out
 
 
 def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView]) -> set[str]:
