@@ -19,13 +19,14 @@ _BREAK = re.compile(r"^(?:'{3,}|<{3,}|-{4,}|\.{4,}|\*{4,}|_{4,}|={4,}|\+{4,})$")
 _ID_SPAN = re.compile(r"\[#[\w-]+\]#([^#\n]*)#")
 _PASS = re.compile(r"(?<![\w+])\+([^+\n]+)\+(?![\w+])")
 _TABLE_EDGE = re.compile(r"^\|===\s*$")
-_CELL_START = re.compile(r"^(?:\d*[+*]?[<^>]?(?:\.[<^>])?[a-z]?)\|")
+_SPEC = r"\d*[+*]?[<^>]?(?:\.[<^>])?[a-z]?"  # a cell's span, alignment and style before its bar ("2+|", "a|")
+_CELL_START = re.compile(rf"^{_SPEC}\|")
 _COLS = re.compile(r"cols\s*=\s*\"?([^\"\]]+)")
 
 
 def _cells(line: str) -> list[str]:
     """The cells a table line starts: "|a |b" -> ["a", "b"] (a cell spec such as "2+|" before a bar is dropped)."""
-    parts = re.split(r"(?:^|\s)(?:\d*[+*]?[<^>]?(?:\.[<^>])?[a-z]?)\|", " " + line)
+    parts = re.split(rf"(?:^|\s){_SPEC}\|", " " + line)
     return [_inline(p.strip()) for p in parts[1:]]
 
 

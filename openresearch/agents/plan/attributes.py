@@ -211,13 +211,14 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
-    colon = text.find(":") if language != "zh" else -1
+    # "on x86" inside the list after a colon is part of an item, not a list of its own
+    colon = text.find(":") if language != "zh" and _EN_LIST_AT[1].search(text) else -1
     for pattern in patterns:
         if pattern is _PAREN_LIST and enumerated:
             break  # "(3) the size of the reservations (arenas, spans, regions)": examples of an item, not items
         for m in pattern.finditer(text):
-            if pattern is _EN_LIST_AT[0] and 0 <= colon < m.start() and _EN_LIST_AT[1].search(text):
-                continue  # "on x86" inside the list after a colon is part of an item, not a list of its own
+            if pattern is _EN_LIST_AT[0] and 0 <= colon < m.start():
+                continue
             pieces = _LIST_SPLIT.split(m.group(1))
             if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")
                 pieces = [q for p in pieces for q in (p.split("/") if all(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 
 from openresearch.agents.extract.metric_names import canonical_metric, same_family
 from openresearch.agents.write.answer import ANSWER_ID, answer_section, mentions, restate, same_words
@@ -26,7 +27,7 @@ from openresearch.agents.write.writer_templates import (
     stat_sentence,
     surface,
 )
-from openresearch.ingest.textnorm import STOP_WORDS, words
+from openresearch.ingest.textnorm import STOP_WORDS, strip_suffix, words
 from openresearch.models import ConflictGroup, Draft, DraftSection, EvidenceView, Plan, Sentence, Style, SubQuestion
 
 ROLE_ORDER = {"background": 0, "core": 1, "comparison": 2, "impact": 3}
@@ -122,6 +123,13 @@ _QUESTION_WORDS = words("what which who whom how why when where does do did is a
                         "products settings")
 
 
+@lru_cache(maxsize=256)
+def _own_words(question: str) -> tuple[str, ...]:
+    """A question's content words, read once per question (not once per quote it is matched with)."""
+    return tuple(w for w in re.findall(r"[a-z][a-z0-9-]{3,}", question.lower())
+                 if w not in _QUESTION_WORDS and w not in STOP_WORDS)
+
+
 def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
     """Evidence that is about the sub-question: it names one of its entities (when it has any), and shares
     one of its content words or reports one of the metrics it asks about (a background question about named
@@ -137,11 +145,10 @@ def relevant(q: SubQuestion, ev: EvidenceView) -> bool:
         return True
     if q.role == "core":
         # the question itself: what it asks ("logical page sizes", "size classes") is in its own words
-        words += [w for w in re.findall(r"[a-z][a-z0-9-]{3,}", q.text.lower()) if w not in named and
-                  w not in _QUESTION_WORDS and w not in STOP_WORDS]
+        words += [w for w in _own_words(q.text) if w not in named]
     quote = ev.quote.lower()
     # a plural keyword matches its singular ("defaults" in "default: 0")
-    if any((w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w) in quote for w in words):
+    if any(strip_suffix(w, ("s",), keep=4) in quote for w in words):
         return True
     # Chinese keywords are phrases ("写入吞吐"); a quote sharing a two-character word of one is on topic
     if any(w[i:i + 2] in quote for w in words if _CJK.search(w) for i in range(len(w) - 1) if _CJK.match(w[i:i + 2])):
