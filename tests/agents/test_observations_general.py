@@ -65,6 +65,24 @@ def test_counts_rates_and_sizes_keep_their_raw_form() -> None:
     assert got["1,600"].unit == "columns" and got["2,048"].unit == "columns"
 
 
+def test_a_unit_after_an_adjective_a_size_in_words_and_a_count_that_looks_like_a_year() -> None:
+    def read(text: str) -> list[tuple[str, str, str]]:
+        return [(v.raw, v.unit, v.kind) for v in find_values(text)]
+
+    # an adjective between a number and its unit word, told by its ending: any adjective, any unit word
+    assert read("The default page size is approximately 4096 uncompressed bytes.") == [("4096", "bytes", "size")]
+    assert read("with 16 concurrent connections on 4 physical cores") == [
+        ("16", "connections", "count"), ("4", "cores", "count")]
+    assert read("3 different times faster") == [("3", "", "bare")]  # a ratio needs its "x" right after the number
+    # a size written in words
+    (one,) = find_values("There is little benefit in pages smaller than one kilobyte.")
+    assert (one.raw, one.kind, one.quantity.value) == ("one kilobyte", "size", 0.001)
+    # a four-digit count after what a count follows, before the plural noun it counts, is no year
+    assert read("a cap of 1024 entries and up to 1000 open files") == [("1024", "", "bare"), ("1000", "", "bare")]
+    assert read("the 2010 elections") == [("2010", "year", "year")]
+    assert read("between 1998 and 2004 elections")[1] == ("2004", "year", "year")
+
+
 # --- observations from prose ------------------------------------------------------------------------
 
 def test_the_storage_something_takes_is_its_own_quantity() -> None:

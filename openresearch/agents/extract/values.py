@@ -23,6 +23,7 @@ _TIME = (r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|h
          r"秒|分钟|小时|天|个月|s|h")
 _SPAN = r"days?|weeks?|months?|years?"
 _SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes?|"
+         r"(?:kilo|mega|giga|tera)bytes?|"
          r"字节|T(?=[\s。，,;；)）、\u4e00-\u9fff]|$)|P(?=[\s。，,;；)）、\u4e00-\u9fff]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
           r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|"
@@ -31,13 +32,18 @@ _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|
           r"fields?|tags?|databases?|people|persons|inhabitants|residents|households|families|housing units|"
           r"employees|seats|years? old|人|户")
 _MONEY = r"美元|元|USD|EUR|dollars"
+# one adjective between a number and the noun it counts ("4096 uncompressed bytes", "16 concurrent connections",
+# "4 physical cores"): told by its English ending, whatever the word; only before a word unit (_WORD_UNIT)
+_ADJECTIVE = r"[a-z]{2,}(?:ed|al|ive|ent|ant|ic|ous|ible|able|ary|ful|less)"
+_WORD_UNIT = re.compile(rf"(?:{_SIZE}|{_COUNT}|{_TIME})", re.I)
 _UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{_COUNT}"
 _PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
            r"million|request|message)\b|/小时|/月|/天|每小时|每月")
 _VALUE = re.compile(
     r"(?<![A-Za-z0-9_./#:])(?<![A-Za-z_]=)(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s?(?P<mag>万亿|百万|万|亿|千|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z0-9])))?"
-    rf"(?:\s{{0,2}}(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")  # two spaces: a masked "[" of a link
+    rf"(?:(?:\s(?P<adj>{_ADJECTIVE}))?\s{{0,2}}(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")
+# (two spaces before a unit: a masked "[" of a link)
 _MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|" \
           r"September|October|November|December"
 _DATE_AFTER = re.compile(rf"\s(?:{_MONTHS})\b")
@@ -128,10 +134,12 @@ def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
     for m in _VALUE.finditer(text.replace("\u2212", "-")):
         if any(s < m.end("num") and m.start() < e for s, e in taken):
             continue  # part of a date or year
-        unit = (m.group("unit") or "").strip()
+        unit, end = (m.group("unit") or "").strip(), m.end()
+        if m.group("adj") and not (len(unit) > 2 and unit.islower() and _WORD_UNIT.fullmatch(unit)):
+            unit, end = "", m.end("mag") if m.group("mag") else m.end("num")  # "3 different times" is no ratio
         if not _skipped(text, m, unit):
             raw = text[m.start():m.end("mag") if m.group("mag") else m.end("num")]
-            out.append(_Cand(m.start(), m.end(), raw, unit, m.group("cur") or "", (m.group("per") or "").strip()))
+            out.append(_Cand(m.start(), end, raw, unit, m.group("cur") or "", (m.group("per") or "").strip()))
     # `40 万到 50 万条`, `10-20 ms`, `1-2 bytes`: one value, written as a range, with the unit after its second end
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
@@ -139,6 +147,13 @@ def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
             out[i] = a._replace(end=b.end, raw=text[a.start:b.start] + b.raw, unit=b.unit, per=b.per)
             del out[i + 1]
     return out
+
+
+# what a count follows ("up to 1000 open files", "a cap of 1024 entries"), and the noun it counts: a year after "of"
+# would name an event ("the elections of 2010"), so only a plural noun after the number makes it a count
+_COUNTED = re.compile(r"\b(?:up to|of|than|about|approximately|around|over|under|at (?:least|most)|maximum|max|"
+                      r"limit|cap|only|total)\s$", re.I)
+_PLURAL_AFTER = re.compile(rf"\s(?:{_ADJECTIVE}\s|[a-z]+\s)?[a-z]{{2,}}s\b")
 
 
 def _calendar(text: str) -> list[Value]:
@@ -150,8 +165,10 @@ def _calendar(text: str) -> list[Value]:
         raw = m.group(0).rstrip()
         if kind == "year" and re.match(r"\d", raw):
             after = text[m.end():m.end() + 24]
+            counted = bool(_PLURAL_AFTER.match(after)) and (
+                raw in ("1024", "2048") or bool(_COUNTED.search(text[max(0, m.start() - 24):m.start()])))
             if re.match(rf"\s?(?:[kKMB]\b|万|亿|千|million|billion|thousand|{_UNIT})(?![A-Za-z])", after) or \
-                    re.match(r"\s?[-–]\s?\d", after):
+                    re.match(r"\s?[-–]\s?\d", after) or counted:
                 continue
         try:
             out.append(Value(m.start(), m.start() + len(raw), raw, kind, parse_quantity(raw, kind), kind))
@@ -173,7 +190,8 @@ def _money(text: str, c: _Cand) -> tuple[str, Quantity]:
 # a span written in words or as an adjective: "every six months", "twenty four months", "a three-year cadence",
 # "2 6-month releases" (the number before a hyphenated unit is otherwise an identifier, "15-minute")
 _WORD_SPAN = re.compile(rf"(?<![\w-])(?P<num>{NUMBER_WORD}|\d{{1,3}})"
-                        rf"(?P<sep>[- ]|\s(?:more|additional|further|extra)\s)(?P<unit>{_SPAN})(?![\w-])", re.I)
+                        rf"(?P<sep>[- ]|\s(?:more|additional|further|extra)\s)"
+                        rf"(?P<unit>{_SPAN}|(?:kilo|mega|giga|tera)bytes?)(?![\w-])", re.I)
 
 
 def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
@@ -191,6 +209,8 @@ def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             continue
         if q.unit == "days":
             out.append(Value(m.start(), m.end(), m.group(0), unit, q, "time"))
+        elif q.unit == "MB" and m.group("sep") == " ":  # "smaller than one kilobyte"
+            out.append(Value(m.start(), m.end(), m.group(0), unit, q, "size"))
     return out
 
 
