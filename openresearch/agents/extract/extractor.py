@@ -263,11 +263,26 @@ _RELEASE_HEADING = re.compile(r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta
                               r"(?:\s*(?:[-–—]\s*|\()\s*(?:\d{4}-\d{2}-\d{2}|\w+ \d{1,2},? \d{4})\)?)?", re.I)
 
 
+@lru_cache(maxsize=64)
+def _is_change_log(text: str) -> bool:
+    """A document whose headings are releases ("8.7.0 (2023-09-22)", "[1.3.8] - 2024-03-01"), two or more: a
+    change log, whose other headings ("Bug Fixes", "Public API Changes") divide a release."""
+    found = 0
+    for m in re.finditer(r"(?:^|\n\n)([^\n]{1,60})(?=\n\n|$)", text):
+        if _RELEASE_HEADING.fullmatch(m.group(1).strip()):
+            found += 1
+            if found >= 2:
+                return True
+    return False
+
+
 def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
     """The nearest heading above `start` (a short paragraph of its own without end punctuation) when it names a
-    plan, edition or version; None when the nearest heading names something else."""
+    plan, edition or version; None when the nearest heading names something else. In a change log, a release's
+    own sub-headings are passed over: its entries hold for the release above them."""
+    log = _is_change_log(text)
     pos = start
-    low = max(0, start - reach)
+    low = max(0, start - (reach * 3 if log else reach))
     while pos > low:
         cut = text.rfind("\n\n", low, pos - 1)
         para = text[cut + 2 if cut >= 0 else low:pos].strip()
@@ -279,7 +294,7 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
             if _SECTION.match(para):
                 return para
             words = para.split()
-            if sum(w[:1].isupper() for w in words) * 2 > len(words) or _CJK_TEXT.search(para):
+            if (sum(w[:1].isupper() for w in words) * 2 > len(words) or _CJK_TEXT.search(para)) and not log:
                 return None  # a Title Case heading about something else: the section has no plan
     return None
 

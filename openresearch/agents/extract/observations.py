@@ -7,6 +7,7 @@ inside them (1 KB, 100 partitions, "at 30 MB/s" after a latency) are not turned 
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -747,6 +748,50 @@ def _changed_claim(text: str, values: Sequence[Value], i: int,
     return claim, ((" ".join(clause.group(1).split()), clause.start(1), clause.end(1)) if clause else ("", 0, 0))
 
 
+# a setting as code names it ("Options::compaction_readahead_size", "max_open_files", "maxOpenFiles",
+# "MAX_OPEN_FILES"): by its shape, whatever the setting; a call ("open_db(") is a function, not a setting
+_SETTING = re.compile(r"(?<![\w/.-])(?:[A-Za-z]\w*(?:::|\.|->))*([a-z][a-z0-9]*(?:_[a-z0-9]+)+|"
+                      r"[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w/(]|\.\w)")
+# what may join a setting to a bare number it is set to ("max_open_files, default 1000", "max_open_files = 1000")
+_SET_TO = re.compile(r"[\s\"'`]*(?:,?\s*(?:(?:the|its|a|new)\s+)?(?:default(?:s| value)?|value|limit)?\s*"
+                     r"(?:is|of|to|=|:|set to|now|changed to|becomes?)?\s*)$", re.I)
+
+
+def _setting_named(text: str, at: int, bare: bool, since: int) -> str | None:
+    """The setting a value is of, when code names it in the value's sentence before it (from `since`, the previous
+    value's end): "Changed the default of Options::compaction_readahead_size from 0 to 2MB" is of
+    compaction_readahead_size. A bare number takes it only when nothing but "default", "=" or "is" joins them."""
+    before = text[max(since, at - 120):at]
+    if re.search(r"[.;!?。；](?:\s|$)", before):
+        before = re.split(r"[.;!?。；](?:\s|$)", before)[-1]
+    hits = list(_SETTING.finditer(before))
+    if not hits:
+        return None
+    last = hits[-1]
+    if bare and not _SET_TO.fullmatch(before[last.end():]):
+        return None
+    return last.group(1)
+
+
+def _old_values(text: str, values: Sequence[Value]) -> dict[int, str]:
+    """A change's values: "from 4MB to 64MB" -> {64MB's start: "4MB"}: the old value is the new one's condition,
+    never a figure of its own."""
+    out: dict[int, str] = {}
+    for a, b in itertools.pairwise(values):
+        if a.kind != "ratio" and _CHANGE_FROM.search(text[max(0, a.start - 12):a.start]) and \
+                re.fullmatch(r"\s*(?:to|->|→|到|至)\s*", text[a.end:b.start]):
+            out[b.start] = text[a.start:a.end].strip() + ("" if a.unit or not b.unit else f" {b.unit}")
+    return out
+
+
+def _was_values(text: str, values: Sequence[Value]) -> set[int]:
+    """"16KB (was 4KB)", "64MB, previously 4MB": the old value written after the new one is its condition (the
+    parenthesis is read as one), never a figure of its own."""
+    return {b.start for a, b in itertools.pairwise(values)
+            if a.kind == b.kind and re.fullmatch(r"\s*[(,]?\s*(?:was|previously|formerly|before|from)\s*",
+                                                 text[a.end:b.start], re.I)}
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = (),
                  asked: Asked | None = None) -> list[ObservationIn]:
@@ -761,7 +806,12 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     measured: list[tuple[Value, str, str, Relative | None]] = []
     follows: dict[int, tuple[int, str]] = {}  # a changed ratio's start -> (the claim's start, the change's clause)
     clauses: list[tuple[int, int]] = []  # where those clauses are: conditions of the changed value alone
+    olds = _old_values(text, values)
+    old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
+        _was_values(text, values)
     for i, v in enumerate(values):
+        if v.start in old_at:
+            continue  # "from 4MB to 64MB": the old value is the new one's condition
         change = _changed_claim(text, values, i, measured)
         if change == "repeat":
             continue  # "from 70x": the claim the sentence before made, once more
@@ -772,7 +822,17 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             clauses.append((clause_start, clause_end))
             continue
         rel = _relative(text, v, mentions)
-        if rel:
+        since = values[i - 2].end if v.start in olds and i >= 2 else values[i - 1].end if i and v.start not in olds \
+            else 0
+        # a four-digit number a setting is set to ("max_open_files, default 1000") is its value, not a year
+        bare = v.kind == "bare" or (v.kind == "year" and v.raw.isdigit())
+        setting = None if rel else _setting_named(text, values[i - 1].start if v.start in olds else v.start,
+                                                   bare, since)
+        if setting and (v.kind not in ("date", "year", "rate") or bare) and not _is_perf(
+                (metric_for(v, *cue_window(text, v)) or ("", ""))[0]):
+            # "write_buffer_size default changed from 4MB to 64MB"
+            measured.append((v, setting, "" if v.kind == "year" else v.unit, None))
+        elif rel:
             measured.append((v, rel.metric, v.unit, rel))
         elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):
             continue  # "2x faster than it used to be": a comparison without a named baseline is no value
@@ -835,6 +895,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append("average" if st.group(0).lower() in ("average", "mean", "平均") else "")
         if len(parts) == (1 if rel else 0) and (_is_perf(metric) or rel):
             parts += list(context_conditions)  # a measurement's setup is often the sentence before it
+        if v.start in olds:
+            parts.append(f"changed from {olds[v.start]}")
         if (paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", text[v.end:])) and not re.match(
                 r"\s*(?:see|e\.g|i\.e|cf|source|ref|\d+\s*$)", paren.group(1), re.I):
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only

@@ -126,6 +126,10 @@ class _Cand(NamedTuple):
     per: str
 
 
+# a change of a value ("changed from", "increased the limit from", "default raised from"): what follows "from" is
+# the old value, and what follows "to" the new one
+_CHANGED_FROM = re.compile(r"\b(?:chang|increas|decreas|rais|lower|reduc|bump|mov|grew|grow|went|drop|updat|switch|"
+                           r"set|default)\w*\b(?:[^.;:]|::|[.:](?=\w)){0,80}\bfrom\s*$", re.I)
 _RANGE_SEP = re.compile(r"\s?(?:到|至|~|–|-|—|to)\s?")
 
 
@@ -143,6 +147,8 @@ def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
     # `40 万到 50 万条`, `10-20 ms`, `1-2 bytes`: one value, written as a range, with the unit after its second end
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
+        if _CHANGED_FROM.search(text[max(0, a.start - 110):a.start]):
+            continue  # "changed the default from 0 to 2MB": an old value and a new one, not a range
         if not a.unit and not a.cur and b.unit and _RANGE_SEP.fullmatch(text[a.end:b.start]):
             out[i] = a._replace(end=b.end, raw=text[a.start:b.start] + b.raw, unit=b.unit, per=b.per)
             del out[i + 1]

@@ -1,0 +1,56 @@
+"""Change-log entries read as what they are: a setting named by code changed from an old value to a new one,
+under the release heading (and its date) above the entry, however the release's own sub-headings divide it.
+Every name here is one no lexicon of the package lists."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from openresearch.agents.extract.document import read_document
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.identity import AliasResolver
+from openresearch.ingest.documents import parse_bytes
+from openresearch.ingest.embed import HashEmbedder
+
+LOG = """# Quillstore Change Log
+
+Quillstore keeps a log of every release. Quillstore is a small embedded store.
+
+## 8.7.0 (2023-09-22)
+### Public API Changes
+* Changed the default value of `Options::compaction_readahead_size` from 0 to 2MB.
+* `write_buffer_size` default changed from 4MB to 64MB.
+* Added a new option `max_open_files`, default 1000.
+
+## 8.6.0 (2023-08-18)
+### Behavior Changes
+* The default page size is now 16KB (was 4KB).
+* Fixed a crash in `open_store()` when 3 readers race.
+"""
+
+
+@lru_cache(maxsize=1)
+def _observations() -> tuple[tuple[str, str, str, str, str], ...]:
+    src = parse_bytes(LOG.encode(), kind="text", url="local://t/CHANGELOG.md", default_kind="local")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), src,
+                        "Which Quillstore versions changed its default sizes?")
+    return tuple((o.entity, o.metric, str(o.value), o.unit or "", o.condition or "") for u in doc.units
+                 for o in u.observations)
+
+
+def test_a_setting_named_by_code_is_the_metric_and_its_old_value_is_a_condition() -> None:
+    got = {(m, v, u): c for e, m, v, u, c in _observations() if e == "Quillstore"}
+    assert ("compaction_readahead_size", "2", "MB") in got
+    assert "changed from 0" in got[("compaction_readahead_size", "2", "MB")]
+    assert "changed from 4MB" in got[("write_buffer_size", "64", "MB")]
+    assert ("max_open_files", "1000", "") in got  # a four-digit default is no year
+    # the old value is never a figure of its own
+    assert not any(v in ("0", "4") for _, v, _ in got)
+
+
+def test_an_entry_holds_for_the_release_above_its_sub_heading() -> None:
+    got = {(m, v): c for _, m, v, _, c in _observations()}
+    assert "8.7.0 (2023-09-22)" in got[("write_buffer_size", "64")]
+    assert "8.6.0 (2023-08-18)" in got[("size", "16")] and "was 4KB" in got[("size", "16")]
+    # a call is a function, not a setting; the count of readers is no figure of it
+    assert not any(m.startswith("open_store") for m, _ in got)
