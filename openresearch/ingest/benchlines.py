@@ -13,7 +13,10 @@ from typing import NamedTuple
 
 # a figure and its unit: "32393 ns/op", "402.40 MB/s", "4 allocs/op", "1.2 GiB/s", "12.5%", "3.1 cycles/hash"
 _FIGURE = re.compile(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>%|[A-Za-zµ][\w]*(?:/[A-Za-z]+)?)(?![\w/])")
-_LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][\w./:+-]*(?:\s[A-Za-z][\w./:+-]*){0,2})\s+(?=\d)")
+# "BenchmarkX-16   32393 ns/op", "fillrandom   :   2.460 micros/op;", "# Write\t68.5ms\t(14593 op/sec)": a label (after
+# a comment mark), then its figures after spaces or a colon
+_LABEL = re.compile(r"^\s*(?:#+\s*)?(?P<label>[A-Za-z][\w./:+-]*(?:\s[A-Za-z][\w./:+-]*){0,2}?)"
+                    r"(?:\s*:\s*|\s+)(?=\(?\d)")
 _IDENT_PIECES = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
@@ -28,10 +31,17 @@ def is_bench_line(line: str) -> bool:
     m = _LABEL.match(line)
     if not m:
         return False
+    if _PROSE_WORD.search(m.group("label")):
+        return False  # "options.buffer_size changes from 4MB to 64MB": a sentence about figures, not a tool's line
     rest = line[m.end():]
     figures = list(_FIGURE.finditer(rest))
     leftover = _FIGURE.sub("", rest)
-    return len(figures) >= 2 and not re.search(r"[A-Za-z]{3,}", re.sub(r"\d+", "", leftover))
+    return len(figures) >= 2 and not re.search(r"[A-Za-z]{2,}", re.sub(r"\d+", "", leftover))
+
+
+# the words of a sentence (a verb, a preposition) that no benchmark label is made of
+_PROSE_WORD = re.compile(r"\s(?:from|to|by|at|of|in|on|is|are|was|were|with|for|and|or|the|a|an|"
+                         r"change[sd]?|increase[sd]?|decrease[sd]?|default)\b", re.I)
 
 
 def figures(line: str) -> tuple[str, list[Figure]] | None:

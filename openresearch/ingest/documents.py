@@ -208,8 +208,10 @@ def _rst_simple(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
             if rules == 3 or (rules == 2 and (j >= len(lines) or not lines[j].strip())):
                 return j
             continue
-        if not line.strip():
-            if rules >= 2:
+        if not line.strip() or re.match(r"^\s*(?:`{3,}|~{3,})", line):
+            # a blank line ends the table after its header rule; with one rule only (a program's output that
+            # underlines its header, "ID  TYPE" over "==  ===="), it ends its rows too, as a code fence does
+            if rules >= 2 or (rules == 1 and j > i + 1) or line.strip():
                 return j
             j += 1
             continue

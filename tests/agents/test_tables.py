@@ -264,3 +264,54 @@ def test_a_bare_number_in_parentheses_after_a_cells_figure_annotates_it() -> Non
     assert read("45.2 (±3)") == [("45.2", "")]
     assert read("3.4 GB/s (2)") == [("3.4", "GB/s")]
     assert read("(2)") == [] and read("v1 (2)") == []
+
+
+TOOL_OUTPUT = """# zorkkv
+
+Zorkkv is an embedded key-value store. Zorkkv keeps its data in one file; zorkkv is written in Go. Use zorkkv
+when you need a small store; zorkkv will write each page once.
+
+Example:
+
+  ```bash
+  $zorkkv pages ~/data.db
+  ID       TYPE       ITEMS
+  ======== ========== ======
+  0        meta       0
+  3        leaf       10
+  ```
+
+### bench
+
+Run a synthetic benchmark against a zorkkv database.
+
+```
+$ zorkkv bench ~/data.db -batch-size 400
+# Write	68.523572ms	(68.523µs/op)	(14593 op/sec)
+fillrandom   :       2.460 micros/op;   45.0 MB/s
+```
+
+It runs a benchmark with batch size of 400 while other parameters keep their defaults.
+"""
+
+
+def test_a_programs_output_with_an_underlined_header_ends_and_tool_lines_are_read(tmp_path: Path) -> None:
+    from openresearch.ingest.local import parse_local_file
+
+    (tmp_path / "README.md").write_text(TOOL_OUTPUT)
+    src = parse_local_file(tmp_path / "README.md")  # as ingest reads it: titled by its heading
+    # the underlined header of a program's output is no table that runs on over the rest of the document
+    assert "Run a synthetic benchmark against a zorkkv database." in src.text and " | " not in src.text
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), src)
+    got = {(o.entity.lower(), o.metric, str(o.value), o.unit, o.condition) for u in doc.units for o in u.observations}
+    # "label : figures" and "# label<TAB>figures" lines; a test's lower-case name is a condition of the
+    # document's own product, not an entity
+    assert ("zorkkv", "throughput", "45.0", "MB/s", "fillrandom") in got
+    assert any(v == "14593" and e == "zorkkv" for e, _, v, _, _ in got)
+    assert not is_bench_line_of("options.buffer_size changes from 4MB to 64MB.")
+
+
+def is_bench_line_of(line: str) -> bool:
+    from openresearch.ingest.benchlines import is_bench_line
+
+    return is_bench_line(line)
