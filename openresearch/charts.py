@@ -380,12 +380,9 @@ def _line_svg(chart: Chart, width: int) -> str:
 
 
 def _day_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
-    step = max(1.0, math.ceil((hi - lo) / (n - 1)))
-    out, t = [], lo
-    while t <= hi + 1e-9:
-        out.append(t)
-        t += step
-    return out
+    """The first and the last day, and up to n-2 whole days evenly between."""
+    count = int(min(n - 1, hi - lo))
+    return list(dict.fromkeys(float(round(lo + (hi - lo) * i / count)) for i in range(count + 1))) if count else [lo]
 
 
 def chart_table(chart: Chart, cite_href: Callable[[str], str] = lambda e: f"#{e}") -> str:
@@ -406,8 +403,10 @@ def chart_table(chart: Chart, cite_href: Callable[[str], str] = lambda e: f"#{e}
 
 
 def chart_figure(chart: Chart, cite_href: Callable[[str], str] = lambda e: f"#{e}") -> str:
-    """A `<figure>`: the SVG, then the same figures as a table."""
-    return f'<figure class="chart-figure">{chart_svg(chart)}{chart_table(chart, cite_href)}</figure>'
+    """A `<figure>`: the SVG, then the same figures as a table (in a `div.chart-table`, which a stylesheet hides
+    from sight but not from screen readers: a table itself cannot be made 1px wide)."""
+    return (f'<figure class="chart-figure">{chart_svg(chart)}<div class="chart-table">{chart_table(chart, cite_href)}'
+            "</div></figure>")
 
 
 def charts_document(charts: Sequence[Chart], width: int = 720, gap: int = 16) -> str:

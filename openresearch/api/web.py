@@ -330,6 +330,8 @@ async def topics_page(request: Request,
         conflicts = _items(await _api_json(request, "GET", "/topics/conflicts", params=day))
     except ApiError as e:
         return _problem_page(request, e)
+    if entity:  # GET /topics/conflicts reads the whole graph: the page keeps the entity's groups
+        conflicts = [c for c in conflicts if entity.casefold() in str(c.get("entity", "")).casefold()]
     if as_of is not None:  # the lines end on the day asked about
         end = web_views.day_end_ms(as_of)
         history = [r for r in history if (r.get("as_of") or r.get("published_at") or 0) <= end]

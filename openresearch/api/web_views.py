@@ -91,9 +91,9 @@ def conditions(parts: Iterable[Any]) -> str:
 def when(value: Any) -> str:
     """A jinja filter: an epoch-ms time or an ISO date as a date and time a reader scans ("2026-12-03 14:05")."""
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return datetime.fromtimestamp(value / 1000, UTC).strftime("%Y-%m-%d %H:%M")
-    if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M")
+        value = datetime.fromtimestamp(value / 1000, UTC)
+    if isinstance(value, datetime):  # a publication date is stored as its midnight: the day alone
+        return value.strftime("%Y-%m-%d" if (value.hour, value.minute, value.second) == (0, 0, 0) else "%Y-%m-%d %H:%M")
     if isinstance(value, date):
         return value.isoformat()
     return str(value or "")

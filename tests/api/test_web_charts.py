@@ -56,7 +56,7 @@ def test_the_report_view_has_the_answer_and_conflicts_tables_and_their_charts(fa
         assert ">2019 " in answer or "2019 [" in answer or "2019 <" in answer  # as written
         conflicts = html.split('id="conflicts-table"', 1)[1].split("</table>", 1)[0]
         assert "Zorkq" in conflicts and "605 MB/s" in conflicts and "1.2 GB/s" in conflicts
-        charts = html.split('id="answer-charts"', 1)[1].split("</div>", 1)[0]
+        charts = html.split('id="answer-charts"', 1)[1].split("</section>", 1)[0]
         assert charts.count('role="img"') == 2 and 'class="chart-data"' in charts
         assert 'id="conflict-charts"' in html and "values per source" in html
         assert "2019.0" not in html and "(; " not in html
@@ -107,7 +107,7 @@ def test_the_topics_page_lists_topics_with_their_latest_digest_and_values_as_of_
         digest = html.split('class="digest"', 1)[1].split("</div>", 1)[0]
         assert '<a class="cite" href="/ui/evidence/E-zork3" data-evidence="E-zork3">E-zork3</a>' in digest
         assert "every 1d" in html and "next due <span class=\"date\">" in html
-        line = html.split('id="topic-charts"', 1)[1].split("</div>", 1)[0]
+        line = html.split('id="topic-charts"', 1)[1].split('id="values-table"', 1)[0]
         assert "chart-line" in line and "Zorkq · throughput over time" in line
         table = html.split('id="values-table"', 1)[1].split("</table>", 1)[0]
         assert "700 MB/s" in table and "2026-03-01" in table  # published dates shown

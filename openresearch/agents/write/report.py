@@ -227,7 +227,8 @@ svg .src{fill:#555}svg .ent{fill:#d88a3b}svg.graph text{font-size:10px;fill:#333
 body,svg.chart{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Source Han Sans SC","PingFang SC",
 "Hiragino Sans GB","Microsoft YaHei","WenQuanYi Micro Hei",sans-serif}
 figure.chart-figure{margin:1em 0}svg.chart{max-width:100%;height:auto;border:1px solid #eee}
-table.chart-data{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}"""
+div.chart-table{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);
+white-space:nowrap;border:0}"""
 
 
 def _linkify(text: str) -> str:
