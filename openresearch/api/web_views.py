@@ -28,21 +28,22 @@ def charts_html(charts: Iterable[Any]) -> Markup:
 def report_view(report: dict[str, Any]) -> dict[str, Any] | None:
     """The report's answer table, conflicts table and charts, as report.html has them; None for a stored report
     this version cannot read (the page then shows its sections only)."""
+    from openresearch.agents.write.report import answer_table, comparison_rows, conflict_charts, ordered_conflicts
     from openresearch.agents.write.report import comparison_charts as answer_charts
-    from openresearch.agents.write.report import comparison_rows, conflict_charts, ordered_conflicts
     from openresearch.agents.write.report_model import Report
 
     try:
         result = Report.model_validate(report)
     except ValidationError:
         return None
-    header, rows = comparison_rows(result)
+    table = answer_table(result)  # once, for the table and its charts
+    header, rows = comparison_rows(result, table)
     conflicts = [{"id": c.id, "entity": c.entity, "metric": c.metric, "condition": condition_label(c),
                   "values": [{"text": value_cell(c, v), "ids": v.evidence_ids} for v in c.values],
                   "difference": f"{c.relative_difference:.0%}", "credibility": c.credibility}
                  for c in ordered_conflicts(result)]
     return {"header": header, "rows": rows, "conflicts": conflicts,
-            "answer_charts": charts_html(answer_charts(result)),
+            "answer_charts": charts_html(answer_charts(result, table)),
             "conflict_charts": charts_html(conflict_charts(result))}
 
 

@@ -12,6 +12,7 @@ import networkx as nx
 from openresearch.agents.write.answer import (
     ANSWER_ID,
     TABLE_FIGURES,
+    Found,
     cell_values,
     cite_ids,
     metric_table,
@@ -40,13 +41,25 @@ def to_json(report: Report) -> dict[str, Any]:
     return report.model_dump(mode="json")
 
 
-def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str]]]]:
+Table = dict[str, dict[str, list[Found]]]
+
+
+def answer_table(result: Report) -> Table | None:
+    """The answer's metric table (label -> entity -> figures), worked out once for its table and its charts; None
+    when the question names no metrics to compare."""
+    plan = result.plan
+    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
+        return None
+    return metric_table(plan, ranked(result.evidence))
+
+
+def comparison_rows(result: Report, table: Table | None = None) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The metric x entity table of a comparison: header (entities) and one row per metric, every cell the
     values with their conditions and citations; empty when the question names no metrics to compare."""
     plan = result.plan
-    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
+    table = table if table is not None else answer_table(result)
+    if table is None:
         return [], []
-    table = metric_table(plan, ranked(result.evidence))
     # a question that names no entity: the columns are the entities the evidence reports the metrics for
     entities = list(plan.entities) or list(dict.fromkeys(e for row in table.values() for e in row))
     if len(entities) < 2:
@@ -66,14 +79,12 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
 MAX_CONFLICT_CHARTS = 12  # the widest conflicts get a chart; every one is in the table
 
 
-def comparison_charts(result: Report) -> list[Chart]:
+def comparison_charts(result: Report, table: Table | None = None) -> list[Chart]:
     """The answer's comparison as charts: per asked row and canonical unit, every figure the row holds per entity
     (as its quote writes it, with its condition and citations); relative claims ("1.7x vs X") are not on the axis."""
-    plan = result.plan
-    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
-        return []
-    out = []
-    for label, row in metric_table(plan, ranked(result.evidence)).items():
+    table = table if table is not None else answer_table(result)
+    out: list[Chart] = []
+    for label, row in (table or {}).items():
         by_unit: dict[str, list[Point]] = {}
         for entity, found in row.items():
             for f in cell_values(found, absolute=8, relative=0):
@@ -111,8 +122,8 @@ def comparison_table_md(result: Report) -> list[str]:
     return [*out, ""]
 
 
-def comparison_table_html(result: Report) -> str:
-    header, rows = comparison_rows(result)
+def comparison_table_html(result: Report, table: Table | None = None) -> str:
+    header, rows = comparison_rows(result, table)
     if not rows:
         return ""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
@@ -255,8 +266,9 @@ def to_html(result: Report) -> str:
             body.append(f'<p class="limited">Evidence for this section is limited ({html.escape(why)}).</p>')
         body.append("<p>" + " ".join(_linkify(s.text) for s in sec.sentences) + "</p>")
         if sec.question_id == ANSWER_ID:
-            body.append(comparison_table_html(result))
-            body += [chart_figure(c) for c in comparison_charts(result)]
+            table = answer_table(result)  # once, for the table and its charts
+            body.append(comparison_table_html(result, table))
+            body += [chart_figure(c) for c in comparison_charts(result, table)]
     body.append("<h2>Evidence</h2>")
     for e in sorted(result.evidence, key=lambda e: e.id):
         body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
