@@ -302,8 +302,9 @@ async def conflicts_page(request: Request,
     more = None
     if isinstance(body, dict) and body.get("next_cursor"):
         more = "/ui/conflicts?" + urlencode({**params, "cursor": body["next_cursor"]})
-    return _page(request, "conflicts.html", conflicts=_items(body), entity=entity or "", metric=metric or "",
-                 status=status, more=more)
+    conflicts = _items(body)
+    return _page(request, "conflicts.html", conflicts=conflicts, entity=entity or "", metric=metric or "",
+                 status=status, more=more, figures=web_views.conflict_figures(conflicts))
 
 
 MAX_VALUE_ROWS = 200  # the values table of the topics page; the charts draw every row

@@ -120,3 +120,19 @@ def day_end_ms(d: date) -> int:
     from openresearch.monitor.asof import day_end_ms as end
 
     return int(end(d) or 0)
+
+
+def conflict_figures(conflicts: list[Any]) -> dict[str, Markup]:
+    """Conflict id -> its values per source as a chart (the conflicts page)."""
+    from openresearch.charts import conflict_chart
+    from openresearch.models import ConflictGroup
+
+    out: dict[str, Markup] = {}
+    for c in conflicts:
+        try:
+            chart = conflict_chart(ConflictGroup.model_validate(c))
+        except ValidationError:
+            continue
+        if chart is not None:
+            out[str(c.get("id"))] = charts_html([chart])
+    return out

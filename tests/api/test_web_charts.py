@@ -85,6 +85,10 @@ def test_the_compare_page_prints_figures_as_written_and_draws_them(falkor_store:
     charts = html.split('id="compare-charts"', 1)[1]
     assert charts.count('role="img"') == 2  # throughput (MB/s) and the release year: never one axis
     assert "logarithmic scale" in charts  # 5 to 1200 MB/s spans more than two decades
+    with httpx.Client(base_url=api.url, timeout=30) as c:
+        page = c.get("/ui/conflicts", params={"entity": "Zorkq"}).text
+    group = page.split('class="conflict ', 1)[1].split("</article>", 1)[0]
+    assert "values per source" in group and group.count("<circle") == 2  # 605 MB/s and 1.2 GB/s, per source
 
 
 def test_the_topics_page_lists_topics_with_their_latest_digest_and_values_as_of_a_date(
