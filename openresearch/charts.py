@@ -216,8 +216,8 @@ def scale_for(values: Sequence[float], unit: str) -> Scale:
         return Scale(10 ** math.floor(math.log10(lo)), 10 ** math.ceil(math.log10(hi)), True, unit)
     if unit not in CALENDAR and lo >= 0:
         lo = 0.0
-    if hi == lo:
-        pad = abs(hi) * 0.1 or 1.0
+    if hi == lo:  # one value: a range around it (a year either side, a month either side of a day)
+        pad = {"year": 1.0, "date": 30.0}.get(unit, abs(hi) * 0.1 or 1.0)
         lo, hi = (lo - pad if unit in CALENDAR or lo < 0 else 0.0), hi + pad
     step = _nice((hi - lo) / 5)
     lo2 = math.floor(lo / step) * step

@@ -153,3 +153,15 @@ def test_report_html_draws_the_answer_and_the_conflicts_with_nothing_fetched() -
 def test_a_chinese_report_keeps_its_text_and_a_cjk_font() -> None:
     page = to_html(sample_report("zh"))
     assert "三个代理" in page and "Noto Sans CJK SC" in page and 'lang="zh"' in page
+
+
+def test_dates_are_drawn_on_a_day_axis_labelled_with_days() -> None:
+    comp = Comparison(entities=["Zorkq", "Blarnmq"], metrics=["end_of_life"], cells={"end_of_life": {
+        "Zorkq": cell([20290430], "date"), "Blarnmq": cell([20270115, 20270115], "date", ["lts", "lts"])}})
+    (chart,) = comparison_charts(comp)
+    svg = chart_svg(chart)
+    texts = [t.text or "" for t in parsed(svg).iter(f"{SVG}text")]
+    assert "2029-04-30" in " ".join(texts) and "20290430" not in svg
+    assert any(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) for t in texts)  # ticks are days
+    one = scale_for([738000.0], "date")
+    assert one.hi - one.lo <= 120  # one day: a month or so either side, not a tenth of the calendar
