@@ -88,7 +88,7 @@ def comparison_charts(comp: Comparison) -> list[Chart]:
                 note = "; ".join(x for x in ((conds[i] if i < len(conds) else "").strip(),
                                              role if role in ("reported", "disputed", "bound") else "") if x)
                 ref = cell.evidence_ids[i] if i < len(cell.evidence_ids) else ""
-                by_unit[cell.unit].append(Point(entity, cell.values[i], quantity_label(cell.values[i], cell.unit),
+                by_unit[cell.unit].append(Point(entity, cell.values[i], readable(cell.values[i], cell.unit),
                                                 note, (ref,) if ref else ()))
         out += [dots(f"{metric.replace('_', ' ')} by entity", metric, unit, "entity", pts)
                 for unit, pts in by_unit.items() if len(pts) >= 2]
@@ -140,6 +140,15 @@ def series_charts(rows: Iterable[dict[str, object]]) -> list[Chart]:
         title = f"{entity} · {metric.replace('_', ' ')}" + (f" ({cond})" if cond else "") + " over time"
         out.append(Chart("line", title, metric, unit, "date", tuple(sorted(pts, key=lambda p: (p.at or date.min)))))
     return out
+
+
+def readable(value: float, unit: str) -> str:
+    """A canonical value for a chart label: grouped in thousands from 100,000 up ("7,000,000,000,000 msg/day"
+    reads, 7000000000000 does not); a year, a date or a smaller number as `quantity_label` writes it."""
+    if unit in CALENDAR or unit == "days" or abs(value) < 1e5 or not math.isfinite(value):
+        return quantity_label(value, unit)
+    text = f"{int(value):,}" if value == int(value) else f"{value:,.6f}".rstrip("0").rstrip(".")
+    return f"{text} {unit}".strip()
 
 
 def dots(title: str, metric: str, unit: str, axis: str, pts: Sequence[Point]) -> Chart:

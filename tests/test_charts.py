@@ -130,6 +130,9 @@ def test_a_chart_file_holds_every_chart_and_parses() -> None:
 
 
 def test_values_print_as_written() -> None:
+    from openresearch.charts import readable
+
+    assert readable(7e12, "msg/day") == "7,000,000,000,000 msg/day" and readable(2019.0, "year") == "2019"
     assert quantity_label(2019.0, "year") == "2019"
     assert quantity_label(18290702.0, "date") == "1829-07-02"
     assert quantity_label(605.0, "MB/s") == "605 MB/s"
