@@ -52,7 +52,14 @@ def test_compare_writes_a_chart(falkor_store: GraphStore, falkor_socket: str, tm
     assert len(root.findall(f".//{SVG}circle")) == 5  # 605 and 1200 MB/s are two points, not their mean
     assert "2019.0" not in doc and not list(tmp_path.glob(".*.tmp"))
 
+
+
+def test_a_chart_path_that_is_a_folder_is_refused_before_any_work(tmp_path: Path) -> None:
+    from openresearch.commands.evidence_cmd import compare
+    from openresearch.errors import InputError
+
     folder = tmp_path / "a-folder"
     folder.mkdir()
-    bad = cli(["compare", "Zorkq", "Blarnmq", "--chart", str(folder)], falkor_store, falkor_socket)
-    assert bad.returncode != 0 and "--chart" in bad.stderr and "folder" in bad.stderr
+    # no graph is named or running: the refusal comes first
+    with pytest.raises(InputError, match="--chart .* is a folder"):
+        compare(["Zorkq", "Blarnmq"], chart=folder, graph="unix:///nonexistent/socket")
