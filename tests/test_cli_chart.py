@@ -61,5 +61,5 @@ def test_a_chart_path_that_is_a_folder_is_refused_before_any_work(tmp_path: Path
     folder = tmp_path / "a-folder"
     folder.mkdir()
     # no graph is named or running: the refusal comes first
-    with pytest.raises(InputError, match="--chart .* is a folder"):
+    with pytest.raises(InputError, match=r"--chart .* is a folder"):
         compare(["Zorkq", "Blarnmq"], chart=folder, graph="unix:///nonexistent/socket")
