@@ -315,13 +315,16 @@ def _dots_svg(chart: Chart, width: int) -> str:
     pts = list(chart.points[:MAX_POINTS])
     scale = scale_for([_plotted(p.value, chart.unit) for p in pts], chart.unit)
     left = min(240.0, max(90.0, max(_width(p.series) for p in pts) + 16))
-    row, top = 24, 36
+    row, top = 24, 48
     height = int(top + row * len(pts) + 50)
     x0, x1 = left, width - 24.0
     y0, y1 = top - 4.0, top + row * len(pts) + 4.0
     parts = _head(chart, width, height, _describe(chart, pts, scale))
     label = chart.axis_label + (", logarithmic scale" if scale.log else "")
     _x_axis(parts, scale, x0, x1, y0, y1, label)
+    # the rows' axis: what a row is (entity, source)
+    parts.append(f'<text x="{left - 8:.1f}" y="{top - 6:.1f}" text-anchor="end" font-size="11" fill="#667085">'
+                 f"{_e(chart.axis)}</text>")
     shown: set[str] = set()
     palette = ("#2563eb", "#b45309", "#15803d", "#7c3aed", "#be123c", "#0e7490")
     colour: dict[str, str] = {}
