@@ -1,8 +1,10 @@
 """What charts add to a report (issue 26 item 4: "chart rendering adds under 100 ms to a report").
 
 A report of made-up products (--entities, --metrics, --figures per entity and metric, --conflicts) is rendered
-to report.html with its charts and, in the same process, with the chart builders turned off; the difference of
-the medians is what the charts add. Also: charts drawn per report, p50/p95 of drawing one chart, the web page's
+to report.html with its charts and, interleaved in the same process, with the chart builders turned off. The
+figure is the p50 of the charts' own work: building them (from the answer's table, which the page works out
+anyway, and the conflicts), drawing them, their figure and table markup; the p50 difference of the two pages is
+printed as a cross-check (noisy where a page takes seconds). Also: p50/p95 of drawing one chart, the web page's
 report view (tables + charts), and the size the charts add to the file. `--report out/x/report.json` measures a
 report a run wrote instead.
 
@@ -28,7 +30,7 @@ from charts_support import conflict, ev  # noqa: E402
 
 from openresearch.agents.write import report as report_mod  # noqa: E402
 from openresearch.agents.write.report_model import Report  # noqa: E402
-from openresearch.charts import chart_svg  # noqa: E402
+from openresearch.charts import chart_figure, chart_svg  # noqa: E402
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, Plan, Sentence  # noqa: E402
 
 UNITS = [("throughput", "MB/s"), ("latency", "ms"), ("memory", "MB"), ("cost", "USD"), ("storage", "GB"),
@@ -97,19 +99,33 @@ def main() -> None:
           f"({sum(len(c.points) for c in charts)} points)")
     report_mod.to_html(report)  # warm: imports, regexes, the graph layout's first call
 
-    with_charts = timed(lambda: report_mod.to_html(report), a.repeat)
     saved = report_mod.comparison_charts, report_mod.conflict_charts
-    report_mod.comparison_charts = lambda r, t=None: []  # type: ignore[assignment]
-    report_mod.conflict_charts = lambda r: []  # type: ignore[assignment]
+
+    def charts_off() -> None:
+        report_mod.comparison_charts = lambda r, t=None: []  # type: ignore[assignment]
+        report_mod.conflict_charts = lambda r: []  # type: ignore[assignment]
+
+    def charts_on() -> None:
+        report_mod.comparison_charts, report_mod.conflict_charts = saved
+
+    # interleaved, so a change in the machine's load falls on both alike
+    with_charts: list[float] = []
+    without: list[float] = []
     try:
-        without = timed(lambda: report_mod.to_html(report), a.repeat)
+        for _ in range(a.repeat):
+            charts_on()
+            with_charts += timed(lambda: report_mod.to_html(report), 1)
+            charts_off()
+            without += timed(lambda: report_mod.to_html(report), 1)
         plain_size = len(report_mod.to_html(report).encode())
     finally:
-        report_mod.comparison_charts, report_mod.conflict_charts = saved
+        charts_on()
     size = len(report_mod.to_html(report).encode())
     table = report_mod.answer_table(report)  # the answer's table is worked out once for its rows and its charts
     building = timed(lambda: report_mod.comparison_charts(report, table) + report_mod.conflict_charts(report),
                      a.repeat)
+    own = timed(lambda: [chart_figure(c) for c in report_mod.comparison_charts(report, table)
+                         + report_mod.conflict_charts(report)], a.repeat)
     drawing = [t for c in charts for t in timed(lambda c=c: chart_svg(c), 5)]
     every = timed(lambda: [chart_svg(c) for c in charts], a.repeat)
     from openresearch.api.web_views import report_view
@@ -121,7 +137,9 @@ def main() -> None:
     added = med(with_charts) - med(without)
     print(f"report.html with charts:    p50 {med(with_charts):7.1f} ms  p95 {p(with_charts, .95):7.1f} ms")
     print(f"report.html without charts: p50 {med(without):7.1f} ms  p95 {p(without, .95):7.1f} ms")
-    print(f"charts add: {added:.1f} ms per report (p50 difference; target < 100 ms)")
+    print(f"charts add: {med(own):.1f} ms per report (p50 of their own work: build, draw, figure and table markup; "
+          f"target < 100 ms)")
+    print(f"  cross-check, p50 difference of the whole page: {added:.1f} ms (noisy where the page takes seconds)")
     print(f"  building the charts from the answer's table and the conflicts: p50 {statistics.median(building):.1f} ms")
     if drawing:
         print(f"  drawing one chart: p50 {statistics.median(drawing):.2f} ms  p95 {p(drawing, .95):.2f} ms; "
