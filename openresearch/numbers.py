@@ -182,7 +182,25 @@ def quantity_label(value: float, unit: str) -> str:
             n = value / size
             if n >= 1 and abs(n - round(n)) < 0.01:
                 return f"{round(n):g} {name if round(n) != 1 else name[:-1]}"
-    return f"{value:g} {unit}".strip()
+    if unit == "year":
+        return number_text(value)  # "2019", as a year is written, never "2019.0 year"
+    if unit == "date" and 10000101 <= value <= 99991231 and value == int(value):
+        n = int(value)
+        return f"{n // 10000:04d}-{n // 100 % 100:02d}-{n % 100:02d}"
+    return f"{number_text(value)} {unit}".strip()
+
+
+def number_text(value: float, digits: int = 12) -> str:
+    """A number as people write it: no trailing ".0", no exponent below 10^15, at most `digits` significant
+    digits (so float noise such as 0.30000000000000004 reads 0.3)."""
+    if not math.isfinite(value):
+        return str(value)
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    text = f"{value:.{digits}g}"
+    if "e" in text and abs(value) < 1e15:
+        text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return text
 
 
 class NumberFormatError(ValueError):

@@ -13,6 +13,7 @@ the runs page. The only JavaScript is `static/app.js`: the SSE progress of a run
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
@@ -24,6 +25,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
+from openresearch.api import web_views
 from openresearch.api.csrf import CSRF_COOKIE, CrossSiteRefused, checked_form, form_token, nonce
 from openresearch.api.deps import ApiState, api_key, authorized, key_matches
 from openresearch.api.session import SESSION_COOKIE
@@ -57,6 +59,10 @@ def link_citations(text: str) -> Markup:
 
 
 templates.env.filters["cite"] = link_citations
+templates.env.filters["quantity"] = web_views.quantity  # "2019", not "2019.0 year"
+templates.env.filters["conditions"] = web_views.conditions  # no "(; ; )"
+templates.env.filters["when"] = web_views.when
+templates.env.globals["cell_lines"] = web_views.cell_lines
 templates.env.tests["http_url"] = is_http_url  # {% if url is http_url %}: only these become links
 
 
@@ -164,10 +170,12 @@ async def index(request: Request, cursor: Annotated[str | None, Query(max_length
 @router.post("/ui/runs", dependencies=[Depends(checked_form)])
 async def start_run(request: Request, question: Annotated[str, Form(min_length=1, max_length=2000)],
                     sources: Annotated[str, Form(max_length=4000)] = "",
-                    offline: Annotated[bool, Form()] = False) -> Response:
+                    offline: Annotated[bool, Form()] = False,
+                    style: Annotated[str, Form(max_length=20)] = "",
+                    budget: Annotated[str, Form(max_length=10)] = "") -> Response:
     """The form's target: POST /runs, then the run's page (303, so a reload does not start it again)."""
     try:
-        resp = await _api(request, "POST", "/runs", json=run_body(question, sources, offline))
+        resp = await _api(request, "POST", "/runs", json=run_body(question, sources, offline, style, budget))
         if resp.status_code == 401:
             raise NeedsKey()
         body = resp.json() if resp.content else {}
@@ -183,15 +191,21 @@ async def start_run(request: Request, question: Annotated[str, Form(min_length=1
     return RedirectResponse(f"/ui/runs/{run_id}", status_code=303)
 
 
-def run_body(question: str, sources: str = "", offline: bool = False) -> dict[str, Any]:
+def run_body(question: str, sources: str = "", offline: bool = False, style: str = "",
+             budget: str = "") -> dict[str, Any]:
     """The POST /runs body of the form: sources one per line or comma-separated (web, arxiv, scholar,
-    local:PATH); none given leaves the API's default; offline only when ticked."""
+    local:PATH); none given leaves the API's default; offline only when ticked; a style and a budget when given
+    (the API checks them: a budget outside 3..40 or an unknown style is its 422, shown on the page)."""
     body: dict[str, Any] = {"question": question}
     names = [s.strip() for s in re.split(r"[,\n]", sources) if s.strip()]
     if names:
         body["sources"] = names
     if offline:
         body["offline"] = True
+    if style.strip():
+        body["style"] = style.strip()
+    if budget.strip():
+        body["budget"] = int(budget) if budget.strip().isdigit() else budget.strip()
     return body
 
 
@@ -218,7 +232,8 @@ async def run_page(request: Request, run_id: str) -> HTMLResponse:
         except ApiError as e:
             report_problem = e.problem
     return _page(request, "run.html", run=run, run_id=run_id, report=report, report_problem=report_problem,
-                 evidence={e.get("id"): e for e in (report or {}).get("evidence", []) if isinstance(e, dict)})
+                 evidence={e.get("id"): e for e in (report or {}).get("evidence", []) if isinstance(e, dict)},
+                 view=web_views.report_view(report) if isinstance(report, dict) else None)
 
 
 @router.post("/ui/runs/{run_id}/cancel", dependencies=[Depends(checked_form)])
@@ -267,7 +282,8 @@ async def compare_page(request: Request,
             comp = await _api_json(request, "GET", "/compare", params=params)
         except ApiError as e:
             problem = e.problem
-    return _page(request, "compare.html", names=names, metric=metric or "", comp=comp, problem=problem)
+    charts = web_views.compare_charts(comp) if isinstance(comp, dict) else ""
+    return _page(request, "compare.html", names=names, metric=metric or "", comp=comp, problem=problem, charts=charts)
 
 
 @router.get("/ui/conflicts", response_class=HTMLResponse)
@@ -286,8 +302,44 @@ async def conflicts_page(request: Request,
     more = None
     if isinstance(body, dict) and body.get("next_cursor"):
         more = "/ui/conflicts?" + urlencode({**params, "cursor": body["next_cursor"]})
-    return _page(request, "conflicts.html", conflicts=_items(body), entity=entity or "", metric=metric or "",
-                 status=status, more=more)
+    conflicts = _items(body)
+    return _page(request, "conflicts.html", conflicts=conflicts, entity=entity or "", metric=metric or "",
+                 status=status, more=more, figures=web_views.conflict_figures(conflicts))
+
+
+MAX_VALUE_ROWS = 200  # the values table of the topics page; the charts draw every row
+
+
+@router.get("/ui/topics", response_class=HTMLResponse)
+async def topics_page(request: Request,
+                      as_of: Annotated[date | None, Query(description="Values and conflicts current then.")] = None,
+                      entity: Annotated[str | None, Query(max_length=200)] = None,
+                      metric: Annotated[str | None, Query(max_length=200)] = None) -> HTMLResponse:
+    """Watched topics with their latest digest (its sentences with clickable citations), and the values and
+    conflicts as of a date, each monitored value over time as a line."""
+    try:
+        topics = _items(await _api_json(request, "GET", "/topics"))
+        latest: dict[str, Any] = {}
+        for t in topics:
+            found = _items(await _api_json(request, "GET", f"/topics/{quote(str(t.get('id', '')), safe='')}/digests",
+                                           params={"limit": 1}))
+            latest[str(t.get("id"))] = found[0] if found else None
+        filters = {k: v for k, v in (("entity", entity), ("metric", metric)) if v}
+        day = {"as_of": as_of.isoformat()} if as_of else {}
+        values = _items(await _api_json(request, "GET", "/topics/values", params={**filters, **day}))
+        history = _items(await _api_json(request, "GET", "/topics/values", params={**filters, "superseded": "true"}))
+        conflicts = _items(await _api_json(request, "GET", "/topics/conflicts", params=day))
+    except ApiError as e:
+        return _problem_page(request, e)
+    if entity:  # GET /topics/conflicts reads the whole graph: the page keeps the entity's groups
+        conflicts = [c for c in conflicts if entity.casefold() in str(c.get("entity", "")).casefold()]
+    if as_of is not None:  # the lines end on the day asked about
+        end = web_views.day_end_ms(as_of)
+        history = [r for r in history if (r.get("as_of") or r.get("published_at") or 0) <= end]
+    return _page(request, "topics.html", topics=topics, latest=latest, as_of=as_of.isoformat() if as_of else "",
+                 entity=entity or "", metric=metric or "", values=web_views.value_rows(values[:MAX_VALUE_ROWS]),
+                 more_values=max(0, len(values) - MAX_VALUE_ROWS), conflicts=conflicts,
+                 charts=web_views.topic_charts(history))
 
 
 @router.post("/ui/conflicts/{conflict_id}/resolution", dependencies=[Depends(checked_form)])

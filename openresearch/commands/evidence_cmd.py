@@ -150,19 +150,32 @@ def compare(
     metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
     as_of: AsOfOpt = None,
     superseded: Annotated[bool, typer.Option("--superseded", help="Show superseded values too, marked.")] = False,
+    chart: Annotated[Path | None, typer.Option("--chart", help="Also write the figures as an SVG chart to this file "
+                                                               "(one chart per metric and unit).")] = None,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Compare entities: a metric-by-entity table with the evidence ids behind every cell.
 
     The current values by default (a value a newer one superseded is left out); with --as-of, the values current
-    at the end of that day; with --superseded, superseded values too, marked "superseded".
+    at the end of that day; with --superseded, superseded values too, marked "superseded". With --chart FILE.svg,
+    each metric's current figures per entity as a chart, every figure its own point with its condition.
 
-    Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput --as-of 2026-06-30
+    Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput --as-of 2026-06-30 --chart out.svg
     """
+    from openresearch.output_dir import check_out_file, open_new_file
+
     day = parse_as_of(as_of)
+    target = check_out_file(chart, "--chart") if chart is not None else None  # before any work
     with store(graph) as st:
         comp = asof.comparison(st, entities, metric, as_of=day, include_superseded=superseded)
+    if target is not None:
+        from openresearch.charts import charts_document, comparison_charts
+
+        drawn = comparison_charts(comp)
+        with open_new_file(target.parent, target.name) as fh:
+            fh.write(charts_document(drawn))
+        err_console.print(f"wrote {len(drawn)} chart{'s' if len(drawn) != 1 else ''} to {target}")
     if json_out:
         print_json(comp)
         return

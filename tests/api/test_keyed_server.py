@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 CLOSED_API = ["/readyz", "/openapi.json", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js",
               "/ui/static/style.css", "/ui/static/app.js", "/ui/neo4j/style.grass", "/ui/neo4j/guide.html",
               "/evidence", "/entities", "/conflicts", "/graph/stats", "/runs", "/topics", "/mcp", "/no/such/route"]
-CLOSED_PAGES = ["/", "/docs", "/ui/compare", "/ui/conflicts", "/ui/evidence/E-1", "/ui/runs/R-1"]
+CLOSED_PAGES = ["/", "/docs", "/ui/compare", "/ui/conflicts", "/ui/evidence/E-1", "/ui/runs/R-1", "/ui/topics"]
 
 
 def sign_in(browser: httpx.Client, key: str) -> httpx.Response:

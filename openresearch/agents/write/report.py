@@ -12,6 +12,7 @@ import networkx as nx
 from openresearch.agents.write.answer import (
     ANSWER_ID,
     TABLE_FIGURES,
+    Found,
     cell_values,
     cite_ids,
     metric_table,
@@ -19,6 +20,7 @@ from openresearch.agents.write.answer import (
     same_thing,
 )
 from openresearch.agents.write.report_model import Report
+from openresearch.charts import Chart, Point, chart_figure, conflict_chart, dots
 from openresearch.conflicts import condition_label, value_cell
 from openresearch.links import is_http_url
 from openresearch.models import ConflictGroup
@@ -39,13 +41,25 @@ def to_json(report: Report) -> dict[str, Any]:
     return report.model_dump(mode="json")
 
 
-def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str]]]]:
+Table = dict[str, dict[str, list[Found]]]
+
+
+def answer_table(result: Report) -> Table | None:
+    """The answer's metric table (label -> entity -> figures), worked out once for its table and its charts; None
+    when the question names no metrics to compare."""
+    plan = result.plan
+    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
+        return None
+    return metric_table(plan, ranked(result.evidence))
+
+
+def comparison_rows(result: Report, table: Table | None = None) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The metric x entity table of a comparison: header (entities) and one row per metric, every cell the
     values with their conditions and citations; empty when the question names no metrics to compare."""
     plan = result.plan
-    if plan.kind == "lookup" or not plan.metrics or len(plan.entities) == 1:
+    table = table if table is not None else answer_table(result)
+    if table is None:
         return [], []
-    table = metric_table(plan, ranked(result.evidence))
     # a question that names no entity: the columns are the entities the evidence reports the metrics for
     entities = list(plan.entities) or list(dict.fromkeys(e for row in table.values() for e in row))
     if len(entities) < 2:
@@ -60,6 +74,32 @@ def comparison_rows(result: Report) -> tuple[list[str], list[tuple[str, list[str
                                    for f in cell_values(found)[:TABLE_FIGURES]) or "—")
         rows.append((label, cells))
     return entities, rows
+
+
+MAX_CONFLICT_CHARTS = 12  # the widest conflicts get a chart; every one is in the table
+
+
+def comparison_charts(result: Report, table: Table | None = None) -> list[Chart]:
+    """The answer's comparison as charts: per asked row and canonical unit, every figure the row holds per entity
+    (as its quote writes it, with its condition and citations); relative claims ("1.7x vs X") are not on the axis."""
+    table = table if table is not None else answer_table(result)
+    out: list[Chart] = []
+    for label, row in (table or {}).items():
+        by_unit: dict[str, list[Point]] = {}
+        for entity, found in row.items():
+            for f in cell_values(found, absolute=8, relative=0):
+                if f.obs.metric == "speedup":
+                    continue
+                by_unit.setdefault(f.obs.unit, []).append(
+                    Point(entity, f.obs.value, f.text, (f.obs.condition or "").strip(), tuple(cite_ids(f))))
+        out += [dots(f"{label} by entity", label, unit, "entity", pts) for unit, pts in by_unit.items()
+                if len(pts) >= 2 and len({p.series for p in pts}) >= 2]
+    return out
+
+
+def conflict_charts(result: Report) -> list[Chart]:
+    """The conflicts as their values per source, those on what was asked first."""
+    return [c for g in ordered_conflicts(result)[:MAX_CONFLICT_CHARTS] if (c := conflict_chart(g)) is not None]
 
 
 def ordered_conflicts(result: Report) -> list[ConflictGroup]:
@@ -82,8 +122,8 @@ def comparison_table_md(result: Report) -> list[str]:
     return [*out, ""]
 
 
-def comparison_table_html(result: Report) -> str:
-    header, rows = comparison_rows(result)
+def comparison_table_html(result: Report, table: Table | None = None) -> str:
+    header, rows = comparison_rows(result, table)
     if not rows:
         return ""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
@@ -193,8 +233,13 @@ a.cite{font-size:.8em;text-decoration:none;background:#eef3ff;border-radius:3px;
 .ev-card{display:none;border:1px solid #ccd;background:#fafbff;padding:.6em .9em;margin:.5em 0;border-radius:6px}
 .ev-card:target{display:block}table{border-collapse:collapse;font-size:.9em;width:100%}
 td,th{border:1px solid #ddd;padding:4px 6px;vertical-align:top}.PASS{color:#176d2c}.DOUBT{color:#a35a00}
-.FAIL{color:#b00020}svg.graph{width:100%;border:1px solid #eee}svg line{stroke:#bbb}svg .ev{fill:#3b6fd8}
-svg .src{fill:#555}svg .ent{fill:#d88a3b}svg text{font-size:10px;fill:#333}"""
+.FAIL{color:#b00020}svg.graph{width:100%;border:1px solid #eee}svg.graph line{stroke:#bbb}svg .ev{fill:#3b6fd8}
+svg .src{fill:#555}svg .ent{fill:#d88a3b}svg.graph text{font-size:10px;fill:#333}
+body,svg.chart{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Source Han Sans SC","PingFang SC",
+"Hiragino Sans GB","Microsoft YaHei","WenQuanYi Micro Hei",sans-serif}
+figure.chart-figure{margin:1em 0}svg.chart{max-width:100%;height:auto;border:1px solid #eee}
+div.chart-table{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);
+white-space:nowrap;border:0}"""
 
 
 def _linkify(text: str) -> str:
@@ -221,7 +266,9 @@ def to_html(result: Report) -> str:
             body.append(f'<p class="limited">Evidence for this section is limited ({html.escape(why)}).</p>')
         body.append("<p>" + " ".join(_linkify(s.text) for s in sec.sentences) + "</p>")
         if sec.question_id == ANSWER_ID:
-            body.append(comparison_table_html(result))
+            table = answer_table(result)  # once, for the table and its charts
+            body.append(comparison_table_html(result, table))
+            body += [chart_figure(c) for c in comparison_charts(result, table)]
     body.append("<h2>Evidence</h2>")
     for e in sorted(result.evidence, key=lambda e: e.id):
         body.append(f'<div class="ev-card" id="{e.id}"><b>{e.id}</b> ({e.type}) “{html.escape(e.quote)}”<br>'
@@ -239,6 +286,7 @@ def to_html(result: Report) -> str:
             for c in ordered_conflicts(result))
         body.append("<h2>Conflicts between sources</h2><table><tr><th>entity</th><th>metric</th><th>condition</th>"
                     f"<th>values (best supported first)</th><th>difference</th><th>credibility</th></tr>{rows}</table>")
+        body += [chart_figure(c) for c in conflict_charts(result)]
     body.append("<h2>Evidence graph</h2>" + _svg_graph(result))
     rows = "".join(f"<tr><td>{x.section + 1}.{x.index + 1}</td><td>{_linkify(x.text)}</td>"
                    f'<td class="{x.verdict}">{x.verdict}</td><td>{html.escape("; ".join(x.reasons))}</td></tr>'
