@@ -54,3 +54,20 @@ def test_an_entry_holds_for_the_release_above_its_sub_heading() -> None:
     assert "8.6.0 (2023-08-18)" in got[("size", "16")] and "was 4KB" in got[("size", "16")]
     # a call is a function, not a setting; the count of readers is no figure of it
     assert not any(m.startswith("open_store") for m, _ in got)
+
+
+def test_release_headings_dated_with_slashes_hold_their_entries() -> None:
+    text = """# Quillstore default options
+
+## 5.0 (11/17/2016)
+* Options.stop_trigger default value changes from 24 to 32.
+
+## 4.7.0 (4/8/2016)
+* options.buffer_size changes from 4MB to 64MB.
+"""
+    src = parse_bytes(text.encode(), kind="text", url="local://t/HISTORY.md", default_kind="local")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), src,
+                        "How have Quillstore's default options changed?")
+    got = {(o.metric, str(o.value)): o.condition or "" for u in doc.units for o in u.observations}
+    assert "4.7.0 (4/8/2016)" in got[("buffer_size", "64")]
+    assert "5.0 (11/17/2016)" in got[("stop_trigger", "32")] and "changed from 24" in got[("stop_trigger", "32")]

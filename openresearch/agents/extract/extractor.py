@@ -260,7 +260,8 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
 
 
 _RELEASE_HEADING = re.compile(r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?"
-                              r"(?:\s*(?:[-–—]\s*|\()\s*(?:\d{4}-\d{2}-\d{2}|\w+ \d{1,2},? \d{4})\)?)?", re.I)
+                              r"(?:\s*(?:[-–—]\s*|\()\s*(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+                              r"\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})\)?)?", re.I)
 
 
 @lru_cache(maxsize=64)

@@ -754,7 +754,8 @@ _SETTING = re.compile(r"(?<![\w/.-])(?:[A-Za-z]\w*(?:::|\.|->))*([a-z][a-z0-9]*(
                       r"[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w/(]|\.\w)")
 # what may join a setting to a bare number it is set to ("max_open_files, default 1000", "max_open_files = 1000")
 _SET_TO = re.compile(r"[\s\"'`]*(?:,?\s*(?:(?:the|its|a|new)\s+)?(?:default(?:s| value)?|value|limit)?\s*"
-                     r"(?:is|of|to|=|:|set to|now|changed to|becomes?)?\s*)$", re.I)
+                     r"(?:(?:is|was|has been)\s+)?(?:is|of|to|=|:|set to|now|changed to|becomes?|"
+                     r"(?:chang|increas|decreas|rais|lower|reduc)(?:e|es|ed)(?:\s+from)?)?\s*)$", re.I)
 
 
 def _setting_named(text: str, at: int, bare: bool, since: int) -> str | None:
