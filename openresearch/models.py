@@ -11,7 +11,7 @@ EvidenceType = Literal["statistic", "comparison", "background", "risk", "claim"]
 # who stands behind a figure: the source's own finding, one it reports from someone else (and disputes), a bound
 # ("up to", "more than", "about ... or more"), or a setting under which something else was measured
 ObservationRole = Literal["own", "reported", "disputed", "bound", "setting"]
-SourceKind = Literal["web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"]
+SourceKind = Literal["web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local", "record"]
 
 
 class _Strict(BaseModel):
