@@ -159,6 +159,9 @@ class ConflictValue(BaseModel):
     primary: bool = False  # a source that is the entity's own (its domain or title names the entity)
     trust: float = 0.5  # mean Source.trust of its sources
     support: float = 0.0  # trust-weighted independent support: the order of `ConflictGroup.values`
+    # a figure from a data API's own record: how it is labelled ("World Bank API, retrieved 2026-12-03"); such a
+    # value leads its group whatever the support of the restatements
+    first_hand: str | None = None
 
 
 class ConflictGroup(BaseModel):

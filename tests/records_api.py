@@ -68,6 +68,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.worldbank(path[3:], query)
         elif path.startswith("/who/"):
             self.who(path[4:], query)
+        elif path == "/wiki/w/api.php":  # a web search that finds nothing (keeps "web" runs on this server)
+            self.send_json(200, {"batchcomplete": "", "query": {"searchinfo": {"totalhits": 0}, "search": []}})
         else:
             self.send_json(404, {"message": "Not Found"})
 
@@ -188,7 +190,7 @@ class RecordsApi:
         return {"github_api_url": f"{self.base}/gh", "worldbank_api_url": f"{self.base}/wb",
                 "who_api_url": f"{self.base}/who", "trusted_hosts": ["127.0.0.1"],
                 "host_intervals": {"127.0.0.1": 0.0}, "github_stats_wait_s": 0.01, "backoff_base_s": 0.01,
-                "records_per_page": 20}
+                "records_per_page": 20, "wikipedia_url": f"{self.base}/wiki/w/api.php"}
 
     def __enter__(self) -> RecordsApi:
         self._thread.start()

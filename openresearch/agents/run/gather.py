@@ -72,6 +72,7 @@ class Gatherer:
         self.route_records = not offline and any(not s.startswith("local:") for s in sources)
         self._records: dict[str, list[tuple[SourceDoc, list[tuple[Fact, int, int]]]]] = {}
         self._record_locks: dict[str, asyncio.Lock] = {}
+        self.indicator_names: dict[str, str] = {}  # indicator code -> its own name, as the API gave it
         for s in sources:
             if s.startswith("local:") or is_record_source(s):
                 continue
@@ -166,6 +167,9 @@ class Gatherer:
                     out.refused.append(f"{spec.source}: {e}")
                     self._records[spec.source] = []
                     return
+                name = next((f.metric for r in records for f in r.facts if f.metric), None)
+                if spec.kind != "github" and name:
+                    self.indicator_names[spec.target] = name
                 stored = []
                 for rec in records:
                     doc, spans = render(rec)

@@ -22,6 +22,7 @@ from openresearch.agents.extract.extractor import Preparing
 from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric, same_family
 from openresearch.agents.plan.attributes import with_english
 from openresearch.agents.plan.planner import PlanBudget, schedule
+from openresearch.agents.plan.records_plan import with_indicator_names
 from openresearch.agents.plan.reflect import Sufficiency, assess, follow_up_queries
 from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import (
@@ -162,6 +163,8 @@ class ResearchRun:
                 self.metrics.network_requests += gatherer.network_requests
                 self.metrics.cache_hits += gatherer.cache_hits
                 await gatherer.aclose()
+            # an indicator the question named by its code is written in its own name, now the API has said it
+            plan = with_indicator_names(plan, gatherer.indicator_names)
             await self.io(self._save, "write", plan=plan)
             result = await self.io(self._write_and_verify, plan)
             await self.io(self._save, "report", plan=plan)
