@@ -31,6 +31,7 @@ class ApiState:
     gh_limit: int = 60
     stats_computing: int = 1  # how many commit-activity requests answer 202 before the 200
     revised: dict[tuple[str, str, str], float] = field(default_factory=dict)  # (indicator, iso3, year) -> value
+    new_releases: list[tuple[str, str]] = field(default_factory=list)  # (tag, day) published since the recording
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -94,9 +95,13 @@ class _Handler(BaseHTTPRequestHandler):
             page = int(query.get("page", "1"))
             if page == 1:
                 host = self.headers.get("Host", "127.0.0.1")
+                newer = [{**_load("github_releases_page1.json")[0], "id": 900 + i, "tag_name": tag,
+                          "name": f"Tidepool {tag}", "prerelease": False, "created_at": f"{day}T10:00:00Z",
+                          "published_at": f"{day}T12:30:00Z"} for i, (tag, day) in enumerate(state.new_releases)]
                 link = f'<http://{host}/gh{base}/releases?per_page=5&page=2>; rel="next", ' \
                        f'<http://{host}/gh{base}/releases?per_page=5&page=2>; rel="last"'
-                self.send_json(200, _load("github_releases_page1.json"), {**limits, "Link": link})
+                self.send_json(200, [*reversed(newer), *_load("github_releases_page1.json")],
+                               {**limits, "Link": link})
             else:
                 self.send_json(200, _load("github_releases_page2.json"), limits)
         elif path == f"{base}/contributors":

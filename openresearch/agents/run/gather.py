@@ -160,7 +160,8 @@ class Gatherer:
                 deps = await self._deps()
                 assert deps.client is not None
                 try:
-                    records = await fetch_records(spec, deps.client, self.settings)
+                    # a monitoring run (since set) asks the API again: a revised figure is what it looks for
+                    records = await fetch_records(spec, deps.client, self.settings, fresh=self.since is not None)
                     out.searches += 1
                 except OpenResearchError as e:
                     log.warning("first-hand source %s failed: %s", spec.source, e)

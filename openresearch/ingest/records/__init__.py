@@ -23,14 +23,18 @@ __all__ = ["RECORD_KIND", "Fact", "RateLimited", "Record", "RecordSpec", "fetch_
            "is_record_source", "parse_spec", "record_items", "render", "routed_specs"]
 
 
-async def fetch_records(spec: RecordSpec, client: PoliteClient, settings: Settings) -> list[Record]:
-    """The records a spec names. Raises FetchError (RateLimited, an API message) or ParseError."""
+async def fetch_records(spec: RecordSpec, client: PoliteClient, settings: Settings, *,
+                        fresh: bool = False) -> list[Record]:
+    """The records a spec names. Raises FetchError (RateLimited, an API message) or ParseError. `fresh`: ask the
+    API again rather than answer from the response cache (a monitoring run looks for revised figures)."""
     if spec.kind == "github":
         token = settings.github_token.get_secret_value() if settings.github_token else None
         gh = GitHubClient(client, settings.github_api_url, token=token, max_pages=settings.records_max_pages,
-                          stats_retries=settings.github_stats_retries, stats_wait_s=settings.github_stats_wait_s)
+                          stats_retries=settings.github_stats_retries, stats_wait_s=settings.github_stats_wait_s,
+                          fresh=fresh)
         return await gh.records(spec.target, spec.since)
     if spec.kind == "worldbank":
         return [await WorldBankClient(client, settings.worldbank_api_url, max_pages=settings.records_max_pages,
-                                      per_page=settings.records_per_page).record(spec)]
-    return [await WhoClient(client, settings.who_api_url, max_pages=settings.records_max_pages).record(spec)]
+                                      per_page=settings.records_per_page, fresh=fresh).record(spec)]
+    return [await WhoClient(client, settings.who_api_url, max_pages=settings.records_max_pages,
+                            fresh=fresh).record(spec)]

@@ -60,7 +60,7 @@ class RateLimit:
 
 class GitHubClient:
     def __init__(self, client: PoliteClient, base_url: str, *, token: str | None = None, max_pages: int = 10,
-                 stats_retries: int = 3, stats_wait_s: float = 2.0) -> None:
+                 stats_retries: int = 3, stats_wait_s: float = 2.0, fresh: bool = False) -> None:
         self.client = client
         self.base = base_url.rstrip("/")
         self.token = token
@@ -68,6 +68,7 @@ class GitHubClient:
         self.stats_retries = stats_retries
         self.stats_wait_s = stats_wait_s
         self.rate = RateLimit()
+        self.fresh = fresh  # every request goes to the API (monitoring), none is answered from the cache
 
     def _headers(self) -> dict[str, str]:
         h = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
@@ -75,12 +76,11 @@ class GitHubClient:
             h["Authorization"] = f"Bearer {self.token}"
         return h
 
-    async def get(self, url: str, params: dict[str, str | int] | None = None,
-                  *, use_cache: bool = True) -> FetchedResponse:
+    async def get(self, url: str, params: dict[str, str | int] | None = None) -> FetchedResponse:
         if self.rate.exhausted(time.time()):
             raise RateLimited(f"GitHub API rate limit exhausted ({self.rate.limit} requests); it resets at "
                               f"{_when(self.rate.reset)}", self.rate.reset)
-        res = await self.client.get(url, params=params, headers=self._headers(), use_cache=use_cache)
+        res = await self.client.get(url, params=params, headers=self._headers(), use_cache=not self.fresh)
         if not res.from_cache:
             self.rate.update(res.headers)
         if res.status in (403, 429) and (res.headers.get("x-ratelimit-remaining") == "0" or res.status == 429):

@@ -61,10 +61,11 @@ def facts_of(rows: list[dict[str, Any]], name: str, countries: dict[str, str]) -
 
 
 class WhoClient:
-    def __init__(self, client: PoliteClient, base_url: str, *, max_pages: int = 10) -> None:
+    def __init__(self, client: PoliteClient, base_url: str, *, max_pages: int = 10, fresh: bool = False) -> None:
         self.client = client
         self.base = base_url.rstrip("/")
         self.max_pages = max_pages
+        self.fresh = fresh  # ask the API again, not the response cache (monitoring looks for revised figures)
 
     async def _all(self, url: str, params: dict[str, str | int] | None) -> tuple[list[dict[str, Any]], bool]:
         rows: list[dict[str, Any]] = []
@@ -72,7 +73,7 @@ class WhoClient:
         for _ in range(self.max_pages):
             if next_url is None:
                 return rows, False
-            res = (await self.client.get(next_url, params=params)).raise_for_status()
+            res = (await self.client.get(next_url, params=params, use_cache=not self.fresh)).raise_for_status()
             body = res.json_body()
             rows.extend(values_of(body, next_url))
             link = body.get("@odata.nextLink")

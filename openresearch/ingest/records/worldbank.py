@@ -84,10 +84,12 @@ def facts_of(rows: list[dict[str, Any]]) -> tuple[str, str, list[Fact]]:
 
 
 class WorldBankClient:
-    def __init__(self, client: PoliteClient, base_url: str, *, max_pages: int = 10, per_page: int = PER_PAGE) -> None:
+    def __init__(self, client: PoliteClient, base_url: str, *, max_pages: int = 10, per_page: int = PER_PAGE,
+                 fresh: bool = False) -> None:
         self.client = client
         self.base = base_url.rstrip("/")
         self.max_pages = max_pages
+        self.fresh = fresh  # ask the API again, not the response cache (monitoring looks for revised figures)
         self.per_page = per_page
 
     async def countries(self, names: tuple[str, ...]) -> list[str]:
@@ -117,7 +119,8 @@ class WorldBankClient:
         meta: dict[str, Any] = {}
         page, pages = 1, 1
         while page <= pages and page <= self.max_pages:
-            res = (await self.client.get(url, params={**params, "page": page})).raise_for_status()
+            res = await self.client.get(url, params={**params, "page": page}, use_cache=not self.fresh)
+            res.raise_for_status()
             meta, got = parse_page(res.json_body(), url)
             rows.extend(got)
             pages = int(meta.get("pages") or 0)
