@@ -206,6 +206,9 @@ class ComparisonCell(BaseModel):
     superseded_by: list[str | None] = Field(
         default_factory=list, description="per value: the observation that superseded it (None: current); "
                                           "superseded values appear only when asked for")
+    first_hand: list[str | None] = Field(
+        default_factory=list, description="per value: how a first-hand record's figure is labelled ('World Bank "
+                                          "API, retrieved 2026-12-03'; None: a restatement); those lead the cell")
 
     @property
     def low(self) -> float:

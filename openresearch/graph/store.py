@@ -25,7 +25,7 @@ from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
 from openresearch.implied_conflicts import CLAIMS, FIGURES, METRICS, implied_groups
-from openresearch.ingest.records.model import RECORD_KIND
+from openresearch.ingest.records.model import RECORD_KIND, first_hand_label, publisher_of
 from openresearch.ingest.textnorm import STOP_WORDS
 from openresearch.models import (
     Comparison,
@@ -260,7 +260,8 @@ class GraphStore(DocumentStore, RunStore):
         entities in the order asked."""
         cells: dict[str, dict[str, ComparisonCell]] = {}
         names: list[str] = []
-        rows = list(rows)
+        # a first-hand record's figure leads its cell (the order is stable otherwise)
+        rows = sorted(rows, key=lambda r: r.get("source_kind") != RECORD_KIND)
         units: dict[str, Counter[str]] = {}
         for r in rows:
             units.setdefault(r["metric"], Counter())[r["unit"] or ""] += 1
@@ -276,6 +277,8 @@ class GraphStore(DocumentStore, RunStore):
             cell.conditions.append(r["condition"] or "")
             cell.roles.append(r.get("role") or "own")
             cell.superseded_by.append(r.get("superseded_by"))
+            cell.first_hand.append(first_hand_label(publisher_of(r.get("source_title")), _dt(r.get("fetched_at")))
+                                   if r.get("source_kind") == RECORD_KIND else None)
             if r["entity"] not in names:
                 names.append(r["entity"])
         ordered = [self.aliases.canonical(e) for e in entities]

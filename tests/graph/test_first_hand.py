@@ -70,3 +70,16 @@ def test_matching_rules() -> None:
     assert same_quantity("population_total", "population") and not same_quantity("population_density", "population")
     assert same_unit("", "people") and same_unit("days", "days") and not same_unit("", "mb") \
         and not same_unit("", "days")
+
+
+def test_keyed_groups_and_comparison_cells_put_the_record_first(falkor_store: GraphStore, tmp_path: Path) -> None:
+    # a page using the indicator's own name and period: the keyed query finds the conflict, the record leads it
+    for i in range(2):  # two pages agree with each other: better "supported" by count, still after the record
+        falkor_store.write_evidence([rec(f"https://site{i}.example/p", "Population, total, 2022: 198,600,000.",
+                                         "Brazil", "Population, total", 198600000, None, condition="2022")])
+    store_record(falkor_store, tmp_path)
+    (g,) = falkor_store.conflict_groups(entity="Brazil")
+    assert [v.first_hand is not None for v in g.values] == [True, False] and g.values[1].sources == 2
+    cell = falkor_store.compare(["Brazil"], "Population, total").cells["population_total"]["Brazil"]
+    assert cell.first_hand[0] == "World Bank API, retrieved 2026-11-02" and cell.values[0] in (213300100, 212200100)
+    assert cell.first_hand[-1] is None and cell.values[-1] == 198600000

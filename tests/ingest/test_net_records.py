@@ -181,6 +181,7 @@ def test_bad_sources_are_one_line(source: str) -> None:
     ("Compare SP.POP.TOTL for BRA, IND and KEN since 2015", [("worldbank", "SP.POP.TOTL")]),
     ("What is WHOSIS_000001 in Kenya?", [("who", "WHOSIS_000001")]),
     ("Is a 24/7 on-call rotation worth it?", []),
+    ("Which TCP/IP issues come up in CI/CD releases?", []),
     ("Which message broker should we choose?", []),
 ])
 def test_routing_from_the_question(question: str, kinds: list[tuple[str, str]]) -> None:

@@ -83,7 +83,8 @@ def routed_specs(text: str) -> list[RecordSpec]:
     if _ACTIVITY.search(text):
         for m in _Q_REPO.finditer(text):
             owner, repo = m.group(1), m.group(2).removesuffix(".git")
-            if not owner.isdigit() and not repo.isdigit():  # "24/7", "1/2" are no repositories
+            # "24/7", "TCP/IP", "CI/CD" are no repositories: both parts of a repository's name hold a lower-case letter
+            if any(c.islower() for c in owner) and any(c.islower() for c in repo):
                 out.append(RecordSpec("github", f"{owner}/{repo}", since=since))
     codes = [c for c in _Q_ISO3.findall(text) if c not in _WORDS_NOT_CODES]
     names = tuple(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", text)))
