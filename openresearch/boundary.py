@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from openresearch.errors import FetchError, InputError
+from openresearch.ingest.records.spec import is_record_source, parse_spec
 from openresearch.ingest.safety import Resolver, UrlGuard
 from openresearch.monitor.schedule import Schedule, parse_schedule
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 SOURCE_RETRIEVERS: dict[str, list[str]] = {"web": ["web"], "arxiv": ["arxiv"],
                                            "scholar": ["semantic_scholar", "openalex"]}
 LOCAL_PREFIX = "local:"
+RECORD_FORMS = ("github:OWNER/REPO", "worldbank:INDICATOR[:COUNTRIES]", "who:INDICATOR[:COUNTRIES]")
 MAX_QUESTION_CHARS = 2000
 MAX_INTERVAL_MS = 366 * 86_400_000  # a topic checked less than yearly is not being watched
 ROOTS_SETTING = "OPENRESEARCH_API_LOCAL_ROOTS"
@@ -89,7 +91,8 @@ def check_local(source: str, door: Door) -> str:
 
 
 def check_sources(sources: Sequence[str], door: Door) -> list[str]:
-    """Known source kinds only (web, arxiv, scholar, local:PATH), local paths resolved and inside the roots."""
+    """Known source kinds only (web, arxiv, scholar, local:PATH, github:OWNER/REPO, worldbank:INDICATOR[:COUNTRIES],
+    who:INDICATOR[:COUNTRIES]), local paths resolved and inside the roots."""
     if not sources:
         raise InputError("at least one source is needed")
     out: list[str] = []
@@ -98,8 +101,10 @@ def check_sources(sources: Sequence[str], door: Door) -> list[str]:
             out.append(check_local(s, door))
         elif s in SOURCE_RETRIEVERS:
             out.append(s)
+        elif is_record_source(s):
+            out.append(parse_spec(s).source)  # a first-hand record: github:, worldbank:, who:
         else:
-            kinds = ", ".join([*SOURCE_RETRIEVERS, "local:PATH"])
+            kinds = ", ".join([*SOURCE_RETRIEVERS, "local:PATH", *RECORD_FORMS])
             raise InputError(f"unknown source {s[:100]!r}: use {kinds}")
     return list(dict.fromkeys(out))
 

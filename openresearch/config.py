@@ -81,6 +81,18 @@ class Settings(BaseSettings):
     openalex_url: str = "https://api.openalex.org"
     openalex_key: SecretStr | None = None
     wikipedia_url: str = "https://en.wikipedia.org/w/api.php"
+    # first-hand data APIs: --source github:OWNER/REPO, worldbank:INDICATOR[:COUNTRIES], who:INDICATOR[:COUNTRIES]
+    github_api_url: str = "https://api.github.com"
+    github_token: SecretStr | None = Field(default=None, description="GitHub token: 5,000 requests an hour instead "
+                                           "of the unauthenticated 60.")
+    worldbank_api_url: str = "https://api.worldbank.org/v2"
+    who_api_url: str = "https://ghoapi.azureedge.net/api"
+    records_max_pages: int = Field(default=10, description="Pages read per first-hand API request (releases, "
+                                   "contributors, indicator rows); the record says when more were left.")
+    records_per_page: int = Field(default=1000, description="Rows asked for per page of an indicator API.")
+    github_stats_retries: int = Field(default=3, description="Times a statistic GitHub is still computing (202) "
+                                      "is asked again.")
+    github_stats_wait_s: float = Field(default=2.0, description="Seconds between those requests.")
     trusted_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Hosts allowed to resolve to private addresses (a local SearXNG, a "
         "local webhook receiver): a JSON list, or names separated by commas.")

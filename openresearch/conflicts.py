@@ -312,7 +312,11 @@ def credibility_note(values: list[ConflictValue], lang: str = "en", labels: list
             flags.append(("最新的来源（{y}）" if lang == "zh" else "the newest ({y})").format(y=newest_at.year))
         if newest_version is not None and v.version and _version_key(v.version) == newest_version:
             flags.append("最新版本的文档" if lang == "zh" else "the newest version")
-        if v.primary:
+        if v.first_hand:
+            # named without its retrieval date, which no quote holds (the conflicts table gives it whole)
+            who = v.first_hand.split(",")[0]
+            flags.append(f"一手记录（{who}）" if lang == "zh" else f"first-hand ({who})")
+        elif v.primary:
             flags.append("一手来源" if lang == "zh" else "a primary source")
         if len(values) > 1 and v.trust >= max(t for j, t in enumerate(trusts) if j != i) + 0.2:
             flags.append("可信度更高的来源" if lang == "zh" else "more trusted sources")
@@ -350,7 +354,9 @@ def value_summary(v: ConflictValue) -> str:
         facts.append(f"newest {v.newest.isoformat()}")
     if v.version:
         facts.append(f"version {v.version}")
-    if v.primary:
+    if v.first_hand:
+        facts.append(f"first-hand: {v.first_hand}")
+    elif v.primary:
         facts.append("primary")
     return f"{value_label(v)} ({', '.join(facts)})"
 

@@ -11,7 +11,7 @@ EvidenceType = Literal["statistic", "comparison", "background", "risk", "claim"]
 # who stands behind a figure: the source's own finding, one it reports from someone else (and disputes), a bound
 # ("up to", "more than", "about ... or more"), or a setting under which something else was measured
 ObservationRole = Literal["own", "reported", "disputed", "bound", "setting"]
-SourceKind = Literal["web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"]
+SourceKind = Literal["web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local", "record"]
 
 
 class _Strict(BaseModel):
@@ -159,6 +159,9 @@ class ConflictValue(BaseModel):
     primary: bool = False  # a source that is the entity's own (its domain or title names the entity)
     trust: float = 0.5  # mean Source.trust of its sources
     support: float = 0.0  # trust-weighted independent support: the order of `ConflictGroup.values`
+    # a figure from a data API's own record: how it is labelled ("World Bank API, retrieved 2026-12-03"); such a
+    # value leads its group whatever the support of the restatements
+    first_hand: str | None = None
 
 
 class ConflictGroup(BaseModel):
@@ -203,6 +206,9 @@ class ComparisonCell(BaseModel):
     superseded_by: list[str | None] = Field(
         default_factory=list, description="per value: the observation that superseded it (None: current); "
                                           "superseded values appear only when asked for")
+    first_hand: list[str | None] = Field(
+        default_factory=list, description="per value: how a first-hand record's figure is labelled ('World Bank "
+                                          "API, retrieved 2026-12-03'; None: a restatement); those lead the cell")
 
     @property
     def low(self) -> float:

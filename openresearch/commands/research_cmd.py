@@ -60,7 +60,8 @@ class LiveProgress:
 def research(
     question: Annotated[str, typer.Argument(help="The research question (English or Chinese).")],
     source: Annotated[list[str] | None, typer.Option(
-        "--source", "-s", help="web | arxiv | scholar | local:PATH (repeatable).")] = None,
+        "--source", "-s", help="web | arxiv | scholar | local:PATH | github:OWNER/REPO | "
+        "worldbank:INDICATOR[:COUNTRIES] | who:INDICATOR[:COUNTRIES] (repeatable).")] = None,
     style: Annotated[str, typer.Option(help="brief | report | review")] = "report",
     budget: Annotated[int, typer.Option(help="Sum of sub-question depths (planning budget), 3 to 40.",
                                         min=3, max=40)] = 15,

@@ -7,13 +7,14 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, get_args
 
 from openresearch.condition_conflicts import condition_groups, exceeded_groups, qualified_groups, together
 from openresearch.conflicts import ObservedValue, conflict_groups
 from openresearch.cypher import Catalogue
 from openresearch.errors import ConstraintViolation, NotFound
+from openresearch.first_hand import Observed, prefer_first_hand, same_quantity
 from openresearch.graph import judgements
 from openresearch.graph.backend import GraphBackend, Row
 from openresearch.graph.batch_writer import BatchWriter, Start, Wait, gc_paused
@@ -24,6 +25,7 @@ from openresearch.graph.runs import RunStore
 from openresearch.graph_schema import schema_spec
 from openresearch.identity import AliasResolver, entity_key, question_id
 from openresearch.implied_conflicts import CLAIMS, FIGURES, METRICS, implied_groups
+from openresearch.ingest.records.model import RECORD_KIND, first_hand_label, publisher_of
 from openresearch.ingest.textnorm import STOP_WORDS
 from openresearch.models import (
     Comparison,
@@ -215,8 +217,15 @@ class GraphStore(DocumentStore, RunStore):
         scope = set(ids) if entity is not None or entities is not None else None
         implied = self._implied(m, scope, limit)
         stated = [_observed(o) for r in disputed for o in r["rows"]]
-        return together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
-                        condition_groups(stated), qualified_groups(stated), exceeded_groups(stated), implied)
+        groups = together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
+                          condition_groups(stated), qualified_groups(stated), exceeded_groups(stated), implied)
+        # first-hand records lead their groups, and a restatement that contradicts one is a group of its own
+        first = [Observed(_observed(r), r.get("kind") or "", _day(r.get("as_of")), _dt(r.get("fetched_at")))
+                 for r in self._read("first_hand_observations",
+                                     entity_ids=sorted(scope) if scope is not None else None)]
+        if m is not None:
+            first = [o for o in first if o.kind != RECORD_KIND or same_quantity(o.value.metric, m)]
+        return prefer_first_hand(groups, first, tol) if first else groups
 
     def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int) -> list[ConflictGroup]:
         """Relative claims the per-unit figures of both sides contradict (implied_conflicts.py): claims of the
@@ -251,7 +260,8 @@ class GraphStore(DocumentStore, RunStore):
         entities in the order asked."""
         cells: dict[str, dict[str, ComparisonCell]] = {}
         names: list[str] = []
-        rows = list(rows)
+        # a first-hand record's figure leads its cell (the order is stable otherwise)
+        rows = sorted(rows, key=lambda r: r.get("source_kind") != RECORD_KIND)
         units: dict[str, Counter[str]] = {}
         for r in rows:
             units.setdefault(r["metric"], Counter())[r["unit"] or ""] += 1
@@ -267,6 +277,8 @@ class GraphStore(DocumentStore, RunStore):
             cell.conditions.append(r["condition"] or "")
             cell.roles.append(r.get("role") or "own")
             cell.superseded_by.append(r.get("superseded_by"))
+            cell.first_hand.append(first_hand_label(publisher_of(r.get("source_title")), _dt(r.get("fetched_at")))
+                                   if r.get("source_kind") == RECORD_KIND else None)
             if r["entity"] not in names:
                 names.append(r["entity"])
         ordered = [self.aliases.canonical(e) for e in entities]
@@ -367,6 +379,11 @@ def fulltext_query(dialect: str, text: str) -> str:
     if not words:
         return ""
     return " OR ".join(words) if dialect == "neo4j" else "|".join(words)
+
+
+def _day(ms: int | None) -> date | None:
+    d = _dt(ms)
+    return d.date() if d is not None else None
 
 
 def _dt(ms: int | None) -> datetime | None:

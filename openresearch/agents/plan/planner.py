@@ -19,6 +19,7 @@ from openresearch.agents.llm.prompt import render
 from openresearch.agents.plan.analysis import Analyzer, QuestionAnalysis, default_analyzer
 from openresearch.agents.plan.plan_converge import ROLE_ORDER, PlanBudget, converge
 from openresearch.agents.plan.plan_diverge import Candidate, diverge, keywords_for, plan_aspects
+from openresearch.agents.plan.records_plan import with_records
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import guess_lang
@@ -84,7 +85,7 @@ class DeterministicPlanner:
         self.analyzer = analyzer or default_analyzer()
 
     def plan(self, question: str, *, budget: PlanBudget) -> Plan:
-        a = self.analyzer.analyse(question)
+        a = with_records(self.analyzer.analyse(question))
         return _plan(a, diverge(a), self.embedder, budget, "deterministic")
 
 
@@ -122,7 +123,7 @@ class LLMPlanner:
         self.not_questions = 0  # LLM candidates dropped because they were not questions
 
     def plan(self, question: str, *, budget: PlanBudget) -> Plan:
-        a = self.fallback.analyzer.analyse(question)
+        a = with_records(self.fallback.analyzer.analyse(question))
         try:
             pool = self._diverge(a)
             if not pool:

@@ -20,6 +20,15 @@ from openresearch.ingest.fetch import Fetcher
 from openresearch.ingest.http import PoliteClient
 from openresearch.ingest.local import LocalRetriever
 from openresearch.ingest.rank import RankCandidate, rank_candidates
+from openresearch.ingest.records import (
+    Fact,
+    RecordSpec,
+    fetch_records,
+    is_record_source,
+    parse_spec,
+    render,
+    routed_specs,
+)
 from openresearch.ingest.retrievers.base import Candidate, RetrieverDeps
 from openresearch.ingest.retrievers.registry import create
 from openresearch.ingest.retrievers.router import route
@@ -38,6 +47,8 @@ class Gathered:
     searches: int = 0
     fetched: int = 0
     refused: list[str] = field(default_factory=list)
+    # first-hand records among `sources`: source id -> each fact's line and its offsets in the stored text
+    records: dict[str, list[tuple[Fact, int, int]]] = field(default_factory=dict)
 
 
 class Gatherer:
@@ -56,8 +67,14 @@ class Gatherer:
         # the run's own folders only (None: every indexed document, for a caller that indexed none itself)
         self.local = LocalRetriever(store, embedder, roots=local_roots)
         self.remote: list[str] = []
+        # first-hand records: named as sources, or (when the network may be used) asked for by a question's words
+        self.record_specs = [] if offline else [parse_spec(s) for s in sources if is_record_source(s)]
+        self.route_records = not offline and any(not s.startswith("local:") for s in sources)
+        self._records: dict[str, list[tuple[SourceDoc, list[tuple[Fact, int, int]]]]] = {}
+        self._record_locks: dict[str, asyncio.Lock] = {}
+        self.indicator_names: dict[str, str] = {}  # indicator code -> its own name, as the API gave it
         for s in sources:
-            if s.startswith("local:"):
+            if s.startswith("local:") or is_record_source(s):
                 continue
             if offline:
                 continue  # offline: no network at all, local documents only
@@ -89,8 +106,14 @@ class Gatherer:
         if self._cache is not None:
             self._cache.close()
 
-    async def gather(self, query: str) -> Gathered:
+    async def gather(self, query: str, about: str | None = None) -> Gathered:
+        """Sources for one query of a sub-question (`about`: its text, which decides the records routed to it)."""
         out = Gathered()
+        specs = list(self.record_specs)
+        if self.route_records:
+            specs += [s for s in routed_specs(about or query) if s not in specs]
+        for spec in specs:
+            await self._gather_record(spec, out)
         if self.use_local:
             hits = await asyncio.to_thread(self.local.search_sync, query, self.local_per_query)
             out.searches += 1
@@ -128,6 +151,35 @@ class Gatherer:
             doc = await self._fetch_one(fetcher, cand, out)
             if doc is not None:
                 out.sources.append(doc)
+
+    async def _gather_record(self, spec: RecordSpec, out: Gathered) -> None:
+        """A record is read and stored once per run (every later query reuses it: no request, no write)."""
+        lock = self._record_locks.setdefault(spec.source, asyncio.Lock())
+        async with lock:
+            if spec.source not in self._records:
+                deps = await self._deps()
+                assert deps.client is not None
+                try:
+                    # a monitoring run (since set) asks the API again: a revised figure is what it looks for
+                    records = await fetch_records(spec, deps.client, self.settings, fresh=self.since is not None)
+                    out.searches += 1
+                except OpenResearchError as e:
+                    log.warning("first-hand source %s failed: %s", spec.source, e)
+                    out.refused.append(f"{spec.source}: {e}")
+                    self._records[spec.source] = []
+                    return
+                name = next((f.metric for r in records for f in r.facts if f.metric), None)
+                if spec.kind != "github" and name:
+                    self.indicator_names[spec.target] = name
+                stored = []
+                for rec in records:
+                    doc, spans = render(rec)
+                    doc = await asyncio.to_thread(self._store, doc, {}, out)
+                    stored.append((doc, spans))
+                self._records[spec.source] = stored
+        for doc, spans in self._records[spec.source]:
+            out.sources.append(doc)
+            out.records[doc.id] = spans
 
     def _embed_candidates(self, query: str, cands: list[Candidate]) -> tuple[list[float], list[list[float]]]:
         vecs = self.embedder.embed([query] + [f"{c.title}. {c.snippet}" for c in cands])

@@ -22,6 +22,7 @@ from openresearch.agents.extract.extractor import Preparing
 from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric, same_family
 from openresearch.agents.plan.attributes import with_english
 from openresearch.agents.plan.planner import PlanBudget, schedule
+from openresearch.agents.plan.records_plan import with_indicator_names
 from openresearch.agents.plan.reflect import Sufficiency, assess, follow_up_queries
 from openresearch.agents.run.components import Components
 from openresearch.agents.run.events import (
@@ -51,12 +52,14 @@ from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.graph.store import SOURCE_KINDS, GraphStore
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.local import index_documents
+from openresearch.ingest.records import Fact, record_items
 from openresearch.models import (
     ConflictGroup,
     Draft,
     EvidenceItem,
     EvidenceRecord,
     EvidenceView,
+    ExtractionResult,
     ObservationIn,
     Plan,
     SourceDoc,
@@ -160,6 +163,8 @@ class ResearchRun:
                 self.metrics.network_requests += gatherer.network_requests
                 self.metrics.cache_hits += gatherer.cache_hits
                 await gatherer.aclose()
+            # an indicator the question named by its code is written in its own name, now the API has said it
+            plan = with_indicator_names(plan, gatherer.indicator_names)
             await self.io(self._save, "write", plan=plan)
             result = await self.io(self._write_and_verify, plan)
             await self.io(self._save, "report", plan=plan)
@@ -245,11 +250,11 @@ class ResearchRun:
                     self.limited.setdefault(sq.id, "search cap reached")
                     break
                 self.counters.searches_total += 1
-                found = await gatherer.gather(q)
+                found = await gatherer.gather(q, about=sq.text)
                 self.metrics.searches += found.searches
                 self.metrics.retrieved_chunks.update(found.chunks)
                 self.metrics.refused.extend(found.refused)
-                await self._extract(sq, plan, found.sources)
+                await self._extract(sq, plan, found.sources, found.records)
             evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section)
             conflicts = await self.io(self._conflicts_for, sq)
             s: Sufficiency = assess(sq, evidence, conflicts)
@@ -280,16 +285,21 @@ class ResearchRun:
             return "reflect time cap reached"
         return None
 
-    async def _extract(self, sq: SubQuestion, plan: Plan, sources: list[SourceDoc]) -> None:
+    async def _extract(self, sq: SubQuestion, plan: Plan, sources: list[SourceDoc],
+                       facts: dict[str, list[tuple[Fact, int, int]]] | None = None) -> None:
         examined = await self.io(self.store.examined_sources, sq.id)
         fresh = {s.id: s for s in sources if s.id not in examined}
+        first_hand = facts or {}
 
         async def one(doc: SourceDoc) -> None:
             async with self._extract_gate:
-                try:
-                    result = await self.io(self.c.extractor.extract, doc, sq, plan)
-                except (LLMError, BudgetExceeded):
-                    result = await self.io(self.c.fallback_extractor.extract, doc, sq, plan)
+                if doc.id in first_hand:  # a first-hand record: its evidence is the API's fields, not read from text
+                    result = ExtractionResult(items=record_items(doc, first_hand[doc.id], sq.id, sq.entities))
+                else:
+                    try:
+                        result = await self.io(self.c.extractor.extract, doc, sq, plan)
+                    except (LLMError, BudgetExceeded):
+                        result = await self.io(self.c.fallback_extractor.extract, doc, sq, plan)
             self.metrics.rejected_quotes += result.rejected
             records = [to_record(item, doc, sq) for item in result.items]
             await self.io(self.store.write_evidence, records)
@@ -302,9 +312,10 @@ class ResearchRun:
         # sources are independent: with an LLM each extraction is a round trip, so they overlap; first the
         # extractor sees the batch whole (which qualified names the sources open with), so reading order
         # does not change what any source's values are about
+        texts = [d for d in fresh.values() if d.id not in first_hand]
         for ex in (self.c.extractor, self.c.fallback_extractor):
-            if fresh and isinstance(ex, Preparing):
-                await self.io(ex.prepare, list(fresh.values()))
+            if texts and isinstance(ex, Preparing):
+                await self.io(ex.prepare, texts)
         if fresh:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))

@@ -27,7 +27,8 @@ class Caps(BaseModel):
 class RunOptions(BaseModel):
     question: str
     sources: list[str] = Field(default_factory=lambda: ["local:examples/corpus"],
-                               description="web | arxiv | scholar | local:PATH")
+                               description="web | arxiv | scholar | local:PATH | github:OWNER/REPO | "
+                                           "worldbank:INDICATOR[:COUNTRIES] | who:INDICATOR[:COUNTRIES]")
     style: Style = "report"
     budget: int = Field(default=15, ge=3, le=40, description="sum of sub-question depths")
     max_sub_questions: int = Field(default=8, ge=1, le=12)

@@ -37,6 +37,8 @@ from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, 
 from openresearch.conflicts import core_name, count_word
 from openresearch.graph.ranking import best_first
 from openresearch.identity import entity_key
+from openresearch.ingest.records.model import RECORD_KIND
+from openresearch.ingest.records.spec import since_year
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
 from openresearch.numbers import Quantity, normalise_condition
 
@@ -115,6 +117,7 @@ def _titled_surname(focus: str) -> str | None:
     return rest[0].casefold() if len(rest) == 1 and len(words) > 1 and rest[0][:1].isupper() else None
 
 
+_YEARS = re.compile(r"(?<![\d.])(?:19|20)\d{2}(?![\d.])")
 _TRAILING_VERSION = re.compile(r"\s+v?(\d+(?:\.\d+)*)(?:\.x)?\s*$")
 
 
@@ -231,9 +234,29 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 bucket.append(Found(text, obs, [ev]))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
-    for bucket in out.values():  # best supported first
-        bucket.sort(key=lambda f: (-len({e.source.id for e in f.evidence}), -len(f.evidence)))
+    for bucket in out.values():  # a first-hand record's figure first (its newest period first), then best supported
+        # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
+        # of contributors)
+        bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted, -period_year(f),
+                                   -len({e.source.id for e in f.evidence}), -len(f.evidence)))
     return dict(out)
+
+
+def first_hand(f: Found) -> bool:
+    """A figure read from a data API's own record (Source.kind 'record'), not restated by a page."""
+    return any(e.source.kind == RECORD_KIND for e in f.evidence)
+
+
+def period_year(f: Found) -> int:
+    """The year a first-hand figure's period names (0 for none, or for a restatement)."""
+    years = _YEARS.findall(f.obs.condition or "") if first_hand(f) else []
+    return int(max(years)) if years else 0
+
+
+def asked_period_first(found: list[Found], question: str) -> list[Found]:
+    """A look-up that names a year ("in 2022") answers with the figures for that year first."""
+    asked = set(_YEARS.findall(question)) if not since_year(question) else set()
+    return sorted(found, key=lambda f: not asked & set(_YEARS.findall(f.obs.condition or ""))) if asked else found
 
 
 def _names_quantity(quote: str, wanted: str) -> bool:
@@ -410,7 +433,8 @@ def _lookup(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[Conf
     focus = plan.entities[0]
     attr = plan.attributes[0] if plan.attributes else ""
     metric = (plan.metrics[0] if plan.metrics else None) or canonical_metric(attr)
-    found = collect(items, metric, focus) if metric else {}
+    found = {e: asked_period_first(vs, plan.question) for e, vs in (collect(items, metric, focus) if metric
+                                                                    else {}).items()}
     out: list[Sentence] = []
     if len(found) == 1:
         entity, values = next(iter(found.items()))
