@@ -14,9 +14,11 @@ from openresearch.commands.common import (
     AsOfOpt,
     GraphOpt,
     JsonOpt,
+    KnownOnOpt,
     console,
     err_console,
     parse_as_of,
+    parse_known_on,
     print_json,
     store,
 )
@@ -150,19 +152,22 @@ def compare(
     metric: Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")] = None,
     as_of: AsOfOpt = None,
     superseded: Annotated[bool, typer.Option("--superseded", help="Show superseded values too, marked.")] = False,
+    known_on: KnownOnOpt = None,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Compare entities: a metric-by-entity table with the evidence ids behind every cell.
 
     The current values by default (a value a newer one superseded is left out); with --as-of, the values current
-    at the end of that day; with --superseded, superseded values too, marked "superseded".
+    at the end of that day; with --superseded, superseded values too, marked "superseded"; with --known-on, as
+    the graph held them at the end of that day (what it had recorded and not yet retracted: the table a digest of
+    that day saw). An entity with no value in the table is named under "no value for".
 
     Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput --as-of 2026-06-30
     """
-    day = parse_as_of(as_of)
+    day, known = parse_as_of(as_of), parse_known_on(known_on)
     with store(graph) as st:
-        comp = asof.comparison(st, entities, metric, as_of=day, include_superseded=superseded)
+        comp = asof.comparison(st, entities, metric, as_of=day, include_superseded=superseded, known_on=known)
     if json_out:
         print_json(comp)
         return
@@ -208,4 +213,4 @@ def print_comparison(comp: Comparison) -> None:
         table.add_row(*row)
     console.print(table)
     if comp.missing:
-        console.print(f"not in the graph: {', '.join(comp.missing)}")
+        console.print(f"no value for: {', '.join(comp.missing)}")

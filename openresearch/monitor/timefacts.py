@@ -32,10 +32,15 @@ class TimedObservation:
     key: str
     condition_key: str
     valid_ms: int | None  # when it was true
-    learned_ms: int  # when the graph learned it
+    learned_ms: int  # when the graph learned it (recorded)
     superseded_by: str | None = None
     lineage: str = ""  # who states it (`lineage_of`): values supersede each other only within one lineage
     role: str = "own"
+    retracted_ms: int | None = None  # when the graph stopped holding it (its document edited or deleted)
+
+    def known_at(self, ms: int) -> bool:
+        """Whether the graph held it at `ms` (the second clock: recorded by then, not yet retracted)."""
+        return self.learned_ms <= ms and (self.retracted_ms is None or self.retracted_ms > ms)
 
     @property
     def restatable(self) -> bool:
@@ -71,7 +76,8 @@ def timed(row: Mapping[str, Any]) -> TimedObservation:
     return TimedObservation(id=str(row["id"]), key=str(row["key"]), condition_key=str(row.get("condition_key") or ""),
                             valid_ms=None if valid is None else int(valid),
                             learned_ms=int(row.get("learned_at") or 0), superseded_by=row.get("superseded_by"),
-                            lineage=lineage_of(row), role=str(row.get("role") or "own"))
+                            lineage=lineage_of(row), role=str(row.get("role") or "own"),
+                            retracted_ms=None if row.get("retracted_at") is None else int(row["retracted_at"]))
 
 
 def _groups(obs: Iterable[TimedObservation]) -> dict[tuple[str, str, str], list[TimedObservation]]:
@@ -118,8 +124,11 @@ def releases(obs: Iterable[TimedObservation]) -> list[str]:
 def current_as_of(obs: Iterable[TimedObservation], as_of_ms: int | None) -> set[str]:
     """The ids of the observations that were current at `as_of_ms` (None: now): per key + condition + lineage,
     those of the latest valid time not after it; plus the undated ones and those no lineage restates (a
-    figure reported from someone else) valid by then."""
+    figure reported from someone else) valid by then. A value stored as superseded (`superseded_by`: an edited
+    document's previous version, restated by the new one even under the same date) is not current once its
+    successor, among `obs`, held."""
     items = list(obs)
+    valid = {o.id: o.valid_ms for o in items}
     keep = {o.id for o in items if not o.restatable
             and (as_of_ms is None or o.valid_ms is None or o.valid_ms <= as_of_ms)}
     for members in _groups(items).values():
@@ -127,4 +136,12 @@ def current_as_of(obs: Iterable[TimedObservation], as_of_ms: int | None) -> set[
         if dated:
             latest = max(o.valid_ms for o in dated if o.valid_ms is not None)
             keep.update(o.id for o in dated if o.valid_ms == latest)
-    return keep
+    by_id = {o.id: o for o in items}
+    return {i for i in keep if not _replaced(by_id[i], valid, as_of_ms)}
+
+
+def _replaced(o: TimedObservation, valid: Mapping[str, int | None], at: int | None) -> bool:
+    if o.superseded_by is None or o.superseded_by not in valid:
+        return False
+    when = valid[o.superseded_by]
+    return at is None or (when is not None and when <= at)
