@@ -7,6 +7,7 @@ versions and values only, and a resolution that goes stale when its group's valu
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -15,8 +16,14 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from monitor_support import TINY, offline_services, write_doc
 
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.plan.planner import DeterministicPlanner
+from openresearch.agents.plan.rewrite import rewrite
+from openresearch.agents.run.components import Components
 from openresearch.agents.run.pipeline import research
 from openresearch.agents.run.run_config import RunOptions
+from openresearch.agents.verify.judge import EmbeddingJudge
+from openresearch.agents.write.writer import DeterministicWriter
 from openresearch.api import problems
 from openresearch.api.deps import ApiState
 from openresearch.api.routers import compare, conflicts
@@ -25,9 +32,12 @@ from openresearch.config import Settings
 from openresearch.graph.judgements import NoValue
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
+from openresearch.identity import AliasResolver
 from openresearch.ingest.embed import Embedder
+from openresearch.models import ExtractionResult, Plan, SourceDoc, SubQuestion
 from openresearch.monitor import asof
 from openresearch.monitor.clock import FakeClock
+from openresearch.monitor.edits import edited_twin
 from openresearch.monitor.models import Digest
 from openresearch.monitor.service import Monitor
 
@@ -171,3 +181,53 @@ def test_two_clocks_over_an_edited_folder(store: GraphStore, embedder: Embedder,
         assert gone not in shown, (gone, shown)
     assert "160,000" in shown
 
+
+class LeavesOut(DeterministicExtractor):
+    """The deterministic extractor, but a run's reading leaves out sentences holding `figure` (as a question's
+    ranking may, for a sentence an edit moved below its cut)."""
+
+    figure = "150,000"
+
+    def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
+        found = super().extract(source, question, plan)
+        return ExtractionResult(items=[i for i in found.items if self.figure not in i.quote],
+                                rejected=found.rejected)
+
+
+@pytest.mark.parametrize("backend", ["falkordb"], indirect=True)
+def test_an_edited_figure_the_run_left_out_is_reported_as_an_edit(
+        store: GraphStore, embedder: Embedder, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_doc(corpus, "acme.md", "AcmeDB benchmark", "2020-06-01", "https://acme.example/bench",
+              BODY.format(tp("AcmeDB", "120,000")))
+    services = offline_services(store, embedder, tmp_path / "data")
+    ex = LeavesOut(embedder, AliasResolver.load())
+    services = replace(services, build_components=lambda o: Components(
+        planner=DeterministicPlanner(embedder), rewrite=lambda q, p: rewrite(q, p, embedder=embedder),
+        extractor=ex, fallback_extractor=ex, writer=DeterministicWriter(), fallback_writer=DeterministicWriter(),
+        judge=EmbeddingJudge(embedder, learned=False)))
+    clock = FakeClock(T0)
+    m = Monitor(services, clock=clock, lease_ms=60_000)
+    tid = m.add(Q, sources=[f"local:{corpus}"], entities=["AcmeDB"], every="1d", options=TINY).id
+    clock.advance(DAY)
+    assert m.run_topic(tid) is not None
+    write_doc(corpus, "acme.md", "AcmeDB benchmark", "2020-06-01", "https://acme.example/bench",
+              BODY.format(tp("AcmeDB", "150,000")))
+    clock.advance(DAY)
+    r = m.run_topic(tid)
+    assert r is not None
+    (edit,) = r.digest.edited
+    assert [(c.old_value, c.new_value) for c in edit.changed] == [("120,000 rows per second",
+                                                                   "150,000 rows per second")]
+    assert edit.dropped == []
+    assert acme(store) == ["150000"] and acme(store, as_of=date(2020, 12, 31)) == ["150000"]
+
+
+def test_the_sentence_an_edit_of_a_figure_left_behind() -> None:
+    old = "Total support: 36 months from first Current release to End of Life."
+    new = "Intro.\n\nTotal support:  72 months from first Current release to End of Life.\n"
+    start, end = edited_twin(old, new) or (0, 0)
+    assert new[start:end] == "Total support:  72 months from first Current release to End of Life."
+    assert edited_twin(old, new.replace("72", "36")) is None  # the figure is as it was: not an edit
+    assert edited_twin(old, "Total support: 72 months from the first release.") is None  # other words changed
+    assert edited_twin("version 1.2", "version 1.3") is None  # too few words to say it is the same sentence
