@@ -47,19 +47,29 @@ def history(store: GraphStore, entity: str | None = None, metric: str | None = N
 
 
 def held(rows: Sequence[Row], known_on_ms: int | None = None) -> list[Row]:
-    """The rows a read decides from. By default what the graph holds now: the current sources' observations,
-    and the values of an edited document's earlier versions that a later version restated (the document's
-    history, each marked superseded by its successor); not the values that left with a deleted document or
-    that an edit no longer states. With `known_on_ms`, what the graph held then (the second clock): recorded
-    by then and not yet retracted, each marked superseded as the rule decides over what was held then."""
-    if known_on_ms is None:
-        return [r for r in rows
-                if r.get("version_of") is None or (r.get("superseded_by") and r.get("document_kept", True))]
+    """The rows a read decides from: what the graph holds now (by default) or held at `known_on_ms` (the second
+    clock: recorded by then), in two kinds. Live: the current versions' observations (then: those not yet
+    retracted; each marked superseded as the rule decides over what was live). History: an edited document's
+    earlier versions (then: those retracted by then), each marked superseded (by its successor, else by its
+    document) and valid only until its next version's date (`valid_until`); not the values of a deleted
+    document."""
     timed = {o.id: o for o in timed_observations(rows)}
-    kept = [r for r in rows if timed[r["id"]].known_at(known_on_ms)]
-    marks = {s.old: s.new for s in plan_supersessions(
-        replace(o, superseded_by=None) for o in timed_observations(kept))}
-    return [{**r, "superseded_by": marks.get(r["id"])} for r in kept]
+    live: list[Row] = []
+    history: list[Row] = []
+    for r in rows:
+        o = timed[r["id"]]
+        if known_on_ms is not None and o.learned_ms > known_on_ms:
+            continue
+        is_live = r.get("version_of") is None if known_on_ms is None else o.known_at(known_on_ms)
+        if is_live:
+            live.append({**r, "valid_until": None})
+        elif r.get("version_of") is not None and r.get("document_kept", True):
+            history.append({**r, "superseded_by": r.get("superseded_by") or r["version_of"]})
+    if known_on_ms is not None:
+        marks = {s.old: s.new for s in plan_supersessions(
+            replace(o, superseded_by=None, until_ms=None) for o in timed_observations(live))}
+        live = [{**r, "superseded_by": marks.get(r["id"])} for r in live]
+    return live + history
 
 
 def values(store: GraphStore, *, entity: str | None = None, metric: str | None = None, as_of: date | None = None,
@@ -104,8 +114,11 @@ def comparison(store: GraphStore, entities: list[str], metric: str | None = None
 
 
 def _successor_by(row: Mapping[str, Any], valid: dict[str, int | None], at: int) -> str | None:
-    """The observation that superseded this row's, if that successor already held at `at`."""
+    """The observation that superseded this row's, if that successor already held at `at` (an earlier version's
+    statement: once its next version's date is past)."""
     succ = row.get("superseded_by")
+    if row.get("valid_until") is not None:
+        return succ if int(row["valid_until"]) <= at else None
     when = valid.get(succ) if succ else None
     return succ if when is not None and when <= at else None
 

@@ -136,6 +136,7 @@ def test_two_clocks_over_an_edited_folder(store: GraphStore, embedder: Embedder,
     assert acme(store, as_of=date(2021, 4, 1)) == ["160000"]
     assert acme(store, as_of=date(2020, 12, 31)) == ["120000"]
     assert acme(store, known_on=day2) == ["150000", "90000"]
+    assert acme(store, known_on=day3, as_of=date(2020, 12, 31)) == ["120000"]  # the history it held then
     everything = asof.comparison(store, ["AcmeDB"], "ingest throughput", include_superseded=True)
     cell = everything.cells["ingest_throughput"]["AcmeDB"]
     assert sorted((f"{v:g}", by is not None) for v, by in zip(cell.values, cell.superseded_by, strict=True)) == [
