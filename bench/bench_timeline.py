@@ -9,7 +9,10 @@ publisher per owner), watched by one monitoring topic on the embedded FalkorDB w
 Per day it prints the expected digest lines and the produced ones, wrong supersessions (pairs the graph marks
 superseded that are not one lineage: the same document's versions or the same manifest owner, both the
 source's own figures, the newer one later) and missed conflicts (the contradiction of day 3 not shown as a
-conflict, or superseded instead).
+conflict, or superseded instead). The two clocks: after the edit of day 2, what the graph held the day before
+(`known_on`: the old figure) and the figure by validity on the date the document gives (`as_of`: the new one);
+after day 7, every past day's values and conflict groups rebuilt from the graph (`known_on` each day) against
+what that day's run left, with the time per day.
 (2) Invalidation precision: every document of the three corpora and the passages of the first --ramdocs
 questions of the RAMDocs dev set read whole (`read_document`, no question), stored, then the supersession
 pass; the share of superseded pairs that are true lineage supersessions, beside the date-only rule (what
@@ -33,6 +36,7 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +56,7 @@ from openresearch.identity import AliasResolver  # noqa: E402
 from openresearch.ingest.embed import HashEmbedder, SentenceTransformerEmbedder  # noqa: E402
 from openresearch.ingest.local import parse_local_file  # noqa: E402
 from openresearch.models import EvidenceRecord, SourceRef  # noqa: E402
+from openresearch.monitor import asof  # noqa: E402
 from openresearch.monitor.clock import FakeClock  # noqa: E402
 from openresearch.monitor.delta import timed_observations  # noqa: E402
 from openresearch.monitor.models import Digest  # noqa: E402
@@ -62,6 +67,7 @@ from openresearch.monitor.timefacts import OWN_ROLES, plan_supersessions  # noqa
 CORPORA = ("tsdb-docs-corpus", "json-libs-corpus", "release-policy-corpus")
 DAY = 86_400_000
 T0 = 1_780_000_000_000
+CLOCK_CHECKS = ("known on", "as of", "every past day")
 OPTIONS = {"offline": True, "workers": 1, "budget": 4, "max_sub_questions": 2}
 # every superseded pair with its lineage truth: (old obs, new obs) -> rows
 PAIRS = ("MATCH (n:Observation)-[:SUPERSEDES]->(o:Observation) "
@@ -247,6 +253,7 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
     topic = m.add(question, sources=[f"local:{corpus}"], every="1d", options=OPTIONS)
     ms = MonitorStore(store)
     days: list[Day] = []
+    held: dict[date, tuple[set[str], set[str]]] = {}  # what the graph held after each day: values, conflict ids
 
     def run(day: Day, check: Any = None) -> Digest:
         """One day: the monitoring run, its checks (`check` reads the digest: the expected line produced?), and
@@ -256,6 +263,8 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
         r = m.run_topic(topic.id)
         day.seconds = time.perf_counter() - t0
         assert r is not None
+        held[datetime.fromtimestamp(clock.now / 1000, tz=UTC).date()] = (
+            {str(v["id"]) for v in asof.values(store)}, {g.id for g in asof.conflicts(store)})
         wrong = wrong_pairs(store)
         if check is not None:
             day.checks.append(("expected line produced", bool(check(r.digest))))
@@ -293,6 +302,19 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
                             f"[{a['evidence_id']}] → [E-new]")
         d = run(day, lambda d: any(
             c.old_evidence == a["evidence_id"] and new_raw in c.new_value for e in d.edited for c in e.changed))
+        # the two clocks on the edit: what the graph held the day before (the old figure, its evidence) and,
+        # by validity, the document's latest word on the date it gives (the new figure)
+        first = min(held)
+        then = asof.values(store, entity=str(a["entity"]), metric=str(a["metric"]), known_on=first)
+        valid = datetime.fromtimestamp(int(a.get("as_of") or a["published_at"]) / 1000, tz=UTC).date()
+        now = asof.values(store, entity=str(a["entity"]), metric=str(a["metric"]), as_of=valid)
+        day.checks.append((f"known on {first}: the old figure {a['raw_value']} [{a['evidence_id']}]",
+                           any(r["evidence_id"] == a["evidence_id"] for r in then)))
+        day.checks.append((f"as of {valid} (the date it states): the new figure {new_raw}, not the old",
+                           any(str(r["raw_value"]) == new_raw for r in now)
+                           and not any(r["evidence_id"] == a["evidence_id"] for r in now)))
+        for label, ok in day.checks[-2:]:
+            print(f"  {'ok ' if ok else 'MISS'} {label}")
         day.checks.append((f"unchanged sentences listed as new evidence: {len(d.new_evidence)}",
                            all(e.source_id != a["source_id"] for e in d.new_evidence)))
     else:
@@ -362,6 +384,19 @@ def _timeline(name: str, tmp: Path, emb: Any, server: EmbeddedFalkor) -> list[Da
                   [f"no change and no conflict from the reported {heard}"])
         run(day, lambda d: not d.changed_values and not any(
             heard in v for g in [*d.new_conflicts, *d.changed_conflicts] for v in g.values))
+    # the second clock: every past day's values and conflicts rebuilt from the graph as it is now
+    t0 = time.perf_counter()
+    rebuilt = [(day, {str(v["id"]) for v in asof.values(store, known_on=day)} == values,
+                {g.id for g in asof.conflicts(store, known_on=day)} == groups)
+               for day, (values, groups) in sorted(held.items())]
+    ms_per_day = (time.perf_counter() - t0) * 1000 / max(1, len(rebuilt))
+    print(f"\n[{name}] known on each past day, rebuilt now ({ms_per_day:.0f} ms per day): values "
+          f"{sum(v for _, v, _ in rebuilt)}/{len(rebuilt)}, conflicts {sum(c for _, _, c in rebuilt)}/{len(rebuilt)}")
+    for day, v, c in rebuilt:
+        if not (v and c):
+            print(f"  MISS {day}: values {'ok' if v else 'differ'}, conflicts {'ok' if c else 'differ'}")
+    if days:
+        days[-1].checks.append(("every past day rebuilt (known on)", all(v and c for _, v, c in rebuilt)))
     return days
 
 
@@ -467,8 +502,10 @@ def main() -> None:
                 missed = sum(1 for d in days for label, ok in d.checks if not ok and label == "expected line produced")
                 wrong = max((int(label.split()[-1]) for d in days for label, _ in d.checks
                              if label.startswith("wrong supersessions")), default=0)
-                summary.append((name, len(days), missed, wrong, sum(d.missed_conflicts for d in days)))
-            print("\ncorpus: days, expected lines missed, wrong supersessions (max over days), missed conflicts")
+                clocks = sum(1 for d in days for label, ok in d.checks if not ok and label.startswith(CLOCK_CHECKS))
+                summary.append((name, len(days), missed, wrong, sum(d.missed_conflicts for d in days), clocks))
+            print("\ncorpus: days, expected lines missed, wrong supersessions (max over days), missed conflicts, "
+                  "clock checks missed (as of / known on)")
             for row in summary:
                 print("  " + ", ".join(str(x) for x in row))
         if not args.skip_precision:

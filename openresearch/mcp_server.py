@@ -43,6 +43,7 @@ from openresearch.graph.judgements import (
     FeedbackVerdict,
     Resolution,
     TargetKind,
+    status_matches,
 )
 from openresearch.mcp_types import (
     CANCEL,
@@ -58,6 +59,7 @@ from openresearch.mcp_types import (
     ConflictStatusFilter,
     EntityName,
     EvidenceHit,
+    KnownOn,
     MetricName,
     Note,
     ReportText,
@@ -215,28 +217,32 @@ def build_server(services: Services, manager: RunManager | None = None, *, own_m
                  description="Observed values of entities side by side (as GET /compare): metric -> entity -> "
                  "values, unit, conditions and the evidence ids behind each cell, with each cited quote and "
                  "source in `evidence`; the current values, those current on `as_of`, or with `superseded` "
-                 "every value, superseded ones marked.")
+                 "every value, superseded ones marked; as the graph held them on `known_on`. `missing` names "
+                 "the entities the table has no value for.")
     def compare_entities(
         entities: Annotated[list[EntityName], Field(min_length=1, max_length=20, description="Entity names or "
                                                     "aliases, any case.")],
         metric: MetricName | None = None, as_of: AsOf = None,
         superseded: Annotated[bool, Field(description="Superseded values too, each cell saying which.")] = False,
+        known_on: KnownOn = None,
     ) -> CompareOut:
-        return comparison(store, entities, metric, as_of, superseded)
+        return comparison(store, entities, metric, as_of, superseded, known_on)
 
     @server.tool(annotations=READ,
                  description="Disagreements between sources (as GET /conflicts): one group per entity + metric + "
                  "condition with every value, its evidence and sources, whether someone resolved it and how; "
                  "among the current values (a superseded value is never in conflict), or those current on "
-                 "`as_of`.")
+                 "`as_of`, as the graph held them on `known_on`; a resolution given before the group's values "
+                 "changed is stale (status `stale`, listed with the open ones).")
     def list_conflicts(
         entity: EntityName | None = None, metric: MetricName | None = None,
-        status: Annotated[ConflictStatusFilter, Field(description="open, resolved or all.")] = "all",
-        as_of: AsOf = None,
+        status: Annotated[ConflictStatusFilter, Field(description="open (stale ones too), resolved, stale or all.")
+                          ] = "all",
+        as_of: AsOf = None, known_on: KnownOn = None,
         limit: Annotated[int, Field(ge=1, le=MAX_CONFLICTS, description="At most this many groups.")] = 50,
     ) -> list[ConflictOut]:
-        rows = conflicts_out(store, entity, metric, as_of)
-        return [c for c in rows if status == "all" or c.status == status][:limit]
+        rows = conflicts_out(store, entity, metric, as_of, known_on)
+        return [c for c in rows if status_matches(c.status, status)][:limit]
 
     @server.tool(annotations=JUDGE,
                  description="Record a person's resolution of a conflict group (as POST /conflicts/{id}/"

@@ -22,7 +22,7 @@ from openresearch.errors import OpenResearchError
 from openresearch.models import EvidenceView
 
 RunStatusName = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
-ConflictStatusFilter = Literal["open", "resolved", "all"]
+ConflictStatusFilter = Literal["open", "resolved", "stale", "all"]
 MAX_EVIDENCE_HITS = 100
 MAX_CONFLICTS = 500
 MAX_EVENTS = 500
@@ -37,6 +37,8 @@ MetricName = Annotated[str, Field(min_length=1, max_length=200, description="A m
                                                                             "spelling variants normalise.")]
 AsOf = Annotated[date | None, Field(description="A day, YYYY-MM-DD: the values current at its end (UTC); "
                                                 "default: now.")]
+KnownOn = Annotated[date | None, Field(description="A day, YYYY-MM-DD: as the graph held its values at its end "
+                                                   "(UTC; recorded by then, not yet retracted); default: now.")]
 Note = Annotated[str, Field(max_length=4000, description="Why, in a sentence or two.")]
 Author = Annotated[str, Field(min_length=1, max_length=200, description="Who judges (a name or handle).")]
 

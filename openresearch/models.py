@@ -110,6 +110,7 @@ class ObservationView(BaseModel):
     raw_unit: str
     condition: str
     role: ObservationRole = "own"
+    superseded_by: str | None = None  # the observation that superseded it (monitoring); None: current
 
 
 class SourceView(BaseModel):
@@ -223,7 +224,8 @@ class Comparison(BaseModel):
     entities: list[str]
     metrics: list[str]
     cells: dict[str, dict[str, ComparisonCell]]  # metric -> entity -> cell
-    missing: list[str] = Field(default_factory=list, description="entities not found in the graph")
+    missing: list[str] = Field(default_factory=list, description="entities asked for that the table has no value "
+                               "for: not in the graph, or none of their values current (then)")
 
 
 class Provenance(BaseModel):

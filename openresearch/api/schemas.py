@@ -8,10 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from openresearch.graph.judgements import Feedback, Resolution
+from openresearch.graph.judgements import ConflictStatus, Feedback, Resolution
 from openresearch.models import Comparison, ConflictGroup, Provenance, Style
-
-ConflictStatus = Literal["open", "resolved"]
 
 
 class Health(BaseModel):
@@ -85,6 +83,7 @@ class CompareOut(Comparison):
 
 
 class ConflictOut(ConflictGroup):
+    # "stale": resolved, but the group's values changed since (the resolution needs review)
     status: ConflictStatus = "open"
     resolution: Resolution | None = None
 

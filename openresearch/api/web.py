@@ -290,7 +290,7 @@ async def compare_page(request: Request,
 async def conflicts_page(request: Request,
                          entity: Annotated[str | None, Query(max_length=200)] = None,
                          metric: Annotated[str | None, Query(max_length=200)] = None,
-                         status: Annotated[str, Query(pattern="^(open|resolved|all)$")] = "all",
+                         status: Annotated[str, Query(pattern="^(open|resolved|stale|all)$")] = "all",
                          cursor: Annotated[str | None, Query(max_length=2000)] = None) -> HTMLResponse:
     """The conflict groups with their values and sources, each with resolve buttons."""
     params = {k: v for k, v in (("entity", entity), ("metric", metric), ("status", status),

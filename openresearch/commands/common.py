@@ -25,6 +25,9 @@ GraphOpt = Annotated[str | None, typer.Option(
     "default: OPENRESEARCH_GRAPH_URL or the embedded FalkorDB.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="A date (YYYY-MM-DD): the values current then.")]
+KnownOnOpt = Annotated[str | None, typer.Option(
+    "--known-on", help="A date (YYYY-MM-DD): as the graph held it at the end of that day (what it had recorded "
+    "and not yet retracted).")]
 
 
 def one_of(value: str, option: str, choices: Sequence[str]) -> str:
@@ -44,6 +47,11 @@ def invalid_options(e: ValidationError) -> InputError:
 def parse_as_of(text: str | None) -> date | None:
     """An `--as-of` date; InputError for anything but YYYY-MM-DD."""
     return parse_day(text, "--as-of")
+
+
+def parse_known_on(text: str | None) -> date | None:
+    """A `--known-on` date; InputError for anything but YYYY-MM-DD."""
+    return parse_day(text, "--known-on")
 
 
 def settings() -> Settings:

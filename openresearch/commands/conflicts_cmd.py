@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -10,14 +10,17 @@ from openresearch.commands.common import (
     AsOfOpt,
     GraphOpt,
     JsonOpt,
+    KnownOnOpt,
     console,
     parse_as_of,
+    parse_known_on,
     print_json,
     store,
     to_jsonable,
 )
 from openresearch.commands.evidence_cmd import print_conflicts
 from openresearch.errors import InputError
+from openresearch.graph.judgements import status_matches, with_status
 from openresearch.monitor import asof
 
 app = typer.Typer()  # help: the callback's docstring
@@ -26,58 +29,56 @@ EntityOpt = Annotated[str | None, typer.Option("--entity", "-e", help="Only this
 MetricOpt = Annotated[str | None, typer.Option("--metric", "-m", help="Only this metric.")]
 ToleranceOpt = Annotated[float | None, typer.Option(help="Relative difference within which values agree.", min=0.0,
                                                     max=1e6)]
-StatusOpt = Annotated[str, typer.Option(help="open, resolved or all.")]
+StatusOpt = Annotated[str, typer.Option(help="open (with stale), resolved, stale or all.")]
 
 
 @app.callback(invoke_without_command=True)
 def conflicts(
     ctx: typer.Context,
     entity: EntityOpt = None, metric: MetricOpt = None, tolerance: ToleranceOpt = None, status: StatusOpt = "all",
-    as_of: AsOfOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
+    as_of: AsOfOpt = None, known_on: KnownOnOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
 ) -> None:
     """List conflicts, one group per entity + metric + condition with every value its sources give.
 
     Values within the tolerance count as one; each value shows its evidence, how many sources and origins
     support it, the newest date and whether a source is the entity's own, best supported first. A group
     someone resolved shows its resolution (`conflicts resolve`). With --as-of, among the values current then
-    (a value superseded since is in it, its successor not yet).
+    (a value superseded since is in it, its successor not yet); with --known-on, as the graph held them at the
+    end of that day. A resolution given before the group's values changed is shown as stale (needs review).
 
     Example: openresearch conflicts --entity Kafka --metric throughput
     """
     if ctx.invoked_subcommand is None:
-        list_conflicts(entity, metric, tolerance, status, as_of, graph, json_out)
+        list_conflicts(entity, metric, tolerance, status, as_of, known_on, graph, json_out)
 
 
 @app.command("list")
 def list_conflicts(
     entity: EntityOpt = None, metric: MetricOpt = None, tolerance: ToleranceOpt = None, status: StatusOpt = "all",
-    as_of: AsOfOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
+    as_of: AsOfOpt = None, known_on: KnownOnOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
 ) -> None:
     """List conflict groups (the same as `openresearch conflicts`), with their resolutions.
 
     Example: openresearch conflicts list --status open --as-of 2026-06-30
     """
-    if status not in ("open", "resolved", "all"):
-        raise InputError(f"status must be open, resolved or all, not {status!r}")
-    day = parse_as_of(as_of)
+    if status not in ("open", "resolved", "stale", "all"):
+        raise InputError(f"status must be open, resolved, stale or all, not {status!r}")
+    day, known = parse_as_of(as_of), parse_known_on(known_on)
     with store(graph) as st:
-        found = asof.conflicts(st, day, entity=entity, metric=metric, tolerance=tolerance)
+        found = asof.conflicts(st, day, entity=entity, metric=metric, tolerance=tolerance, known_on=known)
         resolved = st.conflict_resolutions([g.id for g in found])
-    found = [g for g in found if status == "all" or (g.id in resolved) == (status == "resolved")]
+    shown = [(g, *with_status(g, resolved.get(g.id))) for g in found]
+    shown = [(g, s, r) for g, s, r in shown if status_matches(s, status)]
     if json_out:
-        rows: list[dict[str, Any]] = []
-        for g in found:
-            res = resolved.get(g.id)
-            rows.append({**to_jsonable(g), "status": "resolved" if res else "open",
-                         "resolution": to_jsonable(res) if res else None})
-        print_json(rows)
+        print_json([{**to_jsonable(g), "status": s, "resolution": to_jsonable(r) if r else None}
+                    for g, s, r in shown])
         return
-    print_conflicts(found)
-    for g in found:
-        if g.id in resolved:
-            r = resolved[g.id]
+    print_conflicts([g for g, _, _ in shown])
+    for g, s, r in shown:
+        if r is not None:
             value = f" ({r.value:g} {r.unit})" if r.value is not None else ""
-            console.print(f"{g.id} {g.entity} {g.metric}: resolved {r.decision}{value} by {r.author}: {r.note}")
+            what = "resolved" if s == "resolved" else "stale (its values changed since it was resolved)"
+            console.print(f"{g.id} {g.entity} {g.metric}: {what} {r.decision}{value} by {r.author}: {r.note}")
 
 
 @app.command("resolve")

@@ -14,9 +14,11 @@ from openresearch.commands.common import (
     AsOfOpt,
     GraphOpt,
     JsonOpt,
+    KnownOnOpt,
     console,
     err_console,
     parse_as_of,
+    parse_known_on,
     print_json,
     store,
 )
@@ -152,23 +154,26 @@ def compare(
     superseded: Annotated[bool, typer.Option("--superseded", help="Show superseded values too, marked.")] = False,
     chart: Annotated[Path | None, typer.Option("--chart", help="Also write the figures as an SVG chart to this file "
                                                                "(one chart per metric and unit).")] = None,
+    known_on: KnownOnOpt = None,
     graph: GraphOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Compare entities: a metric-by-entity table with the evidence ids behind every cell.
 
     The current values by default (a value a newer one superseded is left out); with --as-of, the values current
-    at the end of that day; with --superseded, superseded values too, marked "superseded". With --chart FILE.svg,
-    each metric's current figures per entity as a chart, every figure its own point with its condition.
+    at the end of that day; with --superseded, superseded values too, marked "superseded"; with --known-on, as
+    the graph held them at the end of that day (what it had recorded and not yet retracted: the table a digest of
+    that day saw). An entity with no value in the table is named under "no value for". With --chart FILE.svg,
+    each metric's figures per entity as a chart, every figure its own point with its condition.
 
     Example: openresearch compare Kafka RabbitMQ Pulsar --metric throughput --as-of 2026-06-30 --chart out.svg
     """
     from openresearch.output_dir import check_out_file, open_new_file
 
-    day = parse_as_of(as_of)
+    day, known = parse_as_of(as_of), parse_known_on(known_on)
     target = check_out_file(chart, "--chart") if chart is not None else None  # before any work
     with store(graph) as st:
-        comp = asof.comparison(st, entities, metric, as_of=day, include_superseded=superseded)
+        comp = asof.comparison(st, entities, metric, as_of=day, include_superseded=superseded, known_on=known)
     if target is not None:
         from openresearch.charts import charts_document, comparison_charts
 
@@ -221,4 +226,4 @@ def print_comparison(comp: Comparison) -> None:
         table.add_row(*row)
     console.print(table)
     if comp.missing:
-        console.print(f"not in the graph: {', '.join(comp.missing)}")
+        console.print(f"no value for: {', '.join(comp.missing)}")

@@ -105,6 +105,38 @@ class Resolution(BaseModel):
     note: str = ""
     author: str
     created_at: int  # epoch ms
+    values: list[float] = Field(default_factory=list, description="the group's values when it was resolved")
+    stale: bool = Field(default=False, description="the group's values changed since: the resolution needs review")
+
+
+ConflictStatus = Literal["open", "resolved", "stale"]
+
+
+def values_changed(group: ConflictGroup, res: Resolution) -> bool:
+    """Whether the group's values are no longer those it was resolved with (pure). A resolution stored before
+    the values were kept with it is taken as given for the values shown."""
+    if not res.values:
+        return False
+    now = sorted(v.value for v in group.values)
+    then = sorted(res.values)
+    return len(now) != len(then) or any(abs(a - b) > 1e-9 * max(abs(a), abs(b), 1.0) for a, b in zip(now, then,
+                                                                                                        strict=True))
+
+
+def with_status(group: ConflictGroup, res: Resolution | None) -> tuple[ConflictStatus, Resolution | None]:
+    """A group's status and its latest resolution, marked stale when the group's values changed since: the group
+    is in view again (status "stale") with the resolution it had, until someone resolves it again."""
+    if res is None:
+        return "open", None
+    if values_changed(group, res):
+        return "stale", res.model_copy(update={"stale": True})
+    return "resolved", res
+
+
+def status_matches(status: str, wanted: str) -> bool:
+    """The status filter: "open" lists what needs a person (never resolved, or stale), "resolved" what is
+    resolved for the values shown, "stale" the resolutions to review, "all" everything."""
+    return wanted == "all" or status == wanted or (wanted == "open" and status == "stale")
 
 
 def trust_after(base: float, source_disputes: int, source_accepts: int, evidence_disputes: int,
@@ -184,10 +216,11 @@ def record_resolution(store: CatalogueStore, group: ConflictGroup, res: ValueCor
     evidence_ids = sorted({e for v in group.values for e in v.evidence_ids})
     store._write("api_create_resolution", id=rid, conflict_id=group.id, entity=group.entity, metric=group.metric,
                  unit=group.unit, condition=group.condition, decision=res.decision, value=value, note=res.note,
-                 author=res.author, created_at=created, evidence_ids=evidence_ids)
+                 author=res.author, created_at=created, evidence_ids=evidence_ids,
+                 values=sorted(v.value for v in group.values))
     return Resolution(id=rid, conflict_id=group.id, entity=group.entity, metric=group.metric, unit=group.unit,
                       condition=group.condition, decision=res.decision, value=value, note=res.note,
-                      author=res.author, created_at=created)
+                      author=res.author, created_at=created, values=sorted(v.value for v in group.values))
 
 
 def resolutions(store: CatalogueStore, conflict_ids: list[str] | None = None) -> dict[str, Resolution]:
@@ -200,5 +233,5 @@ def resolutions(store: CatalogueStore, conflict_ids: list[str] | None = None) ->
             id=r["id"], conflict_id=r["conflict_id"], entity=r.get("entity") or "", metric=r.get("metric") or "",
             unit=r.get("unit") or "", condition=r.get("condition") or "", decision=r["decision"],
             value=r.get("value"), note=r.get("note") or "", author=r.get("author") or "anonymous",
-            created_at=int(r.get("created_at") or 0))
+            created_at=int(r.get("created_at") or 0), values=[float(x) for x in r.get("values") or []])
     return out

@@ -73,7 +73,20 @@ class MonitorStore(CatalogueStore):
 
     # --- facts over time ---------------------------------------------------------------------------
     def observation_rows(self) -> list[Row]:
+        """The current observations (of current sources), with when each held and when the graph recorded it."""
         return self._read("monitor_observations")
+
+    def observation_history(self, metric: str | None = None) -> list[Row]:
+        """Every observation, kept earlier versions' too, with both clocks (observation_history_all.cypher)."""
+        return self._read("observation_history_all", metric=metric)
+
+    def stamp_times(self, recorded: Sequence[str], retracted: Sequence[str], now: int) -> None:
+        """The second clock: the observations of evidence `recorded` (ids) were recorded at `now`, those of
+        evidence `retracted` stopped being held at `now` (a time already stamped is kept)."""
+        if recorded:
+            self._write("monitor_stamp_recorded", ids=list(recorded), now=now)
+        if retracted:
+            self._write("monitor_stamp_retracted", ids=list(retracted), now=now)
 
     def write_supersessions(self, items: Sequence[Supersession], now: int, released: Sequence[str] = ()) -> int:
         """Mark `items` and make `released` (observation ids) current again; returns how many were marked."""

@@ -169,8 +169,11 @@ class GraphStore(DocumentStore, RunStore):
             relevance[eid] = max(relevance.get(eid, 0.0), 0.5 * score / top)
         missing = [eid for eid, _ in hits if eid not in views]
         if missing:
-            views.update({r["id"]: _view(r) for r in self._read("evidence_by_ids", ids=missing)})
-        ranked = rank_evidence(list(views.values()), relevance, self.half_life_days)
+            # a report cites what its sources say now: not a kept earlier version's evidence
+            views.update({r["id"]: _view(r) for r in self._read("evidence_by_ids", ids=missing)
+                          if not r["source"].get("version_of")})
+        ranked = rank_evidence([v for v in map(_current_values, views.values()) if v is not None], relevance,
+                               self.half_life_days)
         return ranked[:limit]
 
     def fulltext_evidence(self, text: str, limit: int = 20) -> list[tuple[str, float]]:
@@ -256,8 +259,8 @@ class GraphStore(DocumentStore, RunStore):
 
     def comparison_of(self, entities: list[str], resolved: dict[str, str | None],
                       rows: Iterable[Mapping[str, Any]]) -> Comparison:
-        """The table from observation rows (entity, metric, value, unit, condition, evidence_id, superseded_by),
-        entities in the order asked."""
+        """The table from observation rows (entity_id, entity, metric, value, unit, condition, evidence_id,
+        superseded_by), entities in the order asked; `missing` names those asked that it has no value for."""
         cells: dict[str, dict[str, ComparisonCell]] = {}
         names: list[str] = []
         # a first-hand record's figure leads its cell (the order is stable otherwise)
@@ -283,8 +286,10 @@ class GraphStore(DocumentStore, RunStore):
                 names.append(r["entity"])
         ordered = [self.aliases.canonical(e) for e in entities]
         names = [n for n in ordered if n in names] + [n for n in names if n not in ordered]
+        # an entity asked for that the table has nothing for (unknown, or no value current then) is named
+        present = {r["entity_id"] for r in rows}
         return Comparison(entities=names, metrics=sorted(cells), cells=cells,
-                          missing=[n for n, i in resolved.items() if i is None])
+                          missing=[n for n, i in resolved.items() if i is None or i not in present])
 
     def stats(self) -> dict[str, dict[str, int]]:
         return {
@@ -404,6 +409,15 @@ def _view(r: Row) -> EvidenceView:
                             key=lambda o: (o.entity, o.metric, o.unit, o.value, o.condition, o.id)),
         questions=sorted(r.get("questions") or []),
     )
+
+
+def _current_values(v: EvidenceView) -> EvidenceView | None:
+    """An evidence item as a report reads it: its current values only (a value a newer one superseded is
+    history); None for an item every value of which is superseded (it would state them as current)."""
+    current = [o for o in v.observations if o.superseded_by is None]
+    if len(current) == len(v.observations):
+        return v
+    return v.model_copy(update={"observations": current}) if current else None
 
 
 def _observation_in(evidence_id: str, o: ObservationView) -> ObservationIn | None:

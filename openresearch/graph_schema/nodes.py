@@ -106,7 +106,11 @@ class Observation(Node):
     condition: str = ""
     condition_key: str = ""
     key: str = Field(description="entity_id|metric|unit: the conflict join key, index-backed")
-    as_of: int | None = None
+    as_of: int | None = None  # the first clock: when it held (else its source's date)
+    # the second clock (epoch ms, monitoring's clock): when the graph recorded it (else its evidence's
+    # extracted_at) and when it stopped holding it (its document edited or deleted; else its version's archived_at)
+    recorded_at: int | None = None
+    retracted_at: int | None = None
 
 
 class Report(Node):

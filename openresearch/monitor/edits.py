@@ -10,6 +10,7 @@ version held are not new evidence (`unchanged_quotes`)."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
@@ -114,3 +115,22 @@ def unchanged_quotes(new_quotes: Mapping[str, str], old_quotes: Collection[str])
     """The new version's evidence ids whose quote its previous version held word for word (not new evidence)."""
     old = {" ".join(q.split()) for q in old_quotes}
     return {e for e, q in new_quotes.items() if " ".join(q.split()) in old}
+
+
+_FIGURE = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+def edited_twin(quote: str, text: str) -> tuple[int, int] | None:
+    """The span of `text` that is `quote` with one or more of its figures edited (every other word as it was,
+    spacing aside), or None: the sentence an edit of a figure left behind, to be read as that edit rather than
+    as a figure no longer stated. Only a quote with a figure and three words or more around it, and only a span
+    whose figures differ."""
+    parts = _FIGURE.split(quote)
+    if len(parts) < 2 or sum(len(p.split()) for p in parts) < 3:
+        return None
+    pattern = r"\s*(\d(?:[\d,.]*\d)?)\s*".join(r"\s+".join(re.escape(w) for w in p.split()) for p in parts)
+    old = _FIGURE.findall(quote)
+    for m in re.finditer(pattern, text):
+        if list(m.groups()) != old:
+            return m.start(), m.end()
+    return None

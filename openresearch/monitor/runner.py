@@ -37,6 +37,7 @@ from openresearch.monitor.delta import (
     with_supersessions,
 )
 from openresearch.monitor.digest_verify import cited, verify
+from openresearch.monitor.edit_twins import read_twins
 from openresearch.monitor.edits import document_change, edited_sources, unchanged_quotes, values_left
 from openresearch.monitor.models import Digest, DocumentChange, EvidenceItem, Topic
 from openresearch.monitor.schedule import parse_schedule
@@ -113,8 +114,14 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
 
     rid = run_id or f"mon-{topic.id[2:]}-{now}-{uuid.uuid4().hex[:4]}"
     await research(run_options(topic, services), run_services(topic, services), run_id=rid, subscribers=[count])
-    rows = await asyncio.to_thread(ms.observation_rows)
     after = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
+    # the second clock, on the monitor's clock: what the graph recorded and stopped holding in this run
+    await asyncio.to_thread(ms.stamp_times, sorted(after.evidence - before.evidence),
+                            sorted(before.evidence - after.evidence), now)
+    rows = await asyncio.to_thread(ms.observation_rows)
+    if await asyncio.to_thread(read_twins, services, run_options(topic, services), before, after, rows_before, rows,
+                               now):  # an edited figure the run's reading left out is read as the edit it is
+        rows = await asyncio.to_thread(ms.observation_rows)
     # an edited document: its previous version's values against the new version's (edits.py); the new
     # version's values supersede the old ones (one lineage), whatever the pass below decides across documents
     edited, restated = await asyncio.to_thread(_edits, store, before, after, rows_before, rows)

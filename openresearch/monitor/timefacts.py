@@ -32,10 +32,16 @@ class TimedObservation:
     key: str
     condition_key: str
     valid_ms: int | None  # when it was true
-    learned_ms: int  # when the graph learned it
+    learned_ms: int  # when the graph learned it (recorded)
     superseded_by: str | None = None
     lineage: str = ""  # who states it (`lineage_of`): values supersede each other only within one lineage
     role: str = "own"
+    retracted_ms: int | None = None  # when the graph stopped holding it (its document edited or deleted)
+    until_ms: int | None = None  # an earlier version's statement: its document's next version's date
+
+    def known_at(self, ms: int) -> bool:
+        """Whether the graph held it at `ms` (the second clock: recorded by then, not yet retracted)."""
+        return self.learned_ms <= ms and (self.retracted_ms is None or self.retracted_ms > ms)
 
     @property
     def restatable(self) -> bool:
@@ -71,7 +77,9 @@ def timed(row: Mapping[str, Any]) -> TimedObservation:
     return TimedObservation(id=str(row["id"]), key=str(row["key"]), condition_key=str(row.get("condition_key") or ""),
                             valid_ms=None if valid is None else int(valid),
                             learned_ms=int(row.get("learned_at") or 0), superseded_by=row.get("superseded_by"),
-                            lineage=lineage_of(row), role=str(row.get("role") or "own"))
+                            lineage=lineage_of(row), role=str(row.get("role") or "own"),
+                            retracted_ms=None if row.get("retracted_at") is None else int(row["retracted_at"]),
+                            until_ms=None if row.get("valid_until") is None else int(row["valid_until"]))
 
 
 def _groups(obs: Iterable[TimedObservation]) -> dict[tuple[str, str, str], list[TimedObservation]]:
@@ -118,8 +126,10 @@ def releases(obs: Iterable[TimedObservation]) -> list[str]:
 def current_as_of(obs: Iterable[TimedObservation], as_of_ms: int | None) -> set[str]:
     """The ids of the observations that were current at `as_of_ms` (None: now): per key + condition + lineage,
     those of the latest valid time not after it; plus the undated ones and those no lineage restates (a
-    figure reported from someone else) valid by then."""
-    items = list(obs)
+    figure reported from someone else) valid by then. What an edited document's earlier version stated is a
+    candidate only before its next version's date (`until_ms`): never now, and never when the next version
+    gives the same date (a correction)."""
+    items = [o for o in obs if o.until_ms is None or (as_of_ms is not None and o.until_ms > as_of_ms)]
     keep = {o.id for o in items if not o.restatable
             and (as_of_ms is None or o.valid_ms is None or o.valid_ms <= as_of_ms)}
     for members in _groups(items).values():

@@ -186,7 +186,7 @@ def test_mcp_tool_schemas_are_typed_described_and_bounded(alias_api: Server) -> 
             assert prop(tool, name).get("description"), (tool, name)
     assert prop("list_conflicts", "as_of")["format"] == "date"
     assert prop("compare_entities", "as_of")["format"] == "date"
-    assert prop("list_conflicts", "status")["enum"] == ["open", "resolved", "all"]
+    assert prop("list_conflicts", "status")["enum"] == ["open", "resolved", "stale", "all"]
     assert prop("resolve_conflict", "decision")["enum"] == ["value_correct", "both_hold", "not_conflict"]
     assert prop("give_feedback", "verdict")["enum"] == ["accept", "dispute"]
     assert prop("give_feedback", "target")["enum"] == ["evidence", "source"]

@@ -1,7 +1,8 @@
 """The Browser guide's conflict queries decide as the API does: on one graph (both real backends), the groups of
 "An entity's conflicts" and the pairs of "Where two sources disagree" are those of GET /conflicts (its own
 function, `conflicts_out`): values within the tolerance agree, superseded values are history, a generic metric
-is no quantity, a resolution shows, and a name resolves through the alias list in any case."""
+is no quantity, a resolution shows (stale once the group's values change), and a name resolves through the
+alias list in any case."""
 
 from __future__ import annotations
 
@@ -116,6 +117,15 @@ def test_guide_conflicts_are_the_apis(backend: GraphBackend) -> None:
     assert {r["status"] for r in pairs if r["entity"] == "Zorbulon Streams"} == {"resolved: value_correct"}
     only_b = backend.read(query("05"), {"source": "b.example", "tolerance": shared["tolerance"]})
     assert {(r["value_a"], r["value_b"]) for r in only_b} == {("420", "605")}
+
+    # a third value joins the resolved group: its resolution is stale in both, the group still in view
+    store.write_evidence([rec("https://j.example/zs", "Zorbulon Streams did 800 MB/s with three brokers.",
+                              "Zorbulon Streams", "throughput", 800, "MB/s", "3 brokers", Q)])
+    stale = compare()
+    assert {(g[0], g[5], g[6]) for g in stale} == {("Zorbulon Streams", "stale", "value_correct"),
+                                                   ("Mossgrove Queue", "open", None)}
+    pairs = backend.read(query("05"), {"source": "", "tolerance": shared["tolerance"]})
+    assert {r["status"] for r in pairs if r["entity"] == "Zorbulon Streams"} == {"stale: value_correct"}
 
 
 def test_the_guide_sets_the_shared_parameters_from_the_apis_settings() -> None:

@@ -28,7 +28,7 @@ SAMPLE: dict[str, Any] = {
 SAMPLE.update({"q": "kafka", "target_kind": "evidence", "target_id": "E-x", "source_id": "S-x", "verdict": "dispute",
                "note": "n", "author": "a", "trust": 0.4, "conflict_id": "C-x", "entity": "Kafka", "unit": "MB/s",
                "condition": "", "decision": "both_hold", "value": None, "evidence_ids": ["E-x"],
-               "conflict_ids": None, "json": None, "progress": None})
+               "conflict_ids": None, "json": None, "progress": None, "values": [1.0, 2.0]})
 # monitoring's queries (monitor_*.cypher)
 SAMPLE.update({"props": {"question": "q"}, "owner": "w", "until": 0, "due_only": True, "next_due": 0, "topic_id": "T-x",
                "at": 0, "nothing_changed": True, "data": "{}"})

@@ -170,7 +170,7 @@ def test_mcp_stdio_schemas_aliases_errors_judgements_cancel_and_events(tmp_path:
             for name, p in schema["properties"].items():
                 assert p.get("description") or any(a.get("description") for a in p.get("anyOf", [])), name
         assert any(a.get("format") == "date" for a in tools["list_conflicts"]["properties"]["as_of"]["anyOf"])
-        assert tools["list_conflicts"]["properties"]["status"]["enum"] == ["open", "resolved", "all"]
+        assert tools["list_conflicts"]["properties"]["status"]["enum"] == ["open", "resolved", "stale", "all"]
         assert tools["search_evidence"]["properties"]["limit"]["maximum"] == 100
         assert len(out["hits"]) == 2 and len(out["conflicts"]) == 1
         assert {v["value"] for v in out["conflicts"][0]["values"]} == {605.0, 420.0}

@@ -131,5 +131,12 @@ def test_compare_and_conflicts_commands_take_as_of(tmp_path: Path) -> None:
         bad = cli("compare", "AcmeDB", "--as-of", "last week", check=False)
         assert bad.returncode != 0 and bad.stderr.strip().splitlines() == [
             "error: --as-of wants a date like 2026-02-01, not 'last week'"]
+        # the second clock: before the import the graph held nothing (an entity it has nothing for is named)
+        before = json.loads(cli("compare", "AcmeDB", "BetaDB", "--known-on", "2020-01-01", "--json").stdout)
+        assert before["cells"] == {} and before["missing"] == ["AcmeDB", "BetaDB"]
+        assert json.loads(cli("conflicts", "--known-on", "2020-01-01", "--json").stdout) == []
+        bad = cli("conflicts", "--known-on", "soon", check=False)
+        assert bad.returncode != 0 and bad.stderr.strip().splitlines() == [
+            "error: --known-on wants a date like 2026-02-01, not 'soon'"]
     finally:
         cli("graph", "stop", check=False)

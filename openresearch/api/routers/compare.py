@@ -27,21 +27,24 @@ async def compare(
     = None,
     superseded: Annotated[bool, Query(description="Superseded values too, each cell saying which "
                                                   "(`superseded_by`).")] = False,
+    known_on: Annotated[date | None, Query(description="As the graph held its values at the end of this day "
+                                                       "(recorded by then, not yet retracted; default: now).")] = None,
 ) -> Response:
-    """The current values by default: a value a newer one superseded (monitoring) is left out."""
-    key = ("compare", tuple(entity), metric, as_of, superseded)
+    """The current values by default: a value a newer one superseded (monitoring) is left out. An entity asked
+    for that the table has no value for is named in `missing`."""
+    key = ("compare", tuple(entity), metric, as_of, superseded, known_on)
 
     def compute() -> bytes:
-        return comparison(st.store, entity, metric, as_of, superseded).model_dump_json().encode()
+        return comparison(st.store, entity, metric, as_of, superseded, known_on).model_dump_json().encode()
     body = st.cache.lookup(key, compute) or await run_in_threadpool(st.cache.get, key, compute)
     return Response(body, media_type="application/json")
 
 
 def comparison(store: GraphStore, entity: list[str], metric: str | None, as_of: date | None = None,
-               superseded: bool = False) -> CompareOut:
+               superseded: bool = False, known_on: date | None = None) -> CompareOut:
     names = [e for e in entity if e.strip()]
-    comp = asof.comparison(store, names, metric or None, as_of=as_of, include_superseded=superseded) \
-        if names else None
+    comp = asof.comparison(store, names, metric or None, as_of=as_of, include_superseded=superseded,
+                           known_on=known_on) if names else None
     if comp is None:
         return CompareOut(entities=[], metrics=[], cells={}, missing=list(entity))
     ids = sorted({i for row in comp.cells.values() for cell in row.values() for i in cell.evidence_ids})

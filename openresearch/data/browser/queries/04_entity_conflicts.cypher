@@ -1,5 +1,5 @@
 // title: An entity's conflicts
-// purpose: the conflict groups of one entity (a name or alias, any case) by the API's rule, as GET /conflicts?entity= gives them: one row per entity, metric, unit and condition with each value (values within the tolerance are one), its evidence and sources, and whether someone resolved it
+// purpose: the conflict groups of one entity (a name or alias, any case) by the API's rule, as GET /conflicts?entity= gives them: one row per entity, metric, unit and condition with each value (values within the tolerance are one), its evidence and sources, and whether someone resolved it (stale: before its values changed)
 // params: entity, aliases, tolerance
 WITH reduce(k = toLower($entity), c IN ['!', '"', '#', '$', '%', '&', '\'', '(', ')', '*', '+', ',', '-', '.', '/', ':', ';', '<', '=', '>', '?', '@', '[', '\\', ']', '^', '_', '`', '{', '|', '}', '~', ' ', '\t', '\n', '\r', '，', '。', '、', '：', '；', '（', '）', '「', '」', '『', '』', '“', '”', '‘', '’', '·', '—', '–', '《', '》', '【', '】', '！', '？'] | replace(k, c, '')) AS folded
 // the name folded as the API folds it (case, spaces, punctuation), then the alias list ($aliases: pairs of a
@@ -47,7 +47,8 @@ RETURN en.name AS entity, metric, unit, coalesce(reduce(m = null, c IN condition
                          evidence: [x IN c | x.evidence],
                          sources: reduce(u = [], x IN c | CASE WHEN coalesce(x.title, x.url) IN u THEN u
                                                               ELSE u + [coalesce(x.title, x.url)] END)}] AS values,
-       CASE WHEN res IS NULL THEN 'open' ELSE 'resolved' END AS status,
+       // stale: resolved, but the group's values are no longer those it was resolved with (review it again)
+       CASE WHEN res IS NULL THEN 'open' WHEN size(coalesce(res.values, [])) > 0 AND (size(res.values) <> size(clusters) OR any(c IN clusters WHERE none(x IN c WHERE x.value IN res.values))) THEN 'stale' ELSE 'resolved' END AS status,
        CASE WHEN res IS NULL THEN null ELSE {decision: res.decision, value: res.value, author: res.author,
                                               note: res.note} END AS resolution
 ORDER BY entity, metric, condition

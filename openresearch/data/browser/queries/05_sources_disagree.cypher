@@ -36,11 +36,13 @@ WHERE rev.id IN eids AND r.entity = en.name AND r.metric = metric AND r.unit = u
 WITH en, metric, unit, clusters, conditions, r
 ORDER BY r.created_at DESC, r.id DESC
 WITH en, metric, unit, clusters, conditions, collect(r)[0] AS res
+// stale: resolved, but the group's values are no longer those it was resolved with (review it again)
+WITH en, metric, unit, clusters, conditions, res, CASE WHEN res IS NULL THEN 'open' WHEN size(coalesce(res.values, [])) > 0 AND (size(res.values) <> size(clusters) OR any(c IN clusters WHERE none(x IN c WHERE x.value IN res.values))) THEN 'stale' ELSE 'resolved' END AS state
 UNWIND range(0, size(clusters) - 2) AS i
 UNWIND range(i + 1, size(clusters) - 1) AS j
 UNWIND clusters[i] AS a
 UNWIND clusters[j] AS b
-WITH en, metric, unit, conditions, res, a, b
+WITH en, metric, unit, conditions, res, state, a, b
 WHERE a.source <> b.source
   AND ($source = '' OR a.url CONTAINS $source OR b.url CONTAINS $source
        OR coalesce(a.title, '') CONTAINS $source OR coalesce(b.title, '') CONTAINS $source)
@@ -48,6 +50,6 @@ RETURN a.title AS source_a, a.raw_value AS value_a, a.evidence AS evidence_a,
        b.title AS source_b, b.raw_value AS value_b, b.evidence AS evidence_b,
        en.name AS entity, metric, unit,
        coalesce(reduce(m = null, c IN conditions | CASE WHEN m IS NULL OR c < m THEN c ELSE m END), '') AS condition,
-       CASE WHEN res IS NULL THEN 'open' ELSE 'resolved: ' + res.decision END AS status
+       CASE WHEN res IS NULL THEN 'open' ELSE state + ': ' + res.decision END AS status
 ORDER BY entity, metric, condition, source_a, source_b
 LIMIT 100
