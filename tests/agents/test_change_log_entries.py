@@ -21,6 +21,7 @@ Quillstore keeps a log of every release. Quillstore is a small embedded store.
 * Changed the default value of `Options::compaction_readahead_size` from 0 to 2MB.
 * `write_buffer_size` default changed from 4MB to 64MB.
 * Added a new option `max_open_files`, default 1000.
+* Increase default options.delayed_write_rate to 2MB/s.
 
 ## 8.6.0 (2023-08-18)
 ### Behavior Changes
@@ -44,6 +45,7 @@ def test_a_setting_named_by_code_is_the_metric_and_its_old_value_is_a_condition(
     assert "changed from 0" in got[("compaction_readahead_size", "2", "MB")]
     assert "changed from 4MB" in got[("write_buffer_size", "64", "MB")]
     assert ("max_open_files", "1000", "") in got  # a four-digit default is no year
+    assert ("delayed_write_rate", "2", "MB/s") in got  # a rate a setting is set to is the setting's
     # the old value is never a figure of its own
     assert not any(v in ("0", "4") for _, v, _ in got)
 

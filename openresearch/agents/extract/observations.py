@@ -753,15 +753,16 @@ def _changed_claim(text: str, values: Sequence[Value], i: int,
 _SETTING = re.compile(r"(?<![\w/.-])(?:[A-Za-z]\w*(?:::|\.|->))*([a-z][a-z0-9]*(?:_[a-z0-9]+)+|"
                       r"[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w/(]|\.\w)")
 # what may join a setting to a bare number it is set to ("max_open_files, default 1000", "max_open_files = 1000")
-_SET_TO = re.compile(r"[\s\"'`]*(?:,?\s*(?:(?:the|its|a|new)\s+)?(?:default(?:s| value)?|value|limit)?\s*"
+_SET_TO = re.compile(r"[\s\"'`(]*(?:,?\s*(?:(?:the|its|a|new)\s+)?(?:default(?:s| value)?|value|limit)?\s*"
                      r"(?:(?:is|was|has been)\s+)?(?:is|of|to|=|:|set to|now|changed to|becomes?|"
                      r"(?:chang|increas|decreas|rais|lower|reduc)(?:e|es|ed)(?:\s+from)?)?\s*)$", re.I)
 
 
-def _setting_named(text: str, at: int, bare: bool, since: int) -> str | None:
+def _setting_named(text: str, at: int, bare: bool, since: int) -> tuple[str, bool] | None:
     """The setting a value is of, when code names it in the value's sentence before it (from `since`, the previous
     value's end): "Changed the default of Options::compaction_readahead_size from 0 to 2MB" is of
-    compaction_readahead_size. A bare number takes it only when nothing but "default", "=" or "is" joins them."""
+    compaction_readahead_size. (name, attached): attached when nothing but "default", "=", "is" or "changes from"
+    joins them; a bare number (or a rate: "delayed_write_rate to 2MB/s") takes a setting only so attached."""
     before = text[max(since, at - 120):at]
     if re.search(r"[.;!?。；](?:\s|$)", before):
         before = re.split(r"[.;!?。；](?:\s|$)", before)[-1]
@@ -769,9 +770,10 @@ def _setting_named(text: str, at: int, bare: bool, since: int) -> str | None:
     if not hits:
         return None
     last = hits[-1]
-    if bare and not _SET_TO.fullmatch(before[last.end():]):
+    attached = bool(_SET_TO.fullmatch(before[last.end():]))
+    if bare and not attached:
         return None
-    return last.group(1)
+    return last.group(1), attached
 
 
 def _old_values(text: str, values: Sequence[Value]) -> dict[int, str]:
@@ -827,12 +829,12 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             else 0
         # a four-digit number a setting is set to ("max_open_files, default 1000") is its value, not a year
         bare = v.kind == "bare" or (v.kind == "year" and v.raw.isdigit())
-        setting = None if rel else _setting_named(text, values[i - 1].start if v.start in olds else v.start,
-                                                   bare, since)
-        if setting and (v.kind not in ("date", "year", "rate") or bare) and not _is_perf(
-                (metric_for(v, *cue_window(text, v)) or ("", ""))[0]):
-            # "write_buffer_size default changed from 4MB to 64MB"
-            measured.append((v, setting, "" if v.kind == "year" else v.unit, None))
+        named = None if rel else _setting_named(text, values[i - 1].start if v.start in olds else v.start,
+                                                 bare, since)
+        if named and (named[1] or (v.kind not in ("date", "year", "rate") and not _is_perf(
+                (metric_for(v, *cue_window(text, v)) or ("", ""))[0]))) and (v.kind not in ("date", "year") or bare):
+            # "write_buffer_size default changed from 4MB to 64MB", "options.delayed_write_rate to 2MB/s"
+            measured.append((v, named[0], "" if v.kind == "year" else v.unit, None))
         elif rel:
             measured.append((v, rel.metric, v.unit, rel))
         elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):
