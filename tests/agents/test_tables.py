@@ -69,6 +69,10 @@ snarf | 3.8.5 | 0.56 | 1.64x
     ratio = next(o for _, o in got if o.value == "1.64")
     assert ratio.condition is not None and "vs zork" in ratio.condition and "3.8.5" in ratio.condition
     assert not any(str(o.value).startswith(("3.8", "0.12")) for _, o in got)  # versions are conditions
+    # a bare "vs." names no baseline: the ratio is still one, with no "vs ." in its condition
+    bare = read(text.replace("vs. zork", "vs."))
+    ratio = next(o for _, o in bare if o.value == "1.64")
+    assert ratio.metric == "size_ratio" and "vs" not in (ratio.condition or "")
 
 
 def test_grid_and_rest_simple_tables() -> None:

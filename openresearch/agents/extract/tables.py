@@ -229,7 +229,9 @@ def column(head: str, caption: str, before: Column | None) -> Column:
         return Column(None, "", None, False)
     if vs := _VS.match(text):
         base = before.metric if before and before.metric else "value"
-        return Column(f"{base}_ratio", "x", vs.group(1).strip(), False)
+        # a bare "vs." names no baseline (the row whose figure is 1.0x is it): the ratio's name says it is one
+        named = vs.group(1).strip()
+        return Column(f"{base}_ratio", "x", named if re.search(r"\w", named) else None, False)
     unit = ""
     if m := _HEAD_UNIT.search(text):
         unit = (m.group(1) or m.group(2) or "").strip()
