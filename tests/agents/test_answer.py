@@ -338,6 +338,17 @@ def test_a_row_of_a_question_about_dates_holds_dates() -> None:
     assert len(metric_table(plain, rows)["feature freeze (beta 1)"].get("Quillo 4.2", [])) == 2
 
 
+def test_which_versions_with_dates_changed_a_setting_answers_with_its_values_and_their_releases() -> None:
+    rows = [ev("E-000000000211", "options.page_buffer_size changes from 4MB to 64MB.",
+               [("Quillo", "page_buffer_size", 64.0, "MB", "64", "changed from 4MB, 4.7.0 (4/8/2016)")], src="s"),
+            ev("E-000000000212", "options.page_buffer_size is 128MB in the tuning guide.",
+               [("Quillo", "page_buffer_size", 128.0, "MB", "128", "tuning guide")], src="t")]
+    asked = plan("Which versions (and dates) changed Quillo's page_buffer_size, from what to what?", "overview",
+                 ["Quillo"], ["page_buffer_size"], ["page_buffer_size"])
+    # no figure is a date: the value a dated release set is the answer, with its release and old value
+    assert [f.text for f in metric_table(asked, rows)["page_buffer_size"]["Quillo"]] == ["64MB"]
+
+
 def test_two_versions_of_one_product_are_two_things() -> None:
     assert not same_thing("Quillo 3.1", "Quillo 3.12") and not same_thing("Quillo 3.12", "Quillo 3.13")
     assert same_thing("Quillo 3.12", "Quillo 3.12") and same_thing("Quillo", "Quillo 3.12")

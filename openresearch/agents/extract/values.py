@@ -147,8 +147,9 @@ def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
     # `40 万到 50 万条`, `10-20 ms`, `1-2 bytes`: one value, written as a range, with the unit after its second end
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
-        if _CHANGED_FROM.search(text[max(0, a.start - 110):a.start]):
-            continue  # "changed the default from 0 to 2MB": an old value and a new one, not a range
+        lead = text[max(0, a.start - 110):a.start]
+        if _CHANGED_FROM.search(lead) and not re.search(r"\b(?:rang|var(?:y|ies|ied)|span)\w*\s+from\s*$", lead, re.I):
+            continue  # "changed the default from 0 to 2MB": an old value and a new one ("ranges from" is a range)
         if not a.unit and not a.cur and b.unit and _RANGE_SEP.fullmatch(text[a.end:b.start]):
             out[i] = a._replace(end=b.end, raw=text[a.start:b.start] + b.raw, unit=b.unit, per=b.per)
             del out[i + 1]

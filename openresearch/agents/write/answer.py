@@ -566,12 +566,19 @@ _SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|caden
                              r"多久|时长|周期", re.I)
 
 
+_DATED = re.compile(r"\b(?:1[89]|20)\d\d\b")
+
+
 def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False) -> dict[str, list[Found]]:
     """The values of a row that say one of the attribute's own words, most of them first (the row as it is when
     none does: the question's words are not the sources'), in one kind of unit: a row of GB/s figures does not
     also hold an operations count or a time; a row of a question about dates (`dates`) holds only dates."""
     if dates:  # a span beside the asked date is not it: no date found is said as such
-        row = {e: [f for f in fs if f.obs.unit in ("date", "year")] for e, fs in row.items()}
+        dated = {e: [f for f in fs if f.obs.unit in ("date", "year")] for e, fs in row.items()}
+        # ... unless the row's figures are values a dated release set ("64MB (changed from 4MB, 4.7.0 (4/8/2016))"):
+        # when asked which versions, with dates, changed a setting, the value is the answer and its date a condition
+        row = dated if any(dated.values()) else {
+            e: [f for f in fs if _DATED.search(f.obs.condition or "")] for e, fs in row.items()}
     score = {id(f): _relevance(f, quals) for fs in row.values() for f in fs} if quals else {}
     if any(score.values()):
         row = {e: sorted((f for f in fs if score[id(f)] > 0), key=lambda f: -score[id(f)]) for e, fs in row.items()}
