@@ -18,7 +18,8 @@ from openresearch.monitor.models import Digest, Topic
 from openresearch.monitor.timefacts import Supersession
 
 _JSON_FIELDS = ("options",)
-_STORED = ("question", "sources", "entities", "schedule", "style", "status", "webhook", "origin", "next_due")
+_STORED = ("question", "sources", "entities", "schedule", "style", "status", "webhook", "origin", "next_due",
+           "webhook_secret", "webhook_empty")
 
 
 class MonitorStore(CatalogueStore):
@@ -70,6 +71,21 @@ class MonitorStore(CatalogueStore):
 
     def release(self, topic_id: str, owner: str, next_due: int) -> bool:
         return bool(self._write("monitor_release_lease", id=topic_id, owner=owner, next_due=next_due))
+
+    def begin_run(self, topic_id: str, owner: str, run_id: str) -> bool:
+        """Note `run_id` as started and not yet digested (cleared by `finish`)."""
+        return bool(self._write("monitor_begin_run", id=topic_id, owner=owner, run_id=run_id))
+
+    def unlock(self, topic_id: str) -> tuple[str | None, int | None]:
+        """Break the topic's lease; returns who held it and until when (None, None: nobody)."""
+        rows = self._write("monitor_unlock_topic", id=topic_id)
+        if not rows:
+            raise NotFound(f"no topic with id {topic_id}")
+        return rows[0]["owner"], rows[0]["until"]
+
+    def recovered_evidence(self, run_ids: Sequence[str]) -> list[Row]:
+        """Evidence the runs `run_ids` first stored (evidence_id, source_id, new_source)."""
+        return self._read("monitor_recovered_evidence", run_ids=list(run_ids)) if run_ids else []
 
     # --- facts over time ---------------------------------------------------------------------------
     def observation_rows(self) -> list[Row]:
