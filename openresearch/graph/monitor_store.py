@@ -62,6 +62,11 @@ class MonitorStore(CatalogueStore):
     def due_topics(self, now: int, limit: int = 20) -> list[str]:
         return [str(r["id"]) for r in self._read("monitor_due_topics", now=now, limit=limit)]
 
+    def due_held_here(self, now: int, host: str, limit: int = 20) -> list[tuple[str, str]]:
+        """(topic id, lease owner) of due topics whose unexpired lease a process on `host` holds."""
+        return [(str(r["id"]), str(r["owner"])) for r in self._read("monitor_due_held_here", now=now,
+                                                                     here=f"{host}:", limit=limit)]
+
     def renew(self, topic_id: str, owner: str, until: int) -> bool:
         return bool(self._write("monitor_renew_lease", id=topic_id, owner=owner, until=until))
 

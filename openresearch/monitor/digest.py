@@ -26,6 +26,7 @@ from openresearch.monitor.models import (
 )
 
 NOTHING = "Nothing changed since the last run."
+MAX_NAMED = 20  # sources named in one line
 
 
 def _date(ms: int | None) -> str:
@@ -82,13 +83,16 @@ def sentences(d: Digest, gone: Collection[str] = ()) -> list[Sentence]:
     out += [x for x in edits if x.section == "other"]
     cited = {e for x in out for e in x.evidence_ids}
     with_figures = {v.source_id for v in d.new_values} | {e.source_id for e in d.new_evidence if e.id in cited}
-    for s in d.new_sources:
-        if s.id in with_figures or not any(e.source_id == s.id for e in d.new_evidence):
-            continue
-        name, at = s.title or s.url, _date(s.published_at)
-        out.append(Sentence(text=f"New source without figures: {name} ({at}).", kind="status", metadata=[name, at],
-                            section="other",
-                            links={name: s.url} if s.url.startswith(("http://", "https://")) else {}))
+    bare = [s for s in d.new_sources if s.id not in with_figures and any(e.source_id == s.id for e in d.new_evidence)]
+    if bare:  # one line for all of them: they are news, but give the reader no figure to act on
+        names = [(s.title or s.url, _date(s.published_at), s.url) for s in bare]
+        shown = names[:MAX_NAMED]
+        more = f" and {len(names) - len(shown)} more" if len(names) > len(shown) else ""
+        out.append(Sentence(text=f"New source{'s' if len(names) != 1 else ''} without figures: "
+                                 + "; ".join(f"{n} ({at})" for n, at, _ in shown) + f"{more}.",
+                            kind="status", section="other",
+                            metadata=[x for n, at, _ in shown for x in (n, at)] + ([more] if more else []),
+                            links={n: u for n, _, u in shown if u.startswith(("http://", "https://"))}))
     if not out:
         out.append(Sentence(text=NOTHING, kind="status"))
     return out

@@ -192,7 +192,9 @@ class Monitor:
         done: list[MonitorResult] = []
         tried: set[str] = set()
         while limit is None or len(done) < limit:
-            candidates = [t for t in self.store.due_topics(self.clock.now_ms(), 20) if t not in tried]
+            now = self.clock.now_ms()
+            dead = [t for t, owner in self.store.due_held_here(now, socket.gethostname()) if _dead_here(owner)]
+            candidates = [t for t in [*self.store.due_topics(now, 20), *dead] if t not in tried]
             if not candidates:
                 break
             for tid in candidates:
