@@ -113,6 +113,7 @@ def test_a_run_posts_news_signed_and_skips_an_empty_day_unless_asked(
                                                                   "webhook_secret": "loud-secret"}), 0)
     secret = m.store.topic(quiet.id).webhook_secret
     assert secret and secret.startswith("whsec_")
+    assert "webhook_secret" not in m.store.topic(quiet.id).model_dump()  # never in a listing or an API answer
     first = m.run_topic(quiet.id)
     assert first is not None and not first.digest.nothing_changed
     assert len(hook.posts) == 1 and verify_signature(secret, *_sig(hook.posts[0]))
