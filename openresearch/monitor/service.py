@@ -202,21 +202,23 @@ class Monitor:
                 try:
                     result = self.run_topic(tid, due_only=True)
                 except InputError as e:  # refused by the boundary (the topic is paused), or a missing folder
-                    err = TopicFailed(str(e) if tid in str(e) else f"{tid}: {e}")
-                    log.warning("%s", err)
-                    if failed is not None:
-                        failed.append(err)
+                    self._failed(TopicFailed(str(e) if tid in str(e) else f"{tid}: {e}"), failed)
                     continue
                 except Exception as e:  # one line; the traceback only at debug level
-                    err = TopicFailed(f"{tid}: the monitoring run failed: {type(e).__name__}: {e}")
-                    log.warning("%s", err)
                     log.debug("monitoring run of %s failed", tid, exc_info=True)
-                    if failed is not None:
-                        failed.append(err)
+                    self._failed(TopicFailed(f"{tid}: the monitoring run failed: {type(e).__name__}: {e}"), failed)
                     continue
                 if result is not None:
                     done.append(result)
         return done
+
+    @staticmethod
+    def _failed(err: TopicFailed, failed: list[TopicFailed] | None) -> None:
+        """To the caller's list (it reports the line: `run --due`), or to the log (a worker, the scheduler)."""
+        if failed is not None:
+            failed.append(err)
+        else:
+            log.warning("%s", err)
 
     def work(self, stop: threading.Event, poll_s: float = 30.0) -> int:
         """Claim and run due topics until `stop` is set; returns how many ran."""
