@@ -5,7 +5,7 @@ so one stored before a rule existed cannot slip past it).
 A `Door` says who is asking. The CLI's user names their own files (`local_roots=None`: any path); the API and
 MCP read local files only under the configured roots, and none when no root is configured. Everything else is
 the same at every door: a question that is not blank, known source kinds, a sane monitoring interval, and a
-webhook URL that passes the fetcher's SSRF guard (`ingest/safety.py`; hosts in `trusted_hosts` are the
+webhook URL that passes the fetcher's SSRF guard (`ingest/safety.py`; hosts in `webhook_allow_hosts` are the
 explicit opt-in for a local hook). Every refusal is an `InputError` with a one-line message.
 """
 
@@ -42,17 +42,17 @@ class Door:
 
     name: str  # cli | api | mcp: named in messages
     local_roots: tuple[Path, ...] | None  # None: any path; (): no local source at all
-    trusted_hosts: tuple[str, ...] = ()  # webhook hosts allowed to be private (a local receiver)
+    webhook_hosts: tuple[str, ...] = ()  # webhook hosts allowed to be private (OPENRESEARCH_WEBHOOK_ALLOW_HOSTS)
     resolver: Resolver | None = None  # tests inject a static one; None: the system resolver
 
     @classmethod
     def cli(cls, settings: Settings, resolver: Resolver | None = None) -> Door:
-        return cls("cli", None, tuple(settings.trusted_hosts), resolver)
+        return cls("cli", None, tuple(settings.webhook_allow_hosts), resolver)
 
     @classmethod
     def service(cls, settings: Settings, name: str = "api", resolver: Resolver | None = None) -> Door:
         roots = tuple(Path(r).expanduser().resolve() for r in settings.api_local_roots)
-        return cls(name, roots, tuple(settings.trusted_hosts), resolver)
+        return cls(name, roots, tuple(settings.webhook_allow_hosts), resolver)
 
 
 def door_for_topic(origin: str | None, settings: Settings, resolver: Resolver | None = None) -> Door:
@@ -119,11 +119,13 @@ def check_schedule(every: str) -> Schedule:
 
 async def check_webhook(url: str, door: Door) -> str:
     """An http(s) URL whose host resolves only to public addresses (the fetcher's own SSRF rules)."""
-    guard = UrlGuard(door.trusted_hosts, door.resolver)
+    guard = UrlGuard(door.webhook_hosts, door.resolver)
     try:
         await guard.check(url.strip())
     except FetchError as e:  # FetchRefused, or a name that does not resolve
-        raise InputError(f"webhook refused: {e}") from None
+        hint = "" if "resolves to" not in str(e) else " (a receiver on your own network: name its host in " \
+            "OPENRESEARCH_WEBHOOK_ALLOW_HOSTS)"
+        raise InputError(f"webhook refused: {e}{hint}") from None
     return url.strip()
 
 

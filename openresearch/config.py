@@ -94,8 +94,12 @@ class Settings(BaseSettings):
                                       "is asked again.")
     github_stats_wait_s: float = Field(default=2.0, description="Seconds between those requests.")
     trusted_hosts: Annotated[list[str], NoDecode] = Field(
-        default_factory=list, description="Hosts allowed to resolve to private addresses (a local SearXNG, a "
-        "local webhook receiver): a JSON list, or names separated by commas.")
+        default_factory=list, description="Hosts the fetcher may reach at private addresses (a local SearXNG): "
+        "a JSON list, or names separated by commas. Webhooks have their own list (webhook_allow_hosts).")
+    webhook_allow_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Hosts a monitoring webhook may post to although they resolve to a "
+        "loopback, private or link-local address (a receiver on your own network): a JSON list, or names separated "
+        "by commas. Any other webhook must resolve to public addresses only.")
     per_host_concurrency: int = 2
     global_concurrency: int = 8
     min_interval_s: float = 0.0
@@ -201,7 +205,7 @@ class Settings(BaseSettings):
     api_monitor: bool = Field(default=True, description="The API process also runs due monitoring topics (the "
                               "schedule and leases live in the graph, beside any `monitor worker` processes).")
 
-    @field_validator("trusted_hosts", "api_cors_origins", "api_local_roots", mode="before")
+    @field_validator("trusted_hosts", "webhook_allow_hosts", "api_cors_origins", "api_local_roots", mode="before")
     @classmethod
     def _plain_lists(cls, v: object) -> object:
         return split_list(v)

@@ -102,7 +102,10 @@ def test_webhooks_follow_the_fetchers_ssrf_rules(rooms: Rooms, url: str) -> None
 def test_a_public_webhook_passes_and_a_local_one_needs_the_opt_in(rooms: Rooms) -> None:
     assert check_webhook_sync("https://hooks.example/digest", api_door(rooms)) == "https://hooks.example/digest"
     local = "http://127.0.0.1:8080/hook"
-    assert check_webhook_sync(local, api_door(rooms, trusted_hosts=["127.0.0.1"])) == local
+    # the fetcher's trusted hosts (a local SearXNG) are not webhook destinations: webhooks have their own list
+    with pytest.raises(InputError, match="OPENRESEARCH_WEBHOOK_ALLOW_HOSTS"):
+        check_webhook_sync(local, api_door(rooms, trusted_hosts=["127.0.0.1"]))
+    assert check_webhook_sync(local, api_door(rooms, webhook_allow_hosts=["127.0.0.1"])) == local
 
 
 def test_a_topic_is_checked_whole(rooms: Rooms) -> None:

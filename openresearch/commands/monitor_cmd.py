@@ -24,15 +24,32 @@ app = typer.Typer(help="Watch topics: scheduled research runs that merge what is
                   no_args_is_help=True)
 
 IdArg = Annotated[str, typer.Argument(help="The topic id (T-…), as `monitor list` shows it.")]
+NowOpt = Annotated[str | None, typer.Option(
+    "--now", help="Act as if it were this time (UTC; YYYY-MM-DD or YYYY-MM-DDTHH:MM): tests and backfills.")]
+_CLOCK_NOW: list[int] = []  # the --now of this command, once parsed
+
+
+def _parse_now(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        at = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"--now {text[:40]!r} is not a date or time (YYYY-MM-DD or YYYY-MM-DDTHH:MM)") from None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return int(at.timestamp() * 1000)
 
 
 @contextmanager
-def _monitor(graph: str | None, lease_s: float = 600.0) -> Iterator[Monitor]:
+def _monitor(graph: str | None, lease_s: float = 60.0, now: int | None = None) -> Iterator[Monitor]:
     from openresearch.agents.run.services import open_services
+    from openresearch.monitor.clock import FakeClock, SystemClock
     from openresearch.monitor.service import Monitor
 
     with open_services(settings(), graph=graph) as services:
-        yield Monitor(services, lease_ms=int(lease_s * 1000))
+        yield Monitor(services, clock=FakeClock(now) if now is not None else SystemClock(),
+                      lease_ms=int(lease_s * 1000))
 
 
 @contextmanager
@@ -64,10 +81,12 @@ def add(
     every: Annotated[str, typer.Option(help="1d, 6h, 30m or a cron expression ('0 6 * * *').")] = "1d",
     style: Annotated[str, typer.Option(help="digest | report")] = "digest",
     offline: Annotated[bool, typer.Option(help="Deterministic methods only: no LLM, no network.")] = False,
-    webhook: Annotated[str | None, typer.Option(help="POST each digest's JSON to this URL.")] = None,
-    graph: GraphOpt = None, json_out: JsonOpt = False,
+    webhook: Annotated[str | None, typer.Option(help="POST each digest's JSON to this http(s) URL, signed.")] = None,
+    webhook_empty: Annotated[bool, typer.Option("--webhook-empty",
+                                                help="Post a digest with nothing new too.")] = False,
+    now: NowOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False,
 ) -> None:
-    """Watch a topic: it is due now, then on its schedule.
+    """Watch a topic: it is due now, then on its schedule. With --webhook, the signing secret is shown once.
 
     Example: openresearch monitor add "Kafka share groups" --source web --every 1d
     """
@@ -75,16 +94,21 @@ def add(
     from openresearch.monitor.service import checked_topic
 
     one_of(style, "--style", ("digest", "report"))
+    at = _parse_now(now) or _now()
     new = checked_topic(topic, sources=source or ["web"], door=Door.cli(settings()), entities=entity or [],
                         every=every, style=style, options={"offline": True} if offline else {}, webhook=webhook,
-                        now=_now())
+                        now=at)
+    new = new.model_copy(update={"webhook_empty": webhook_empty and bool(webhook)})
     with _topics(graph) as ms:
-        ms.save_topic(new, _now())
+        ms.save_topic(new, at)
         t = ms.topic(new.id)
     if json_out:
-        print_json(t)
+        print_json({**t.model_dump(mode="json"), "webhook_secret": new.webhook_secret})
         return
-    console.print(f"watching {t.id}: {t.question} (every {t.schedule}, next {_when(t.next_due)})")
+    console.print(f"watching {t.id}: {t.question} (every {t.schedule}, next {_when(t.next_due)})", markup=False)
+    if new.webhook_secret:
+        console.print(f"webhook secret (shown once; each post carries X-OpenResearch-Signature: sha256=<HMAC-SHA256 "
+                      f"of the body>): {new.webhook_secret}", markup=False)
 
 
 @app.command("list")
@@ -163,37 +187,75 @@ def remove(topic_id: IdArg, graph: GraphOpt = None) -> None:
 @app.command("run")
 def run(topic_id: Annotated[str | None, typer.Argument(help="The topic to run now.")] = None,
         due: Annotated[bool, typer.Option("--due", help="Run every due topic once (for cron / a timer).")] = False,
-        graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
-    """Run one topic now, or every due topic once.
+        now: NowOpt = None, graph: GraphOpt = None, json_out: JsonOpt = False) -> None:
+    """Run one topic now, or every due topic once. A topic that fails is one `error:` line and exit 1 (the other
+    due topics still run).
 
     Example: openresearch monitor run --due
     """
+    from openresearch.errors import OpenResearchError
     from openresearch.monitor.digest import to_markdown
+    from openresearch.monitor.service import TopicFailed
 
     if (topic_id is None) == (not due):
         raise InputError("give a topic id or --due (not both)")
-    with _monitor(graph) as m:
+    failed: list[TopicFailed] = []
+    with _monitor(graph, now=_parse_now(now)) as m:
         if topic_id:
-            one = m.run_topic(topic_id)
+            try:
+                one = m.run_topic(topic_id)
+            except OpenResearchError:
+                raise
+            except Exception as e:  # one line, never a traceback
+                raise TopicFailed(f"{topic_id}: the monitoring run failed: {type(e).__name__}: {e}") from None
             if one is None:
-                raise InputError(f"{topic_id} is being run by another worker")
+                holder = m.store.topic(topic_id)
+                raise InputError(f"{topic_id} is being run by {holder.lease_owner or 'another worker'} (lease until "
+                                 f"{_when(holder.lease_until)} UTC); `openresearch monitor unlock {topic_id}` "
+                                 "breaks a stuck lease")
             results = [one]
         else:
-            results = m.run_due()
+            results = m.run_due(failed=failed)
     if json_out:
         print_json([{"run_id": r.run_id, "extracted": r.extracted, "digest": r.digest} for r in results])
+    else:
+        if not results and not failed:
+            console.print("nothing due")
+        for r in results:
+            console.print(to_markdown(r.digest), markup=False)
+    for f in failed:
+        typer.echo(f"error: {' '.join(str(f).split())}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("unlock")
+def unlock(topic_id: IdArg,
+           force: Annotated[bool, typer.Option(help="Break it even if a live process on this host holds it.")] = False,
+           graph: GraphOpt = None) -> None:
+    """Break a topic's lease (a run killed on another machine holds it until it lapses, a minute after its
+    last heartbeat); the run it left is marked interrupted and reported in the next digest.
+
+    Example: openresearch monitor unlock T-0123456789ab
+    """
+    from openresearch.monitor.recovery import interrupted_runs
+    from openresearch.monitor.service import unlock_topic
+
+    with _topics(graph) as ms:
+        owner = unlock_topic(ms, topic_id, force=force)
+        marked = interrupted_runs(ms, ms.topic(topic_id).undigested) if owner else []
+    if owner is None:
+        console.print(f"{topic_id} was not locked")
         return
-    if not results:
-        console.print("nothing due")
-    for r in results:
-        console.print(to_markdown(r.digest), markup=False)
+    console.print(f"unlocked {topic_id} (was held by {owner})"
+                  + (f"; runs left unfinished: {', '.join(marked)}" if marked else ""), markup=False)
 
 
 @app.command("worker")
 def worker(poll: Annotated[float, typer.Option(help="Seconds between looks for due topics.", min=0.1,
                                                max=86_400)] = 30.0,
            lease: Annotated[float, typer.Option(help="Lease length in seconds (renewed while a run goes on).", min=1,
-                                                max=86_400)] = 600.0,
+                                                max=86_400)] = 60.0,
            graph: GraphOpt = None) -> None:
     """Claim and run due topics until stopped (any number of workers may share one graph).
 

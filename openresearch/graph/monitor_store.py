@@ -18,7 +18,8 @@ from openresearch.monitor.models import Digest, Topic
 from openresearch.monitor.timefacts import Supersession
 
 _JSON_FIELDS = ("options",)
-_STORED = ("question", "sources", "entities", "schedule", "style", "status", "webhook", "origin", "next_due")
+_STORED = ("question", "sources", "entities", "schedule", "style", "status", "webhook", "origin", "next_due",
+           "webhook_secret", "webhook_empty")
 
 
 class MonitorStore(CatalogueStore):
@@ -61,6 +62,11 @@ class MonitorStore(CatalogueStore):
     def due_topics(self, now: int, limit: int = 20) -> list[str]:
         return [str(r["id"]) for r in self._read("monitor_due_topics", now=now, limit=limit)]
 
+    def due_held_here(self, now: int, host: str, limit: int = 20) -> list[tuple[str, str]]:
+        """(topic id, lease owner) of due topics whose unexpired lease a process on `host` holds."""
+        return [(str(r["id"]), str(r["owner"])) for r in self._read("monitor_due_held_here", now=now,
+                                                                     here=f"{host}:", limit=limit)]
+
     def renew(self, topic_id: str, owner: str, until: int) -> bool:
         return bool(self._write("monitor_renew_lease", id=topic_id, owner=owner, until=until))
 
@@ -70,6 +76,21 @@ class MonitorStore(CatalogueStore):
 
     def release(self, topic_id: str, owner: str, next_due: int) -> bool:
         return bool(self._write("monitor_release_lease", id=topic_id, owner=owner, next_due=next_due))
+
+    def begin_run(self, topic_id: str, owner: str, run_id: str) -> bool:
+        """Note `run_id` as started and not yet digested (cleared by `finish`)."""
+        return bool(self._write("monitor_begin_run", id=topic_id, owner=owner, run_id=run_id))
+
+    def unlock(self, topic_id: str) -> tuple[str | None, int | None]:
+        """Break the topic's lease; returns who held it and until when (None, None: nobody)."""
+        rows = self._write("monitor_unlock_topic", id=topic_id)
+        if not rows:
+            raise NotFound(f"no topic with id {topic_id}")
+        return rows[0]["owner"], rows[0]["until"]
+
+    def recovered_evidence(self, run_ids: Sequence[str]) -> list[Row]:
+        """Evidence the runs `run_ids` first stored (evidence_id, source_id, new_source)."""
+        return self._read("monitor_recovered_evidence", run_ids=list(run_ids)) if run_ids else []
 
     # --- facts over time ---------------------------------------------------------------------------
     def observation_rows(self) -> list[Row]:

@@ -136,13 +136,13 @@ def value_changes(items: Sequence[Supersession], rows: Sequence[Row]) -> list[Va
             continue
         out.append(ValueChange(
             entity=old.get("entity") or "", metric=old["metric"], unit=old.get("unit") or "",
-            condition=old.get("condition") or "", old_observation=s.old, old_value=_raw(old),
-            old_evidence=old["evidence_id"], old_date=dates.get(s.old), new_observation=s.new, new_value=_raw(new),
+            condition=old.get("condition") or "", old_observation=s.old, old_value=raw_value(old),
+            old_evidence=old["evidence_id"], old_date=dates.get(s.old), new_observation=s.new, new_value=raw_value(new),
             new_evidence=new["evidence_id"], new_date=dates.get(s.new), late=s.late))
     return out
 
 
-def _raw(r: Row) -> str:
+def raw_value(r: Row) -> str:
     raw = str(r.get("raw_value") or r.get("value"))
     unit = r.get("raw_unit") or ""
     return f"{raw} {unit}".strip()

@@ -35,6 +35,11 @@ class Topic(BaseModel):
     runs: int = 0
     lease_owner: str | None = None
     lease_until: int | None = None
+    # runs started under a lease that never reached a digest (killed, or failed): the next run reports their news
+    undigested: list[str] = Field(default_factory=list)
+    # the webhook's signing key (HMAC-SHA256 of the body), made at `monitor add` and shown once
+    webhook_secret: str | None = Field(default=None, exclude=True, repr=False)
+    webhook_empty: bool = False  # post a digest that has nothing to say too
 
 
 class SourceItem(BaseModel):
@@ -83,6 +88,8 @@ class ValueItem(BaseModel):
     value: str
     evidence: str
     source_id: str
+    title: str | None = None  # its source's, to name and link it
+    url: str = ""
 
 
 class DocumentChange(BaseModel):
@@ -120,7 +127,14 @@ class Sentence(BaseModel):
     # files values under ("as of 2026-02-10"), how many items a source gave, a removed source's name. The
     # number check skips them (digest_verify.py)
     metadata: list[str] = Field(default_factory=list)
+    section: Section = "other"
+    links: dict[str, str] = Field(default_factory=dict)  # a span of `text` (a source's name) -> its URL
 
+
+Section = Literal["known", "new", "changed", "new_conflicts", "resolved", "left", "other"]
+SECTION_TITLES: dict[str, str] = {"known": "What is known", "new": "New figures", "changed": "Changed figures",
+                                  "new_conflicts": "New conflicts", "resolved": "Resolved conflicts",
+                                  "left": "Values that left", "other": "Other changes"}
 
 SentenceStatus = Literal["PASS", "FAIL"]
 
@@ -154,6 +168,8 @@ class Digest(BaseModel):
     question: str
     at: int
     nothing_changed: bool
+    first: bool = False  # the topic's first digest: it states what is known, not only what is new
+    new_values: list[ValueItem] = Field(default_factory=list)  # figures new in this run (first: all known)
     new_sources: list[SourceItem] = Field(default_factory=list)
     removed_sources: list[SourceItem] = Field(default_factory=list)
     values_left: list[ValueItem] = Field(default_factory=list)  # the values that left with removed sources

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 
@@ -20,10 +21,12 @@ from openresearch.agents.run.events import EventRecord
 from openresearch.agents.run.pipeline import research
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
+from openresearch.boundary import Door
 from openresearch.graph.backend import Row
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
 from openresearch.implied_conflicts import METRICS as IMPLIED_METRICS
+from openresearch.ingest.safety import UrlGuard
 from openresearch.models import ConflictGroup, EvidenceView
 from openresearch.monitor import digest as digests
 from openresearch.monitor.clock import Clock
@@ -32,6 +35,7 @@ from openresearch.monitor.delta import (
     changed_entities,
     conflict_item,
     conflicts_as_of,
+    raw_value,
     timed_observations,
     value_changes,
     with_supersessions,
@@ -39,7 +43,7 @@ from openresearch.monitor.delta import (
 from openresearch.monitor.digest_verify import cited, verify
 from openresearch.monitor.edit_twins import read_twins
 from openresearch.monitor.edits import document_change, edited_sources, unchanged_quotes, values_left
-from openresearch.monitor.models import Digest, DocumentChange, EvidenceItem, Topic
+from openresearch.monitor.models import Digest, DocumentChange, EvidenceItem, Topic, ValueItem
 from openresearch.monitor.schedule import parse_schedule
 from openresearch.monitor.timefacts import Supersession, changes, releases
 from openresearch.monitor.webhook import post_digest
@@ -96,13 +100,17 @@ def verify_digest(store: GraphStore, d: Digest, known: dict[str, EvidenceView]) 
 
 async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: str | None = None,
                     on_event: Callable[[EventRecord], None] | None = None,
-                    http: httpx.Client | None = None) -> MonitorResult:
+                    http: httpx.Client | None = None, recovered: Recovered | None = None,
+                    door: Door | None = None) -> MonitorResult:
+    """`recovered`: what runs of this topic that never reached a digest (killed, failed) added to the graph;
+    it is reported as this run's news. `door`: whose rules the webhook is posted under (default: the CLI's)."""
     store = services.store
     ms = MonitorStore(store)
     tol = store.tolerance
     now = clock.now_ms()
-    before = Snapshot.from_rows(await asyncio.to_thread(ms.snapshot))
-    rows_before = await asyncio.to_thread(ms.observation_rows)
+    rec = recovered or Recovered()
+    before = rec.without(Snapshot.from_rows(await asyncio.to_thread(ms.snapshot)))
+    rows_before = [r for r in await asyncio.to_thread(ms.observation_rows) if r["evidence_id"] not in rec.evidence]
     extracted = 0
 
     def count(rec: EventRecord) -> None:
@@ -133,7 +141,7 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     rows_after = with_supersessions(rows, todo, released)  # what a third read of the whole graph would return
     # what is this topic's: the evidence answering the run's questions, and the entities it reports on (other
     # workers' runs of other topics may write to the graph meanwhile; their changes are theirs to report)
-    own = await asyncio.to_thread(ms.run_evidence, rid)
+    own = await asyncio.to_thread(ms.run_evidence, rid) | rec.evidence
     gone = before.evidence - after.evidence  # a removed source is everyone's news
     # an edited document is this topic's news when its evidence answers the topic's questions
     edited = [e for e in edited if (before.evidence_of.get(e.source.id, set())
@@ -148,12 +156,18 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
     conflicts_after = {g.id: g for g in conflicts_as_of(
         [r for r in rows_after if r["entity_id"] in touched or r["metric"] in IMPLIED_METRICS], None, tol)}
     new_ev_ids = sorted((after.evidence - before.evidence) & own)
+    changes_of = value_changes([t for t in todo if t.new in own_obs or t.old in own_obs], rows_after)
     views = await asyncio.to_thread(store.evidence, new_ev_ids) if new_ev_ids else []
     # an edited document's sentences its previous version held are not new; nor is a changed figure's (its
     # edit line cites it)
     stated = {c.new_evidence for d in edited for c in d.changed}
     kept = await asyncio.to_thread(_unchanged, store, before, after, edited, views)
     views = [v for v in views if v.id not in kept and v.id not in stated]
+    first = topic.runs == 0
+    changed_obs = {c.new_observation for c in changes_of} | {c.new_observation for d in edited for c in d.changed}
+    shown = own if first else {v.id for v in views}
+    new_values = figures([r for r in rows_after if r["evidence_id"] in shown and r["id"] not in changed_obs
+                          and not r.get("superseded_by")])
     built = digests.build(
         digest_id=f"D-{rid}", topic_id=topic.id, run_id=rid, question=topic.question, at=now,
         # a new source holding none of this run's evidence was read by another topic's run (or by none)
@@ -163,7 +177,7 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
         values_left=values_left(rows_before, removed), edited=edited,
         new_evidence=[EvidenceItem(id=v.id, quote=v.quote, source_id=v.source.id, url=v.source.url)
                       for v in sorted(views, key=lambda v: v.id)],
-        supersessions=value_changes([t for t in todo if t.new in own_obs or t.old in own_obs], rows_after),
+        supersessions=changes_of, new_values=new_values, first=first,
         new_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items()) if k not in conflicts_before],
         resolved_conflicts=[conflict_item(g) for k, g in sorted(conflicts_before.items()) if k not in conflicts_after],
         changed_conflicts=[conflict_item(g) for k, g in sorted(conflicts_after.items())
@@ -171,15 +185,45 @@ async def run_topic(topic: Topic, services: Services, clock: Clock, *, run_id: s
         gone=gone)
     digest = await asyncio.to_thread(verify_digest, store, built, {v.id: v for v in views})
     await asyncio.to_thread(ms.save_digest, digest, digests.to_markdown(digest))
-    if topic.webhook:
-        own_client = http is None
-        client = http or httpx.Client(timeout=10.0)
-        try:
-            await asyncio.to_thread(post_digest, client, topic.webhook, digest)
-        finally:
-            if own_client:
-                client.close()
+    if topic.webhook and (topic.webhook_empty or not digest.nothing_changed):
+        hook_door = door or Door.cli(services.settings)
+        await asyncio.to_thread(post_digest, topic.webhook, digest, secret=topic.webhook_secret,
+                                guard=UrlGuard(hook_door.webhook_hosts, hook_door.resolver), client=http)
     return MonitorResult(digest=digest, run_id=rid, extracted=extracted, supersessions=len(todo) + len(restated))
+
+
+@dataclass
+class Recovered:
+    """What runs that never reached a digest added: their new evidence and sources (ids)."""
+
+    evidence: set[str] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)
+    runs: list[str] = field(default_factory=list)
+
+    def without(self, snap: Snapshot) -> Snapshot:
+        """`snap` as it was before those runs: their evidence and the sources they first read left out."""
+        if not (self.evidence or self.sources):
+            return snap
+        out = Snapshot()
+        for sid, item in snap.sources.items():
+            if sid in self.sources:
+                continue
+            ids = snap.evidence_of.get(sid, set()) - self.evidence
+            out.sources[sid], out.evidence_of[sid], out.hash_of[sid] = item, ids, snap.hash_of.get(sid)
+            out.evidence |= ids
+        return out
+
+
+def figures(rows: Sequence[Mapping[str, Any]]) -> list[ValueItem]:
+    """One line per observation (its first evidence row), by entity and metric."""
+    seen: dict[str, ValueItem] = {}
+    for r in rows:
+        if r["id"] in seen:
+            continue
+        seen[r["id"]] = ValueItem(entity=r.get("entity") or "", metric=r["metric"], unit=r.get("unit") or "",
+                                  condition=r.get("condition") or "", value=raw_value(r), evidence=r["evidence_id"],
+                                  source_id=r["source_id"], title=r.get("title"), url=r.get("url") or "")
+    return sorted(seen.values(), key=lambda v: (v.entity.lower(), v.metric, v.condition, v.evidence))
 
 
 def _sides(g: ConflictGroup) -> set[tuple[str, ...]]:

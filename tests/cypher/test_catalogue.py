@@ -31,7 +31,7 @@ SAMPLE.update({"q": "kafka", "target_kind": "evidence", "target_id": "E-x", "sou
                "conflict_ids": None, "json": None, "progress": None, "values": [1.0, 2.0]})
 # monitoring's queries (monitor_*.cypher)
 SAMPLE.update({"props": {"question": "q"}, "owner": "w", "until": 0, "due_only": True, "next_due": 0, "topic_id": "T-x",
-               "at": 0, "nothing_changed": True, "data": "{}"})
+               "at": 0, "nothing_changed": True, "data": "{}", "here": "host:", "run_ids": ["run-x"]})
 # kept versions of changed sources (archive_source_version.cypher)
 SAMPLE.update({"version_id": "S-x@0123456789ab", "scope": "S-x@ba9876543210", "now": 0})
 # a run's owner and its heartbeat (upsert_run.cypher, run_heartbeat.cypher)

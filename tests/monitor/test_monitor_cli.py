@@ -14,7 +14,7 @@ import pytest
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).resolve().parents[2]
-COMMANDS = ("add", "list", "show", "pause", "resume", "remove", "run", "worker", "values", "conflicts")
+COMMANDS = ("add", "list", "show", "pause", "resume", "remove", "run", "worker", "values", "conflicts", "unlock")
 
 
 def run(args: list[str], env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -57,3 +57,27 @@ def test_topic_commands(env: dict[str, str]) -> None:
     run(["monitor", "remove", tid], env)
     missing = run(["monitor", "show", tid], env, check=False)
     assert missing.returncode == 1 and tid in missing.stderr
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str], *words: str) -> None:
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 1 and lines[-1].startswith("error: ") and "Traceback" not in proc.stderr, proc.stderr
+    assert all(w in lines[-1] for w in words), proc.stderr
+
+
+def test_add_validates_and_run_due_fails_in_one_line(env: dict[str, str], tmp_path: Path) -> None:
+    one_line_error(run(["monitor", "add", "Quorbit", "-s", f"local:{tmp_path / 'nowhere'}"], env, check=False),
+                   "no such file or folder")
+    hook = "http://127.0.0.1:9/hook"
+    one_line_error(run(["monitor", "add", "Quorbit", "--webhook", hook], env, check=False),
+                   "OPENRESEARCH_WEBHOOK_ALLOW_HOSTS")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Quorbit\n\nQuorbit reaches 42,000 rows per second.\n", encoding="utf-8")
+    allowed = {**env, "OPENRESEARCH_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
+    added = json.loads(run(["monitor", "add", "Quorbit speed", "-s", f"local:{folder}", "--offline", "--webhook",
+                            hook, "--now", "2026-02-01", "--json"], allowed).stdout)
+    assert added["webhook_secret"].startswith("whsec_")  # shown once: `show` and `list` never print it
+    (folder / "a.md").unlink()
+    folder.rmdir()
+    one_line_error(run(["monitor", "run", "--due", "--now", "2026-02-01T06:00"], allowed, check=False), added["id"])

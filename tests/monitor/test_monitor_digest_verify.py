@@ -8,7 +8,7 @@ from datetime import date
 from openresearch.models import EvidenceView, ObservationView, SourceView
 from openresearch.monitor import digest as digests
 from openresearch.monitor.digest_verify import verify
-from openresearch.monitor.models import ConflictItem, Digest, EvidenceItem, SourceItem, ValueChange
+from openresearch.monitor.models import ConflictItem, Digest, EvidenceItem, SourceItem, ValueChange, ValueItem
 
 DAY = 86_400_000
 JAN = 1_768_003_200_000  # 2026-01-10
@@ -50,12 +50,17 @@ def digest(changes: list[ValueChange], **kw: object) -> Digest:
 def test_a_digest_built_from_its_quotes_passes() -> None:
     src = SourceItem(id="S-E-new", url="https://acme.example/E-new", title="AcmeDB 1.5 release notes",
                      published_at=FEB)
-    d = verify(digest([change()], new_sources=[src],
+    figure = ValueItem(entity="AcmeDB", metric="ingest_throughput", unit="rows/s", condition="a single node",
+                       value="150,000 rows per second", evidence="E-new", source_id="S-E-new",
+                       title="AcmeDB 1.5 release notes", url="https://acme.example/E-new")
+    d = verify(digest([change()], new_sources=[src], new_values=[figure],
                       new_evidence=[EvidenceItem(id="E-new", quote=NEW.quote, source_id="S-E-new")]), EVIDENCE)
     assert d.verification is not None
     assert (d.verification.checked, d.verification.passed, d.verification.failed) == (2, 2, 0)
-    assert "(as of 2026-01-03)" in d.sentences[0].text  # a date of the digest's own, not checked as a claim
-    assert "1 evidence item" in d.sentences[1].text
+    # the new figure first, stated with its value and citation; then the changed one
+    assert d.sentences[0].text == ("AcmeDB ingest_throughput (a single node): 150,000 rows per second [E-new] "
+                                   "(AcmeDB 1.5 release notes).")
+    assert "(as of 2026-01-03)" in d.sentences[1].text  # a date of the digest's own, not checked as a claim
     assert "Verification: 2 sentences checked, 2 passed, 0 failed." in digests.to_markdown(d)
 
 

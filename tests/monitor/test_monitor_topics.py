@@ -37,8 +37,10 @@ def monitor(store: GraphStore, tmp_path: Path, clock: FakeClock, owner: str = "w
 def test_topic_lifecycle(store: GraphStore, tmp_path: Path) -> None:
     clock = FakeClock(T0)
     m = monitor(store, tmp_path, clock)
-    t = m.add("Kafka share groups", sources=["local:/docs"], entities=["Kafka"], every="6h")
-    again = m.add("kafka  share groups", sources=["local:/docs"], every="1d")
+    docs = tmp_path / "docs"
+    docs.mkdir()  # `add` refuses a folder that is not there
+    t = m.add("Kafka share groups", sources=[f"local:{docs}"], entities=["Kafka"], every="6h")
+    again = m.add("kafka  share groups", sources=[f"local:{docs}"], every="1d")
     assert again.id == t.id and again.schedule == "1d"  # the same topic, updated
     assert t.next_due == T0 and t.status == "active" and t.entities == ["Kafka"]
     other = m.add("Pulsar tiered storage", sources=["web"], every="0 6 * * *")

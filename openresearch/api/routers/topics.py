@@ -34,23 +34,31 @@ class TopicIn(BaseModel):
     style: Literal["digest", "report"] = "digest"
     offline: bool = False
     webhook: str | None = Field(default=None, max_length=2000)
+    webhook_empty: bool = Field(default=False, description="Post a digest with nothing new too.")
+
+
+class TopicCreated(Topic):
+    """The topic as added, with its webhook's signing secret: shown in this answer only."""
+
+    webhook_secret: str | None = None
 
 
 def _now() -> int:
     return int(time.time() * 1000)
 
 
-@router.post("", response_model=Topic, status_code=201, responses={422: PROBLEM_RESPONSES[422]})
-def add_topic(st: StateDep, body: TopicIn, response: Response) -> Topic:
+@router.post("", response_model=TopicCreated, status_code=201, responses={422: PROBLEM_RESPONSES[422]})
+def add_topic(st: StateDep, body: TopicIn, response: Response) -> TopicCreated:
     """Watch a topic (or update the one with the same question and sources), checked like every door: local
     sources only under OPENRESEARCH_API_LOCAL_ROOTS, known source kinds, a sane interval, a public webhook."""
     t = checked_topic(body.question, sources=body.sources, door=Door.service(st.settings, "api"),
                       entities=body.entities, every=body.every, style=body.style,
                       options={"offline": True} if body.offline else {}, webhook=body.webhook, now=_now())
+    t = t.model_copy(update={"webhook_empty": body.webhook_empty and bool(body.webhook)})
     ms = MonitorStore(st.store)
     ms.save_topic(t, _now())
     response.headers["Location"] = f"/topics/{t.id}"
-    return ms.topic(t.id)
+    return TopicCreated.model_validate({**ms.topic(t.id).model_dump(), "webhook_secret": t.webhook_secret})
 
 
 @router.get("", response_model=list[Topic])
