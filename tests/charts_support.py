@@ -3,11 +3,14 @@ bench/bench_charts.py."""
 
 from __future__ import annotations
 
+import time
 from datetime import date
 from urllib.parse import urlsplit
 
+from openresearch.agents.write.report import to_markdown
 from openresearch.agents.write.report_model import Report
 from openresearch.conflicts import ObservedValue, build_group
+from openresearch.graph.store import GraphStore
 from openresearch.models import (
     ConflictGroup,
     DraftSection,
@@ -74,3 +77,16 @@ def sample_report(language: str = "en") -> Report:
                  citations=["E-a00001", "E-c00003"])])
     return Report(run_id="run-charts-1", question=question, title="Zorkq vs Blarnmq", verified=False, sections=[answer],
                   evidence=evidence, conflicts=[conflict(ZORK_A, ZORK_B)], plan=plan)
+
+
+def save_sample_report(store: GraphStore, language: str = "en", run_id: str | None = None) -> str:
+    """The sample report saved as a finished run of its own (the web page's report view reads it)."""
+    report = sample_report(language)
+    run_id = run_id or f"{report.run_id}-{language}"
+    report = report.model_copy(update={"run_id": run_id})
+    now = int(time.time() * 1000)
+    store.save_run(run_id, report.question, status="done", stage="done", options={}, started_at=now,
+                   finished_at=now, plan=report.plan)
+    store.save_report(run_id, report.title, to_markdown(report), report.verified, now, [],
+                      report_json=report.model_dump_json())
+    return run_id

@@ -12,10 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 from api_support import Server, serve
-from charts_support import sample_report
+from charts_support import save_sample_report
 from records_support import offline_run_server, rec
 
-from openresearch.agents.write.report import to_markdown
 from openresearch.api.web import run_body
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
@@ -23,17 +22,6 @@ from openresearch.monitor.models import Digest, Sentence, Topic
 
 pytestmark = pytest.mark.integration
 
-
-def _save_report(store: GraphStore, language: str = "en") -> str:
-    report = sample_report(language)
-    run_id = f"{report.run_id}-{language}"
-    report = report.model_copy(update={"run_id": run_id})
-    now = int(time.time() * 1000)
-    store.save_run(run_id, report.question, status="done", stage="done", options={}, started_at=now,
-                   finished_at=now, plan=report.plan)
-    store.save_report(run_id, report.title, to_markdown(report), report.verified, now, [],
-                      report_json=report.model_dump_json())
-    return run_id
 
 
 @pytest.fixture
@@ -45,7 +33,7 @@ def run_api(falkor_store: GraphStore, tmp_path: Path) -> Iterator[Server]:
 
 def test_the_report_view_has_the_answer_and_conflicts_tables_and_their_charts(falkor_store: GraphStore,
                                                                                run_api: Server) -> None:
-    run_id = _save_report(falkor_store)
+    run_id = save_sample_report(falkor_store)
     with httpx.Client(base_url=run_api.url, timeout=30) as c:
         page = c.get(f"/ui/runs/{run_id}")
         assert page.status_code == 200, page.text[:300]
@@ -130,7 +118,7 @@ def test_the_run_form_passes_style_and_budget() -> None:
 
 def test_the_run_form_takes_style_and_budget_and_the_runs_list_shows_dates(falkor_store: GraphStore,
                                                                              run_api: Server) -> None:
-    _save_report(falkor_store)
+    save_sample_report(falkor_store)
     with httpx.Client(base_url=run_api.url, timeout=30) as c:
         form = c.get("/").text
         assert 'name="style"' in form and 'name="budget"' in form

@@ -5,20 +5,18 @@ value over time as a line; screenshots are kept in var/test-artifacts/browser/ (
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from openresearch.agents.write.report import to_markdown
 from openresearch.graph.store import GraphStore
 
 from .browser_support import REPO, Server, serve
 
 sys.path.insert(0, str(REPO / "tests"))
-from charts_support import sample_report
+from charts_support import save_sample_report
 from records_support import offline_runs, rec
 
 pytestmark = pytest.mark.integration
@@ -31,17 +29,6 @@ def chart_web(falkor_store: GraphStore, tmp_path: Path) -> Iterator[Server]:
     with serve(falkor_store, runs=runs, services=services, data_dir=tmp_path / "data", api_monitor=False) as server:
         yield server
 
-
-def _saved(store: GraphStore, language: str) -> str:
-    report = sample_report(language)
-    run_id = f"run-chart-{language}"
-    report = report.model_copy(update={"run_id": run_id})
-    now = int(time.time() * 1000)
-    store.save_run(run_id, report.question, status="done", stage="done", options={}, started_at=now,
-                   finished_at=now, plan=report.plan)
-    store.save_report(run_id, report.title, to_markdown(report), report.verified, now, [],
-                      report_json=report.model_dump_json())
-    return run_id
 
 
 def _wait(driver: Any, cond: Callable[[Any], Any]) -> Any:
@@ -67,7 +54,7 @@ def _drawn(driver: Any, selector: str) -> dict[str, Any]:
 
 def test_the_report_view_draws_its_figures(chrome: Any, chart_web: Server,
                                            screenshot: Callable[[Any, str], Path]) -> None:
-    run_id = _saved(chart_web.store, "en")
+    run_id = save_sample_report(chart_web.store, "en", "run-chart-en")
     chrome.get(f"{chart_web.url}/ui/runs/{run_id}")
     _wait(chrome, lambda d: d.execute_script("return document.querySelectorAll('#answer-charts svg').length"))
     charts = _drawn(chrome, "#answer-charts")["charts"]
@@ -89,7 +76,7 @@ def test_the_report_view_draws_its_figures(chrome: Any, chart_web: Server,
 
 def test_a_chinese_report_view_draws_its_text(chrome: Any, chart_web: Server,
                                               screenshot: Callable[[Any, str], Path]) -> None:
-    run_id = _saved(chart_web.store, "zh")
+    run_id = save_sample_report(chart_web.store, "zh", "run-chart-zh")
     chrome.get(f"{chart_web.url}/ui/runs/{run_id}")
     _wait(chrome, lambda d: d.execute_script("return document.querySelectorAll('#answer-charts svg').length"))
     assert chrome.execute_script("return document.querySelector('#report').lang") == "zh"
