@@ -6,7 +6,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, get_args
 
@@ -148,10 +148,14 @@ class GraphStore(DocumentStore, RunStore):
         return writer.written
 
     # --- reads -------------------------------------------------------------------------------------
-    def evidence_for_question(self, question: str, limit: int = 20) -> list[EvidenceView]:
+    def evidence_for_question(self, question: str, limit: int = 20,
+                              sources: Collection[str] | None = None) -> list[EvidenceView]:
         """Evidence that answers the question (linked) or, when fewer than `limit` are linked, whose quote
-        matches its words (full-text), ranked by relevance, source trust and recency."""
-        linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3)
+        matches its words (full-text), ranked by relevance, source trust and recency. With `sources`: only the
+        linked evidence quoted from those sources (what a sub-question found itself, whatever else the graph
+        holds at that moment)."""
+        linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3,
+                            sources=sorted(sources) if sources is not None else None)
         # linked evidence by the score it was extracted with (0.5-1; a link without a score in the middle),
         # always above what full-text alone finds
         best = max((r["answer_score"] for r in linked if r.get("answer_score") is not None), default=0.0) or 1.0
@@ -161,7 +165,7 @@ class GraphStore(DocumentStore, RunStore):
         views = {r["id"]: _view(r) for r in linked}
         # full-text only tops up a question with too little linked evidence: common words can match a large
         # share of all quotes, and sorting those made this query grow with the graph (bench_graph.py)
-        hits = self.fulltext_evidence(question, limit * 3) if len(linked) < limit else []
+        hits = self.fulltext_evidence(question, limit * 3) if len(linked) < limit and sources is None else []
         top = max((s for _, s in hits), default=0.0) or 1.0
         for eid, score in hits:
             relevance[eid] = max(relevance.get(eid, 0.0), 0.5 * score / top)

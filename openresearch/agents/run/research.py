@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from openresearch.agents.extract.extractor import Preparing
+from openresearch.agents.extract.extractor import PlanAware, Preparing
 from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric, same_family
 from openresearch.agents.plan.attributes import with_english
 from openresearch.agents.plan.planner import PlanBudget, schedule
@@ -86,6 +86,23 @@ class RunResult:
     low_precision: str | None = None
 
 
+@dataclass
+class Share:
+    """A sub-question's part of the run-wide caps, and what it has spent of it (counted into the run's counters
+    only when it is done: a resumed run investigates an unfinished one again from its start)."""
+    max_searches: int
+    max_rounds: int
+    searches: int = 0
+    rounds: int = 0
+    limited: str | None = None
+
+
+def split(total: int, n: int, i: int) -> int:
+    """The i-th of n near-equal parts of `total` (the first ones take the remainder); 0 when nothing is left."""
+    total = max(0, total)
+    return total // n + (1 if i < total % n else 0)
+
+
 def new_run_id(question: str) -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     return f"run-{stamp}-{hashlib.sha256(f'{question}{time.time_ns()}'.encode()).hexdigest()[:6]}"
@@ -149,6 +166,9 @@ class ResearchRun:
                 self._plan_ready(plan)
             with self._stage("index"):
                 await self._index()
+            for ex in (self.c.extractor, self.c.fallback_extractor):
+                if isinstance(ex, PlanAware):  # the same names whatever order sub-questions run in
+                    await self.io(ex.prepare_plan, plan)
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
                                 per_query=self.opts.sources_per_query, offline=self.opts.offline,
                                 local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1),
@@ -218,63 +238,84 @@ class ResearchRun:
     async def _investigate_all(self, plan: Plan, gatherer: Gatherer) -> None:
         by_id = {q.id: q for q in plan.sub_questions}
         gate = asyncio.Semaphore(self.opts.workers)
+        caps = self.opts.caps
 
-        async def one(sq: SubQuestion) -> None:
+        async def one(sq: SubQuestion, share: Share, before: set[str]) -> None:
             if sq.id in self.counters.done_questions:  # a resumed run: its evidence is in the graph already
                 self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="done"))
                 return
             async with gate:
-                await self._investigate(sq, plan, gatherer)
-            self.counters.done_questions.add(sq.id)
+                await self._investigate(sq, plan, gatherer, share, before)
+            self.counters.finish(sq.id, share.searches, share.rounds, share.limited)
             await self.io(self._save, "gather", plan=plan)
 
+        earlier: list[str] = []
         for wave in schedule(plan):
-            await asyncio.gather(*(one(by_id[qid]) for qid in wave if qid in by_id))
+            ids = [qid for qid in wave if qid in by_id]
+            # the run-wide caps left when the wave starts, split among its sub-questions in plan order: what one
+            # may spend does not depend on which of its siblings happen to run first (workers, a resume)
+            searches, rounds = self.counters.spent_before(earlier)
+            shares = [Share(split(caps.searches_total - searches, len(ids), i),
+                            split(caps.reflect_rounds_total - rounds, len(ids), i)) for i in range(len(ids))]
+            # what the earlier waves read (done, so the same in a clean and a resumed run), never what a sibling
+            # of the same wave has read so far
+            before = await self.io(self._examined_by, earlier)
+            await asyncio.gather(*(one(by_id[qid], share, before) for qid, share in zip(ids, shares, strict=True)))
+            earlier += ids
+
+    def _examined_by(self, question_ids: list[str]) -> set[str]:
+        return {sid for qid in question_ids for sid in self.store.examined_sources(qid)}
 
     def _over_wall(self) -> bool:
         return time.monotonic() - self.started > self.opts.caps.wall_s
 
-    async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer) -> None:
-        caps = self.opts.caps
+    async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer, share: Share,
+                           before: set[str]) -> None:
+        """Search, extract and reflect until the evidence suffices or a cap stops it. Sufficiency is judged
+        only on what this sub-question has found in the rounds so far, and conflicts only among the sources it
+        and the earlier waves read: the same in every run of the same plan over the same corpus, whatever its
+        siblings have stored meanwhile or a killed attempt of it stored in later rounds."""
         self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="searching"))
         queries = list(sq.queries or [sq.text])
         rounds = 0
+        found_here: set[str] = set()
         while True:
             for q in queries:
-                if self.counters.searches_total >= caps.searches_total:
-                    self.limited.setdefault(sq.id, "search cap reached")
+                if share.searches >= share.max_searches:
+                    share.limited = share.limited or "search cap reached"
                     break
-                self.counters.searches_total += 1
+                share.searches += 1
                 found = await gatherer.gather(q)
+                found_here.update(doc.id for doc in found.sources)
                 self.metrics.searches += found.searches
                 self.metrics.retrieved_chunks.update(found.chunks)
                 self.metrics.refused.extend(found.refused)
                 await self._extract(sq, plan, found.sources)
-            evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section)
-            conflicts = await self.io(self._conflicts_for, sq)
+            evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section,
+                                     found_here)
+            conflicts = within(await self.io(self._conflicts_for, sq), found_here | before)
             s: Sufficiency = assess(sq, evidence, conflicts)
             self.emit(QuestionProgress(question_id=sq.id, text=sq.text,
                                        status="sufficient" if s.sufficient else s.reason, evidence=s.evidence))
             if s.sufficient:
                 break
-            why = self._reflect_blocked(rounds)
+            why = self._reflect_blocked(rounds, share)
             if why:
-                self.limited[sq.id] = f"{s.reason}; {why}"
+                share.limited = f"{s.reason}; {why}"
                 break
             rounds += 1
-            self.counters.reflect_rounds_total += 1
-            self.counters.reflected.add(sq.id)
+            share.rounds += 1
             queries = follow_up_queries(sq, s, rounds)
         self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="done"))
 
-    def _reflect_blocked(self, rounds: int) -> str | None:
+    def _reflect_blocked(self, rounds: int, share: Share) -> str | None:
         caps = self.opts.caps
         if self.low_precision or self.c.budget_tripped():
             self.low_precision = self.low_precision or f"LLM budget exhausted: {self.c.budget_reason()}"
             return "LLM budget exhausted"
         if rounds >= caps.reflect_rounds_per_question:
             return f"reflect cap of {caps.reflect_rounds_per_question} rounds reached"
-        if self.counters.reflect_rounds_total >= caps.reflect_rounds_total:
+        if share.rounds >= share.max_rounds:
             return f"run cap of {caps.reflect_rounds_total} reflect rounds reached"
         if time.monotonic() - self.started > caps.reflect_wall_s or self._over_wall():
             return "reflect time cap reached"
@@ -402,6 +443,17 @@ class ResearchRun:
         """Conflict groups on any entity the report's evidence talks about."""
         return self._conflicts_on({n for items in per_q.values() for e in items for n in e.entities}
                                   | set(plan.entities))
+
+
+def within(groups: list[ConflictGroup], sources: set[str]) -> list[ConflictGroup]:
+    """The conflict groups as far as these sources show them: each value only if one of them gives it, a group
+    only while two values are left."""
+    out = []
+    for g in groups:
+        values = [v for v in g.values if sources.intersection(v.source_ids)]
+        if len(values) >= 2:
+            out.append(g.model_copy(update={"values": values}))
+    return out
 
 
 def to_record(item: EvidenceItem, doc: SourceDoc, sq: SubQuestion) -> EvidenceRecord:
