@@ -293,7 +293,7 @@ class ResearchRun:
                 await self._extract(sq, plan, found.sources)
             evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section,
                                      found_here)
-            conflicts = within(await self.io(self._conflicts_for, sq), found_here | before)
+            conflicts = await self.io(self._conflicts_for, sq, found_here | before)
             s: Sufficiency = assess(sq, evidence, conflicts)
             self.emit(QuestionProgress(question_id=sq.id, text=sq.text,
                                        status="sufficient" if s.sufficient else s.reason, evidence=s.evidence))
@@ -350,14 +350,15 @@ class ResearchRun:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
-    def _conflicts_on(self, names: set[str] | list[str]) -> list[ConflictGroup]:
-        """Conflict groups (found with Cypher) on any of these entities, each group once."""
+    def _conflicts_on(self, names: set[str] | list[str], sources: set[str] | None = None) -> list[ConflictGroup]:
+        """Conflict groups (found with Cypher) on any of these entities, each group once (as `sources` alone
+        tell them, when given)."""
         if not names:
             return []
-        return self.store.conflict_groups(entities=sorted(set(names)))
+        return self.store.conflict_groups(entities=sorted(set(names)), sources=sources)
 
-    def _conflicts_for(self, sq: SubQuestion) -> list[ConflictGroup]:
-        return self._conflicts_on(sq.entities)
+    def _conflicts_for(self, sq: SubQuestion, sources: set[str]) -> list[ConflictGroup]:
+        return self._conflicts_on(sq.entities, sources)
 
     # --- writing and verification ----------------------------------------------------------------
     def _write_and_verify(self, plan: Plan) -> RunResult:
@@ -443,17 +444,6 @@ class ResearchRun:
         """Conflict groups on any entity the report's evidence talks about."""
         return self._conflicts_on({n for items in per_q.values() for e in items for n in e.entities}
                                   | set(plan.entities))
-
-
-def within(groups: list[ConflictGroup], sources: set[str]) -> list[ConflictGroup]:
-    """The conflict groups as far as these sources show them: each value only if one of them gives it, a group
-    only while two values are left."""
-    out = []
-    for g in groups:
-        values = [v for v in g.values if sources.intersection(v.source_ids)]
-        if len(values) >= 2:
-            out.append(g.model_copy(update={"values": values}))
-    return out
 
 
 def to_record(item: EvidenceItem, doc: SourceDoc, sq: SubQuestion) -> EvidenceRecord:
