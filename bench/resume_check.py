@@ -5,8 +5,9 @@ The stop is a test-only subscriber (`StopAt`), nothing in the run itself: the ru
 `BaseException` through, so it unwinds the run from the emitting line like a crash would. A SIGKILL writes
 nothing more, so the graph the run sees is fenced (`Fence`) at that moment: every write after the stop fails,
 including the run's own "failed" bookkeeping and writes still in flight on its threads. What is compared
-(`Snapshot`): node counts per label, relation counts per type, evidence, observation and entity ids, and every
-relation as (start id, type, end id) with the run's own id replaced (two runs differ in it by design); run
+(`Snapshot`): node counts per label, relation counts per type, evidence, observation and entity ids, evidence
+types and summaries and entity names (the first writer of an item sets them), and every relation as (start id,
+type, end id) with the run's own id replaced (two runs differ in it by design); run
 events are left out (a resumed run has more of them, by design). The model and the graph server are loaded
 once, so a run takes seconds, not the CLI's start-up. Used by bench/bench_resume.py and
 tests/research/test_resume_equals_clean.py; bench/kill_resume.py does the same with real SIGKILLs of the CLI.
@@ -192,6 +193,7 @@ class Snapshot:
     observations: list[str]
     entities: list[str]
     relations: list[str]
+    properties: list[str] = field(default_factory=list)  # evidence type and summary, entity names
     report: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -204,7 +206,7 @@ class Snapshot:
               if self.counts.get(k, 0) != other.counts.get(k, 0)}
         if cd:
             out["counts"] = str(cd)
-        for part in ("evidence", "observations", "entities", "relations"):
+        for part in ("evidence", "observations", "entities", "relations", "properties"):
             a, b = set(getattr(self, part)), set(getattr(other, part))
             if a != b:
                 out[part] = (f"only first {sorted(a - b)[:3]} ({len(a - b)}), "
@@ -231,8 +233,11 @@ def snapshot(backend: GraphBackend, run_id: str, report_md: str = "") -> Snapsho
     rels = sorted(f"{r['a']} -{r['t']}-> {r['b']}".replace(run_id, "RUN") for r in backend.read(
         "MATCH (a)-[r]->(b) WHERE NOT a:RunEvent AND NOT b:RunEvent "
         "RETURN coalesce(a.id, labels(a)[0]) AS a, type(r) AS t, coalesce(b.id, labels(b)[0]) AS b", {}))
+    props = sorted(f"{r['id']}|{r['a']}|{r['b']}" for r in backend.read(
+        "MATCH (n) WHERE n:Evidence OR n:Entity RETURN n.id AS id, coalesce(n.type, '') AS a, "
+        "coalesce(n.summary, n.name, '') AS b", {}))
     return Snapshot(counts, _ids(backend, "Evidence"), _ids(backend, "Observation"), _ids(backend, "Entity"), rels,
-                    comparable_report(report_md, run_id))
+                    props, comparable_report(report_md, run_id))
 
 
 def comparable_report(md: str, run_id: str, *, metrics: bool = True) -> str:
