@@ -166,9 +166,14 @@ class ResearchRun:
                 self._plan_ready(plan)
             with self._stage("index"):
                 await self._index()
+            local = await self.io(self._local_sources)
             for ex in (self.c.extractor, self.c.fallback_extractor):
                 if isinstance(ex, PlanAware):  # the same names whatever order sub-questions run in
                     await self.io(ex.prepare_plan, plan)
+                if local and isinstance(ex, Preparing):
+                    # the run's own documents seen together once, in id order: what a source is about does not
+                    # depend on which batch first held it (parallel sub-questions, a resumed run)
+                    await self.io(ex.prepare, local)
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
                                 per_query=self.opts.sources_per_query, offline=self.opts.offline,
                                 local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1),
@@ -234,6 +239,13 @@ class ResearchRun:
             self.metrics.indexed_chunks += report.chunks
             self.emit(SourcesIndexed(root=str(report.root), added=report.added, updated=report.updated,
                                      unchanged=report.unchanged, removed=report.removed, chunks=report.chunks))
+
+    def _local_sources(self) -> list[SourceDoc]:
+        ids = sorted({sid for root in self.local_roots for sid in self.store.sources_in_root(root)})
+        docs: dict[str, SourceDoc] = {}
+        for i in range(0, len(ids), 200):
+            docs.update(self.store.sources(ids[i:i + 200]))
+        return [docs[i] for i in ids if i in docs]
 
     async def _investigate_all(self, plan: Plan, gatherer: Gatherer) -> None:
         by_id = {q.id: q for q in plan.sub_questions}
