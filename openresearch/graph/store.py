@@ -200,11 +200,11 @@ class GraphStore(DocumentStore, RunStore):
 
     def conflict_groups(self, entity: str | None = None, metric: str | None = None,
                         entities: list[str] | None = None, tolerance: float | None = None,
-                        limit: int = 1000, sources: Collection[str] | None = None) -> list[ConflictGroup]:
+                        limit: int = 1000, evidence: Collection[str] | None = None) -> list[ConflictGroup]:
         """Conflicts as groups (one per entity + metric + unit + condition, every value with all of its
         evidence), and disputed conditions (the same figure under different stated set-ups, kind "condition"),
-        for one entity, several, or the whole graph; `limit` bounds the keys read. With `sources`: as these
-        sources alone tell them (the groups are formed from their figures only)."""
+        for one entity, several, or the whole graph; `limit` bounds the keys read. With `evidence`: as these
+        evidence items alone tell them (the groups are formed from their figures only)."""
         tol = self.tolerance if tolerance is None else tolerance
         m = normalise_metric(metric) if metric else None
         names = ([entity] if entity is not None else []) + list(entities or [])
@@ -218,23 +218,23 @@ class GraphStore(DocumentStore, RunStore):
             rows = self._read("conflict_groups_all", metric=m, tolerance=tol, limit=limit)
             disputed = self._read("condition_conflicts_all", metric=m, limit=limit)
         scope = set(ids) if entity is not None or entities is not None else None
-        keep = set(sources) if sources is not None else None
+        keep = set(evidence) if evidence is not None else None
 
         def kept(obs: Iterable[ObservedValue]) -> list[ObservedValue]:
-            return [o for o in obs if keep is None or o.source_id in keep]
+            return [o for o in obs if keep is None or o.evidence_id in keep]
         implied = self._implied(m, scope, limit, keep)
         stated = kept(_observed(o) for r in disputed for o in r["rows"])
         return together(conflict_groups(kept(_observed(o) for r in rows for o in r["rows"]), tol),
                         condition_groups(stated), qualified_groups(stated), exceeded_groups(stated), implied)
 
     def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int,
-                 sources: set[str] | None = None) -> list[ConflictGroup]:
+                 evidence: set[str] | None = None) -> list[ConflictGroup]:
         """Relative claims the per-unit figures of both sides contradict (implied_conflicts.py): claims of the
         entities (or all), of the metric (or all), against every entity's figures."""
         if metric is not None and metric not in CLAIMS:
             return []
         rows = self._read("per_unit_claims", metrics=list(METRICS), limit=limit * 20)
-        obs = [o for r in rows if (o := _observed(r["row"])) and (sources is None or o.source_id in sources)]
+        obs = [o for r in rows if (o := _observed(r["row"])) and (evidence is None or o.evidence_id in evidence)]
         return implied_groups(o for o in obs if o.metric in FIGURES or (
             (metric is None or o.metric == metric) and (entity_ids is None or o.entity_id in entity_ids)))
 

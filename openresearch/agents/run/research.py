@@ -69,6 +69,7 @@ T = TypeVar("T")
 STAGES = ("plan", "gather", "write", "verify", "report", "done")
 # a look-up is one sub-question: it can afford to read three times as many local sources per query, so a
 # passage that disagrees is read beside the ones that agree
+_ALL = 100_000  # every linked item of a sub-question (a limit the store needs)
 LOCAL_BREADTH = {"lookup": 3, "comparison": 2, "overview": 2, "selection": 2}
 
 
@@ -271,12 +272,18 @@ class ResearchRun:
                             split(caps.reflect_rounds_total - rounds, len(ids), i)) for i in range(len(ids))]
             # what the earlier waves read (done, so the same in a clean and a resumed run), never what a sibling
             # of the same wave has read so far
-            before = await self.io(self._examined_by, earlier)
+            before = await self.io(self._evidence_of, [by_id[q] for q in earlier])
             await asyncio.gather(*(one(by_id[qid], share, before) for qid, share in zip(ids, shares, strict=True)))
             earlier += ids
 
-    def _examined_by(self, question_ids: list[str]) -> set[str]:
-        return {sid for qid in question_ids for sid in self.store.examined_sources(qid)}
+    def _evidence_of(self, questions: list[SubQuestion], found: set[str] | None = None) -> set[str]:
+        """Ids of the evidence these sub-questions linked from the sources they examined (from `found`, when
+        given): what they found themselves, not what a sibling extracted from the same source meanwhile."""
+        out: set[str] = set()
+        for sq in questions:
+            sources = found if found is not None else self.store.examined_sources(sq.id)
+            out.update(e.id for e in self.store.evidence_for_question(sq.text, _ALL, sources))
+        return out
 
     def _over_wall(self) -> bool:
         return time.monotonic() - self.started > self.opts.caps.wall_s
@@ -284,8 +291,8 @@ class ResearchRun:
     async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer, share: Share,
                            before: set[str]) -> None:
         """Search, extract and reflect until the evidence suffices or a cap stops it. Sufficiency is judged
-        only on what this sub-question has found in the rounds so far, and conflicts only among the sources it
-        and the earlier waves read: the same in every run of the same plan over the same corpus, whatever its
+        only on what this sub-question has found in the rounds so far, and conflicts only among the evidence it
+        and the earlier waves linked: the same in every run of the same plan over the same corpus, whatever its
         siblings have stored meanwhile or a killed attempt of it stored in later rounds."""
         self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="searching"))
         queries = list(sq.queries or [sq.text])
@@ -305,7 +312,8 @@ class ResearchRun:
                 await self._extract(sq, plan, found.sources)
             evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section,
                                      found_here)
-            conflicts = await self.io(self._conflicts_for, sq, found_here | before)
+            mine = await self.io(self._evidence_of, [sq], found_here)
+            conflicts = await self.io(self._conflicts_for, sq, mine | before)
             s: Sufficiency = assess(sq, evidence, conflicts)
             self.emit(QuestionProgress(question_id=sq.id, text=sq.text,
                                        status="sufficient" if s.sufficient else s.reason, evidence=s.evidence))
@@ -362,15 +370,15 @@ class ResearchRun:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
-    def _conflicts_on(self, names: set[str] | list[str], sources: set[str] | None = None) -> list[ConflictGroup]:
-        """Conflict groups (found with Cypher) on any of these entities, each group once (as `sources` alone
-        tell them, when given)."""
+    def _conflicts_on(self, names: set[str] | list[str], evidence: set[str] | None = None) -> list[ConflictGroup]:
+        """Conflict groups (found with Cypher) on any of these entities, each group once (as the `evidence`
+        alone tells them, when given)."""
         if not names:
             return []
-        return self.store.conflict_groups(entities=sorted(set(names)), sources=sources)
+        return self.store.conflict_groups(entities=sorted(set(names)), evidence=evidence)
 
-    def _conflicts_for(self, sq: SubQuestion, sources: set[str]) -> list[ConflictGroup]:
-        return self._conflicts_on(sq.entities, sources)
+    def _conflicts_for(self, sq: SubQuestion, evidence: set[str]) -> list[ConflictGroup]:
+        return self._conflicts_on(sq.entities, evidence)
 
     # --- writing and verification ----------------------------------------------------------------
     def _write_and_verify(self, plan: Plan) -> RunResult:
