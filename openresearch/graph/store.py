@@ -6,7 +6,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from datetime import UTC, date, datetime
 from typing import Any, get_args
 
@@ -150,10 +150,14 @@ class GraphStore(DocumentStore, RunStore):
         return writer.written
 
     # --- reads -------------------------------------------------------------------------------------
-    def evidence_for_question(self, question: str, limit: int = 20) -> list[EvidenceView]:
+    def evidence_for_question(self, question: str, limit: int = 20,
+                              sources: Collection[str] | None = None) -> list[EvidenceView]:
         """Evidence that answers the question (linked) or, when fewer than `limit` are linked, whose quote
-        matches its words (full-text), ranked by relevance, source trust and recency."""
-        linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3)
+        matches its words (full-text), ranked by relevance, source trust and recency. With `sources`: only the
+        linked evidence quoted from those sources (what a sub-question found itself, whatever else the graph
+        holds at that moment)."""
+        linked = self._read("evidence_for_question", question_id=question_id(question), limit=limit * 3,
+                            sources=sorted(sources) if sources is not None else None)
         # linked evidence by the score it was extracted with (0.5-1; a link without a score in the middle),
         # always above what full-text alone finds
         best = max((r["answer_score"] for r in linked if r.get("answer_score") is not None), default=0.0) or 1.0
@@ -163,7 +167,7 @@ class GraphStore(DocumentStore, RunStore):
         views = {r["id"]: _view(r) for r in linked}
         # full-text only tops up a question with too little linked evidence: common words can match a large
         # share of all quotes, and sorting those made this query grow with the graph (bench_graph.py)
-        hits = self.fulltext_evidence(question, limit * 3) if len(linked) < limit else []
+        hits = self.fulltext_evidence(question, limit * 3) if len(linked) < limit and sources is None else []
         top = max((s for _, s in hits), default=0.0) or 1.0
         for eid, score in hits:
             relevance[eid] = max(relevance.get(eid, 0.0), 0.5 * score / top)
@@ -201,10 +205,11 @@ class GraphStore(DocumentStore, RunStore):
 
     def conflict_groups(self, entity: str | None = None, metric: str | None = None,
                         entities: list[str] | None = None, tolerance: float | None = None,
-                        limit: int = 1000) -> list[ConflictGroup]:
+                        limit: int = 1000, evidence: Collection[str] | None = None) -> list[ConflictGroup]:
         """Conflicts as groups (one per entity + metric + unit + condition, every value with all of its
         evidence), and disputed conditions (the same figure under different stated set-ups, kind "condition"),
-        for one entity, several, or the whole graph; `limit` bounds the keys read."""
+        for one entity, several, or the whole graph; `limit` bounds the keys read. With `evidence`: as these
+        evidence items alone tell them (the groups are formed from their figures only)."""
         tol = self.tolerance if tolerance is None else tolerance
         m = normalise_metric(metric) if metric else None
         names = ([entity] if entity is not None else []) + list(entities or [])
@@ -218,25 +223,32 @@ class GraphStore(DocumentStore, RunStore):
             rows = self._read("conflict_groups_all", metric=m, tolerance=tol, limit=limit)
             disputed = self._read("condition_conflicts_all", metric=m, limit=limit)
         scope = set(ids) if entity is not None or entities is not None else None
-        implied = self._implied(m, scope, limit)
-        stated = [_observed(o) for r in disputed for o in r["rows"]]
-        groups = together(conflict_groups((_observed(o) for r in rows for o in r["rows"]), tol),
+        keep = set(evidence) if evidence is not None else None
+
+        def kept(obs: Iterable[ObservedValue]) -> list[ObservedValue]:
+            return [o for o in obs if keep is None or o.evidence_id in keep]
+        implied = self._implied(m, scope, limit, keep)
+        stated = kept(_observed(o) for r in disputed for o in r["rows"])
+        groups = together(conflict_groups(kept(_observed(o) for r in rows for o in r["rows"]), tol),
                           condition_groups(stated), qualified_groups(stated), exceeded_groups(stated), implied)
         # first-hand records lead their groups, and a restatement that contradicts one is a group of its own
         first = [Observed(_observed(r), r.get("kind") or "", _day(r.get("as_of")), _dt(r.get("fetched_at")))
                  for r in self._read("first_hand_observations",
                                      entity_ids=sorted(scope) if scope is not None else None)]
+        if keep is not None:
+            first = [o for o in first if o.value.evidence_id in keep]
         if m is not None:
             first = [o for o in first if o.kind != RECORD_KIND or same_quantity(o.value.metric, m)]
         return prefer_first_hand(groups, first, tol) if first else groups
 
-    def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int) -> list[ConflictGroup]:
+    def _implied(self, metric: str | None, entity_ids: set[str] | None, limit: int,
+                 evidence: set[str] | None = None) -> list[ConflictGroup]:
         """Relative claims the per-unit figures of both sides contradict (implied_conflicts.py): claims of the
         entities (or all), of the metric (or all), against every entity's figures."""
         if metric is not None and metric not in CLAIMS:
             return []
         rows = self._read("per_unit_claims", metrics=list(METRICS), limit=limit * 20)
-        obs = [_observed(r["row"]) for r in rows]
+        obs = [o for r in rows if (o := _observed(r["row"])) and (evidence is None or o.evidence_id in evidence)]
         return implied_groups(o for o in obs if o.metric in FIGURES or (
             (metric is None or o.metric == metric) and (entity_ids is None or o.entity_id in entity_ids)))
 

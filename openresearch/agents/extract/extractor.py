@@ -422,6 +422,13 @@ class Preparing(Protocol):
     def prepare(self, sources: Sequence[SourceDoc]) -> None: ...
 
 
+@runtime_checkable
+class PlanAware(Protocol):
+    """An extractor that learns the whole plan before any source is read (optional)."""
+
+    def prepare_plan(self, plan: Plan) -> None: ...
+
+
 def _stems(text: str) -> set[str]:
     """Tokens with a crude plural fold ("brokers" ~ "broker"): enough for keyword overlap."""
     return {t[:-1] if len(t) > 3 and t.endswith("s") and not t.endswith("ss") else t for t in tokens(text)}
@@ -481,6 +488,13 @@ class DeterministicExtractor:
             context = (units[prev], mentions[prev]) if prev is not None else None
             items.append(self.build_item(source, question, plan, u.start, u.end, scores[i], mentions[i], context))
         return ExtractionResult(items=items)
+
+    def prepare_plan(self, plan: Plan) -> None:
+        """Register every sub-question's names, in plan order, before any extraction: what a sentence links to
+        is then the same whichever sub-question reaches it first (parallel workers, a resumed run whose
+        finished sub-questions are not read again), not a function of which ones happened to run before."""
+        for sq in plan.sub_questions:
+            self.wanted(sq, plan)
 
     # -- pieces the LLM path reuses -------------------------------------------------------------------
     def wanted(self, question: SubQuestion, plan: Plan) -> set[str]:
@@ -801,6 +815,9 @@ class LLMExtractor:
 
     def prepare(self, sources: Sequence[SourceDoc]) -> None:
         self.fallback.prepare(sources)
+
+    def prepare_plan(self, plan: Plan) -> None:
+        self.fallback.prepare_plan(plan)
 
     def extract(self, source: SourceDoc, question: SubQuestion, plan: Plan) -> ExtractionResult:
         proposals: list[tuple[int, int, LLMQuote]] = []

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from openresearch.agents.extract.extractor import Preparing
+from openresearch.agents.extract.extractor import PlanAware, Preparing
 from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric, same_family
 from openresearch.agents.plan.attributes import with_english
 from openresearch.agents.plan.planner import PlanBudget, schedule
@@ -72,6 +72,7 @@ T = TypeVar("T")
 STAGES = ("plan", "gather", "write", "verify", "report", "done")
 # a look-up is one sub-question: it can afford to read three times as many local sources per query, so a
 # passage that disagrees is read beside the ones that agree
+_ALL = 100_000  # every linked item of a sub-question (a limit the store needs)
 LOCAL_BREADTH = {"lookup": 3, "comparison": 2, "overview": 2, "selection": 2}
 
 
@@ -87,6 +88,23 @@ class RunResult:
     metrics: RunMetrics
     limited: dict[str, str] = field(default_factory=dict)  # sub-question id -> why its evidence is limited
     low_precision: str | None = None
+
+
+@dataclass
+class Share:
+    """A sub-question's part of the run-wide caps, and what it has spent of it (counted into the run's counters
+    only when it is done: a resumed run investigates an unfinished one again from its start)."""
+    max_searches: int
+    max_rounds: int
+    searches: int = 0
+    rounds: int = 0
+    limited: str | None = None
+
+
+def split(total: int, n: int, i: int) -> int:
+    """The i-th of n near-equal parts of `total` (the first ones take the remainder); 0 when nothing is left."""
+    total = max(0, total)
+    return total // n + (1 if i < total % n else 0)
 
 
 def new_run_id(question: str) -> str:
@@ -152,6 +170,14 @@ class ResearchRun:
                 self._plan_ready(plan)
             with self._stage("index"):
                 await self._index()
+            local = await self.io(self._local_sources)
+            for ex in (self.c.extractor, self.c.fallback_extractor):
+                if isinstance(ex, PlanAware):  # the same names whatever order sub-questions run in
+                    await self.io(ex.prepare_plan, plan)
+                if local and isinstance(ex, Preparing):
+                    # the run's own documents seen together once, in id order: what a source is about does not
+                    # depend on which batch first held it (parallel sub-questions, a resumed run)
+                    await self.io(ex.prepare, local)
             gatherer = Gatherer(self.store, self.embedder, self.settings, self.opts.sources,
                                 per_query=self.opts.sources_per_query, offline=self.opts.offline,
                                 local_per_query=self.opts.sources_per_query * LOCAL_BREADTH.get(plan.kind, 1),
@@ -220,66 +246,101 @@ class ResearchRun:
             self.emit(SourcesIndexed(root=str(report.root), added=report.added, updated=report.updated,
                                      unchanged=report.unchanged, removed=report.removed, chunks=report.chunks))
 
+    def _local_sources(self) -> list[SourceDoc]:
+        ids = sorted({sid for root in self.local_roots for sid in self.store.sources_in_root(root)})
+        docs: dict[str, SourceDoc] = {}
+        for i in range(0, len(ids), 200):
+            docs.update(self.store.sources(ids[i:i + 200]))
+        return [docs[i] for i in ids if i in docs]
+
     async def _investigate_all(self, plan: Plan, gatherer: Gatherer) -> None:
         by_id = {q.id: q for q in plan.sub_questions}
         gate = asyncio.Semaphore(self.opts.workers)
+        caps = self.opts.caps
 
-        async def one(sq: SubQuestion) -> None:
+        async def one(sq: SubQuestion, share: Share, before: set[str]) -> None:
             if sq.id in self.counters.done_questions:  # a resumed run: its evidence is in the graph already
                 self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="done"))
                 return
             async with gate:
-                await self._investigate(sq, plan, gatherer)
-            self.counters.done_questions.add(sq.id)
+                await self._investigate(sq, plan, gatherer, share, before)
+            self.counters.finish(sq.id, share.searches, share.rounds, share.limited)
             await self.io(self._save, "gather", plan=plan)
 
+        earlier: list[str] = []
         for wave in schedule(plan):
-            await asyncio.gather(*(one(by_id[qid]) for qid in wave if qid in by_id))
+            ids = [qid for qid in wave if qid in by_id]
+            # the run-wide caps left when the wave starts, split among its sub-questions in plan order: what one
+            # may spend does not depend on which of its siblings happen to run first (workers, a resume)
+            searches, rounds = self.counters.spent_before(earlier)
+            shares = [Share(split(caps.searches_total - searches, len(ids), i),
+                            split(caps.reflect_rounds_total - rounds, len(ids), i)) for i in range(len(ids))]
+            # what the earlier waves read (done, so the same in a clean and a resumed run), never what a sibling
+            # of the same wave has read so far
+            before = await self.io(self._evidence_of, [by_id[q] for q in earlier])
+            await asyncio.gather(*(one(by_id[qid], share, before) for qid, share in zip(ids, shares, strict=True)))
+            earlier += ids
+
+    def _evidence_of(self, questions: list[SubQuestion], found: set[str] | None = None) -> set[str]:
+        """Ids of the evidence these sub-questions linked from the sources they examined (from `found`, when
+        given): what they found themselves, not what a sibling extracted from the same source meanwhile."""
+        out: set[str] = set()
+        for sq in questions:
+            sources = found if found is not None else self.store.examined_sources(sq.id)
+            out.update(e.id for e in self.store.evidence_for_question(sq.text, _ALL, sources))
+        return out
 
     def _over_wall(self) -> bool:
         return time.monotonic() - self.started > self.opts.caps.wall_s
 
-    async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer) -> None:
-        caps = self.opts.caps
+    async def _investigate(self, sq: SubQuestion, plan: Plan, gatherer: Gatherer, share: Share,
+                           before: set[str]) -> None:
+        """Search, extract and reflect until the evidence suffices or a cap stops it. Sufficiency is judged
+        only on what this sub-question has found in the rounds so far, and conflicts only among the evidence it
+        and the earlier waves linked: the same in every run of the same plan over the same corpus, whatever its
+        siblings have stored meanwhile or a killed attempt of it stored in later rounds."""
         self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="searching"))
         queries = list(sq.queries or [sq.text])
         rounds = 0
+        found_here: set[str] = set()
         while True:
             for q in queries:
-                if self.counters.searches_total >= caps.searches_total:
-                    self.limited.setdefault(sq.id, "search cap reached")
+                if share.searches >= share.max_searches:
+                    share.limited = share.limited or "search cap reached"
                     break
-                self.counters.searches_total += 1
+                share.searches += 1
                 found = await gatherer.gather(q, about=sq.text)
+                found_here.update(doc.id for doc in found.sources)
                 self.metrics.searches += found.searches
                 self.metrics.retrieved_chunks.update(found.chunks)
                 self.metrics.refused.extend(found.refused)
                 await self._extract(sq, plan, found.sources, found.records)
-            evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section)
-            conflicts = await self.io(self._conflicts_for, sq)
+            evidence = await self.io(self.store.evidence_for_question, sq.text, self.opts.evidence_per_section,
+                                     found_here)
+            mine = await self.io(self._evidence_of, [sq], found_here)
+            conflicts = await self.io(self._conflicts_for, sq, mine | before)
             s: Sufficiency = assess(sq, evidence, conflicts)
             self.emit(QuestionProgress(question_id=sq.id, text=sq.text,
                                        status="sufficient" if s.sufficient else s.reason, evidence=s.evidence))
             if s.sufficient:
                 break
-            why = self._reflect_blocked(rounds)
+            why = self._reflect_blocked(rounds, share)
             if why:
-                self.limited[sq.id] = f"{s.reason}; {why}"
+                share.limited = f"{s.reason}; {why}"
                 break
             rounds += 1
-            self.counters.reflect_rounds_total += 1
-            self.counters.reflected.add(sq.id)
+            share.rounds += 1
             queries = follow_up_queries(sq, s, rounds)
         self.emit(QuestionProgress(question_id=sq.id, text=sq.text, status="done"))
 
-    def _reflect_blocked(self, rounds: int) -> str | None:
+    def _reflect_blocked(self, rounds: int, share: Share) -> str | None:
         caps = self.opts.caps
         if self.low_precision or self.c.budget_tripped():
             self.low_precision = self.low_precision or f"LLM budget exhausted: {self.c.budget_reason()}"
             return "LLM budget exhausted"
         if rounds >= caps.reflect_rounds_per_question:
             return f"reflect cap of {caps.reflect_rounds_per_question} rounds reached"
-        if self.counters.reflect_rounds_total >= caps.reflect_rounds_total:
+        if share.rounds >= share.max_rounds:
             return f"run cap of {caps.reflect_rounds_total} reflect rounds reached"
         if time.monotonic() - self.started > caps.reflect_wall_s or self._over_wall():
             return "reflect time cap reached"
@@ -320,14 +381,15 @@ class ResearchRun:
             self.metrics.extraction_batches[sq.id] = self.metrics.extraction_batches.get(sq.id, 0) + 1
         await asyncio.gather(*(one(doc) for doc in fresh.values()))
 
-    def _conflicts_on(self, names: set[str] | list[str]) -> list[ConflictGroup]:
-        """Conflict groups (found with Cypher) on any of these entities, each group once."""
+    def _conflicts_on(self, names: set[str] | list[str], evidence: set[str] | None = None) -> list[ConflictGroup]:
+        """Conflict groups (found with Cypher) on any of these entities, each group once (as the `evidence`
+        alone tells them, when given)."""
         if not names:
             return []
-        return self.store.conflict_groups(entities=sorted(set(names)))
+        return self.store.conflict_groups(entities=sorted(set(names)), evidence=evidence)
 
-    def _conflicts_for(self, sq: SubQuestion) -> list[ConflictGroup]:
-        return self._conflicts_on(sq.entities)
+    def _conflicts_for(self, sq: SubQuestion, evidence: set[str]) -> list[ConflictGroup]:
+        return self._conflicts_on(sq.entities, evidence)
 
     # --- writing and verification ----------------------------------------------------------------
     def _write_and_verify(self, plan: Plan) -> RunResult:

@@ -22,22 +22,45 @@ def now_ms() -> int:
 @dataclass
 class Counters:
     """Run-wide counters that the caps are checked against; persisted so a resumed run does not get its caps
-    afresh (a run killed after 40 searches has at most `searches_total - 40` left)."""
+    afresh (a run killed after 40 searches has at most `searches_total - 40` left). They hold finished
+    sub-questions only (`finish`): one in flight when the run was killed is investigated again from its start,
+    so what it had spent is not counted twice; `spent` keeps each one's (searches, reflect rounds)."""
     searches_total: int = 0
     reflect_rounds_total: int = 0
     reflected: set[str] = field(default_factory=set)
     limited: dict[str, str] = field(default_factory=dict)
     done_questions: set[str] = field(default_factory=set)
+    spent: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def finish(self, question_id: str, searches: int, rounds: int, limited: str | None) -> None:
+        self.searches_total += searches
+        self.reflect_rounds_total += rounds
+        self.spent[question_id] = (searches, rounds)
+        if rounds:
+            self.reflected.add(question_id)
+        if limited:
+            self.limited[question_id] = limited
+        self.done_questions.add(question_id)
+
+    def spent_before(self, earlier: list[str]) -> tuple[int, int]:
+        """(searches, reflect rounds) spent when the sub-questions of `earlier` were done: the finished ones' own
+        spending, plus what a run stored before `spent` existed (its totals, not split per sub-question)."""
+        legacy_s = self.searches_total - sum(s for s, _ in self.spent.values())
+        legacy_r = self.reflect_rounds_total - sum(r for _, r in self.spent.values())
+        mine = [self.spent[q] for q in earlier if q in self.spent]
+        return legacy_s + sum(s for s, _ in mine), legacy_r + sum(r for _, r in mine)
 
     def as_dict(self) -> dict[str, Any]:
         return {"searches_total": self.searches_total, "reflect_rounds_total": self.reflect_rounds_total,
                 "reflected": sorted(self.reflected), "limited": dict(sorted(self.limited.items())),
-                "done_questions": sorted(self.done_questions)}
+                "done_questions": sorted(self.done_questions),
+                "spent": {q: list(v) for q, v in sorted(self.spent.items())}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Counters:
         return cls(int(d.get("searches_total", 0)), int(d.get("reflect_rounds_total", 0)),
-                   set(d.get("reflected", [])), dict(d.get("limited", {})), set(d.get("done_questions", [])))
+                   set(d.get("reflected", [])), dict(d.get("limited", {})), set(d.get("done_questions", [])),
+                   {str(q): (int(v[0]), int(v[1])) for q, v in (d.get("spent") or {}).items()})
 
 
 class RunState:

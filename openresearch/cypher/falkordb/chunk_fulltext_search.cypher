@@ -2,5 +2,6 @@
 // params: query, limit
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
 RETURN node.id AS id, node.source_id AS source_id, node.text AS text, node.start AS start, node.end AS end, score
-ORDER BY score DESC
+// ties by the chunk's text and place, not by the order chunks were stored in
+ORDER BY score DESC, node.text, node.start
 LIMIT $limit

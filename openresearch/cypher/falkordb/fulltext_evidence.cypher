@@ -2,5 +2,7 @@
 // params: query, limit
 CALL db.idx.fulltext.queryNodes('Evidence', $query) YIELD node, score
 RETURN node.id AS id, score
-ORDER BY score DESC
+// ties by the quote and its place, not by the order the items were stored in (a resumed run stores them in
+// another order) nor by id (it hashes the source's path)
+ORDER BY score DESC, node.quote, node.start
 LIMIT $limit
