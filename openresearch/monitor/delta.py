@@ -14,6 +14,7 @@ from openresearch.implied_conflicts import implied_groups
 from openresearch.models import ConflictGroup
 from openresearch.monitor.models import ConflictItem, SourceItem, ValueChange
 from openresearch.monitor.timefacts import OWN_ROLES, Supersession, TimedObservation, current_as_of, timed
+from openresearch.numbers import number_text
 
 Row = Mapping[str, Any]
 
@@ -143,6 +144,11 @@ def value_changes(items: Sequence[Supersession], rows: Sequence[Row]) -> list[Va
 
 
 def raw_value(r: Row) -> str:
-    raw = str(r.get("raw_value") or r.get("value"))
-    unit = r.get("raw_unit") or ""
-    return f"{raw} {unit}".strip()
+    """A value as its source writes it, with its unit when the written form lacks one: "October 2028" (not "October
+    2028 year"), "six months" (not "six months months"), "605 MB/s"."""
+    written, value = r.get("raw_value"), r.get("value")
+    raw = str(written).strip() if written else number_text(value) if isinstance(value, int | float) else str(value)
+    unit = str(r.get("raw_unit") or "").strip()
+    if not unit or unit in ("year", "date") or raw.lower().endswith(unit.lower()):
+        return raw
+    return f"{raw} {unit}"

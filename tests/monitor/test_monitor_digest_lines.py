@@ -57,3 +57,12 @@ def test_the_first_digest_says_what_is_known_and_a_restated_value_is_no_news() -
     same = digest(supersessions=[change("20 msg/s", "20 msg/s")])
     assert same.nothing_changed and [s.text for s in same.sentences] == [NOTHING]
     assert "##" not in to_markdown(same)
+
+
+def test_a_value_reads_as_its_source_writes_it_without_its_unit_twice() -> None:
+    from openresearch.monitor.delta import raw_value
+
+    assert raw_value({"raw_value": "October 2028", "raw_unit": "year", "value": 2028.0}) == "October 2028"
+    assert raw_value({"raw_value": "six months", "raw_unit": "months", "value": 182.6}) == "six months"
+    assert raw_value({"raw_value": "605", "raw_unit": "MB/s", "value": 605.0}) == "605 MB/s"
+    assert raw_value({"raw_value": None, "raw_unit": None, "value": 30.0}) == "30"
