@@ -3,6 +3,7 @@ folder beside it that it does not, and a symbolic link inside the allowed one po
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,3 +43,21 @@ class Rooms:
         if webhook:
             out["metadata webhook"] = {"question": QUESTION, "sources": ["web"], "webhook": METADATA_HOOK}
         return out
+
+
+def run_cli(monkeypatch: Any, capfd: Any, *args: str) -> tuple[int, str, str]:
+    """`openresearch ARGS` through `cli.main` in this process, as the installed command runs it: (exit code,
+    stdout, stderr), settings read afresh."""
+    from openresearch.cli import main
+    from openresearch.config import get_settings
+
+    monkeypatch.setattr(sys, "argv", ["openresearch", *args])
+    get_settings.cache_clear()
+    capfd.readouterr()
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out = capfd.readouterr()
+    return code, out.out, out.err

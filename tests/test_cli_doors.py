@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from doors_support import METADATA_HOOK, QUESTION, Rooms
+from doors_support import METADATA_HOOK, QUESTION, Rooms, run_cli
 
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.state import RunState
@@ -54,21 +54,11 @@ def graph(falkor_socket: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> Callable[..., Ran]:
     """`openresearch ARGS` through `cli.main` with `env`, as the installed command runs it."""
-    from openresearch.cli import main
 
     def run(env: dict[str, str], *args: str) -> Ran:
         for k in ("OPENRESEARCH_GRAPH_URL", "OPENRESEARCH_GRAPH_NAME", "OPENRESEARCH_LLM_BASE_URL"):
             monkeypatch.setenv(k, env[k])
-        monkeypatch.setattr(sys, "argv", ["openresearch", *args])
-        get_settings.cache_clear()
-        capfd.readouterr()
-        code = 0
-        try:
-            main()
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out = capfd.readouterr()
-        return Ran(code, out.out, out.err)
+        return Ran(*run_cli(monkeypatch, capfd, *args))
 
     return run
 

@@ -8,13 +8,11 @@ import contextlib
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-from openresearch.config import get_settings
+from doors_support import run_cli
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
@@ -53,7 +51,6 @@ def _fill(folder: Path) -> None:
 @pytest.fixture
 def run(small_disk: Path, monkeypatch: pytest.MonkeyPatch,
         capfd: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
-    from openresearch.cli import main
 
     monkeypatch.setenv("OPENRESEARCH_DATA_DIR", str(small_disk / "data"))
     monkeypatch.setenv("OPENRESEARCH_LLM_BASE_URL", "")
@@ -62,16 +59,7 @@ def run(small_disk: Path, monkeypatch: pytest.MonkeyPatch,
         monkeypatch.delenv(name, raising=False)
 
     def go(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["openresearch", *args])
-        get_settings.cache_clear()
-        capfd.readouterr()
-        code = 0
-        try:
-            main()
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out = capfd.readouterr()
-        return code, out.out, out.err
+        return run_cli(monkeypatch, capfd, *args)
 
     return go
 
