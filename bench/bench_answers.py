@@ -4,6 +4,7 @@
   python bench/bench_answers.py tsdb [--verbose]                                    # real TSDB docs, key facts
   python bench/bench_answers.py json-libs | release-policy [--verbose]              # the same on other domains
   python bench/bench_answers.py example                                             # the example corpus
+  python bench/bench_answers.py corpus DIR [--verbose]                              # DIR/docs + DIR/facts.json
 
 Every run is offline, on its own embedded FalkorDB in a temp data dir (RAMDocs: one graph per question on
 one server; tsdb and example: one server and one child process per run, so peak memory is per run). The
@@ -339,10 +340,10 @@ def ramdocs(n: int, seed: int, take_all: bool, verbose: bool, keep: Path | None)
 CORPORA = {"tsdb": TSDB, "json-libs": DATA / "json-libs-corpus", "release-policy": DATA / "release-policy-corpus"}
 
 
-def tsdb(verbose: bool, keep: Path | None, name: str = "tsdb") -> None:
-    """A corpus of real documents with key facts, real conflicts and near-misses (facts.json): tsdb, json-libs or
-    release-policy."""
-    root = CORPORA[name]
+def tsdb(verbose: bool, keep: Path | None, name: str = "tsdb", root: Path | None = None) -> None:
+    """A corpus of real documents with key facts, real conflicts and near-misses (facts.json): tsdb, json-libs,
+    release-policy, or any directory laid out the same way (docs/ and facts.json)."""
+    root = root or CORPORA[name]
     if missing(root / "facts.json"):
         return
     facts = json.loads((root / "facts.json").read_text("utf-8"))["questions"]
@@ -466,11 +467,13 @@ def main() -> None:
     for p in (rd, sub.add_parser("tsdb", help="the TSDB docs corpus and its key facts"),
               sub.add_parser("json-libs", help="the JSON libraries corpus (benchmark tables) and its key facts"),
               sub.add_parser("release-policy", help="the release-policy corpus (dates, durations) and its key facts"),
-              sub.add_parser("example", help="the example corpus (examples/corpus)")):
+              sub.add_parser("example", help="the example corpus (examples/corpus)"),
+              corpus := sub.add_parser("corpus", help="any corpus laid out like tsdb: DIR/docs and DIR/facts.json")):
         p.add_argument("--verbose", "-v", action="store_true")
         p.add_argument("--keep", type=Path, default=None, help="keep each run's report files under this dir")
         p.add_argument("--rescore", type=Path, default=None,
                        help="run nothing: score again the reports an earlier --keep DIR left in DIR")
+    corpus.add_argument("dir", type=Path, help="a corpus directory outside the repository")
     args = ap.parse_args()
     global RESCORE
     RESCORE = args.rescore
@@ -481,6 +484,8 @@ def main() -> None:
         ramdocs(args.n, args.seed, args.all, args.verbose, args.keep)
     elif args.what in CORPORA:
         tsdb(args.verbose, args.keep, args.what)
+    elif args.what == "corpus":
+        tsdb(args.verbose, args.keep, args.dir.resolve().name, args.dir.resolve())
     else:
         example(args.verbose, args.keep)
 
