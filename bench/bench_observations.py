@@ -55,19 +55,21 @@ def locate(text: str, quote: str, toks: list[tuple[str, int, int]] | None = None
         return None
     toks = toks if toks is not None else tokens(text)
     words = [t for t, _, _ in toks]
-    best: tuple[float, int, int] | None = None
+    # the best window: most of the quote's tokens in order, then the tightest (its first to its last matched
+    # token: a quote whose keys the text does not repeat, as a record read as a table row, spans that row only)
+    best: tuple[float, int, int, int] | None = None
     anchors = {i for i, w in enumerate(words) if w == q[0] or (len(q) > 1 and w == q[1])}
     for i in sorted(anchors):
-        j, k, hit = i, 0, 0
+        j, k, hit, last = i, 0, 0, i
         while j < len(words) and k < len(q) and j - i < 2 * len(q) + 5:
             if words[j] == q[k]:
-                hit, k = hit + 1, k + 1
+                hit, k, last = hit + 1, k + 1, j
             elif k + 1 < len(q) and words[j] == q[k + 1]:
-                hit, k = hit + 1, k + 2
+                hit, k, last = hit + 1, k + 2, j
             j += 1
         score = hit / len(q)
-        if score >= 0.6 and (best is None or score > best[0]):
-            best = (score, toks[i][1], toks[j - 1][2])
+        if score >= 0.6 and (best is None or (score, i - last) > (best[0], -best[3])):
+            best = (score, toks[i][1], toks[last][2], last - i)
     return (best[1], best[2]) if best else None
 
 

@@ -217,7 +217,10 @@ class Snapshot:
                 mine = comparable_report(mine, "RUN", metrics=False)
                 theirs = comparable_report(theirs, "RUN", metrics=False)
             if mine != theirs:
-                out["report"] = "report.md differs" + ("" if metrics else " (outside its run metrics)")
+                first = next((f"line {i}: {a!r} / {b!r}" for i, (a, b) in enumerate(
+                    zip(mine.splitlines(), theirs.splitlines(), strict=False), 1) if a != b), "in length")
+                out["report"] = ("report.md differs" + ("" if metrics else " (outside its run metrics)")
+                                 + f", first at {first}")
         return out
 
 

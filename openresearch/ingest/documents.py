@@ -19,6 +19,8 @@ from openresearch.identity import content_hash, source_id
 from openresearch.ingest.asciidoc import asciidoc_to_markdown
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.encoding import decode_bytes
+from openresearch.ingest.front_matter import record_tables
+from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
 from openresearch.ingest.metadata import parse_date
 from openresearch.ingest.safe_open import LocalFile, read_regular
 from openresearch.ingest.sniff import looks_like_prose
@@ -35,6 +37,7 @@ log = logging.getLogger(__name__)
 # script or build file without one is not a document, see sniff.looks_like_prose)
 SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", ".txt": "text", ".text": "text",
             ".adoc": "asciidoc", ".asciidoc": "asciidoc", "": "prose",
+            **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
             ".html": "html", ".htm": "html", ".pdf": "pdf"}
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
@@ -45,6 +48,10 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # line(s) ("<Screenshot alt=... />", "<TabItem value=\"py\">", "</details>"): markup, never text to quote
 _MDX_MODULE = re.compile(r"^(?:import\s+(?:[\w{}*,\s]+\s+from\s+)?['\"][^'\"]+['\"];?|"
                          r"export\s+(?:const|default|function)\b.*)$")
+# a link reference definition ("[docs]: https://example.org/docs", "[1]: <./x.md> \"Title\"") or a
+# reStructuredText link target (".. _docs: https://example.org/docs") is where a link goes, not text
+_LINK_DEFINITION = re.compile(r"^\s{0,3}(?:\[[^\]\n]+\]:\s*(?:<[^>\s]*>|\S+)(?:\s+[\"'(].*)?|"
+                              r"\.\.\s+_[^:]+:\s*\S+)\s*$")
 _TAG_START = re.compile(r"^</?[A-Za-z][\w.:-]*(?=[\s/>]|$)")
 
 
@@ -66,7 +73,7 @@ def markup_lines(lines: list[str]) -> set[int]:
         elif m and not _LIST_TABLE.match(lines[i]):  # a list-table in a MyST fence is a table, not code
             fence = m.group(1)
             out.add(i)
-        elif _MDX_MODULE.match(stripped):
+        elif _MDX_MODULE.match(stripped) or _LINK_DEFINITION.match(lines[i]):
             out.add(i)
         elif _TAG_START.match(stripped):
             j = i
@@ -354,9 +361,13 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             log.warning("%s: %s", label, note)
         raw = decoded.text
         fields, body = split_header(raw)
+        if (front := _FRONT.match(raw)) and (tables := record_tables(front.group(1))):
+            body = tables + "\n" + body  # records of a data page's front matter are its tables
         heading: str | None = None
         if kind == "asciidoc":
             heading, body = asciidoc_to_markdown(body)
+        elif kind == "man":
+            heading, body = man_to_markdown(body)
         named = fields.get("url")
         if named and _usable_url(named):
             url = named
@@ -405,6 +416,8 @@ def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = No
         if path.name.startswith(".") or file.mode & 0o111 or not looks_like_prose(data):
             raise NotADocument(f"{path}: a file without a suffix that is not prose text; not read")
         kind = "text"
+    elif kind == "man" and not looks_like_roff(data):  # "app.log.1", "data.2": a numbered file, no manual page
+        raise NotADocument(f"{path}: a file named like a manual page that holds no roff (.TH, .SH); not read")
     doc = parse_bytes(data, kind=kind, url=url, default_kind="local", limits=lim, warnings=warnings, name=str(path))
     if doc.url == url:
         # an HTML page's canonical link, or a PDF's metadata, names the page it was saved from

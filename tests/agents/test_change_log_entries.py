@@ -73,3 +73,22 @@ def test_release_headings_dated_with_slashes_hold_their_entries() -> None:
     got = {(o.metric, str(o.value)): o.condition or "" for u in doc.units for o in u.observations}
     assert "4.7.0 (4/8/2016)" in got[("buffer_size", "64")]
     assert "5.0 (11/17/2016)" in got[("stop_trigger", "32")] and "changed from 24" in got[("stop_trigger", "32")]
+
+
+def test_news_headings_with_version_words_and_day_month_dates_hold_their_entries() -> None:
+    text = """Quillstore NEWS
+
+Version 10.44 07-June-2024
+
+1. The default page size is now 64KB.
+
+Changes in version 10.42 (released 2022-12-11)
+
+2. The maximum nesting depth is 250.
+"""
+    src = parse_bytes(text.encode(), kind="text", url="local://t/NEWS", default_kind="local")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), src,
+                        "Which Quillstore releases changed its limits?")
+    got = {(o.metric, str(o.value)): o.condition or "" for u in doc.units for o in u.observations}
+    assert "Version 10.44 07-June-2024" in got[("size", "64")]
+    assert "Changes in version 10.42 (released 2022-12-11)" in got[("max_nesting_depth", "250")]

@@ -553,3 +553,24 @@ def test_the_name_right_before_at_a_figure_owns_it() -> None:
     text = "Quuxdb ingestion dropped to 38k rows/sec and Zorkdb at 50k rows/sec with 10M devices."
     obs = observations(text, _mentions(text, "Quuxdb", "Zorkdb"), set())
     assert [(o.entity, o.value) for o in obs] == [("Quuxdb", "38k"), ("Zorkdb", "50k")]
+
+
+@pytest.mark.parametrize("sentence,metric,raw,unit,condition", [
+    ("The maximum nesting depth of Zorbly is 250.", "max_nesting_depth", "250", None, None),
+    ("In Zorbly the maximum length of a pattern is 65539 code units.", "max_pattern_length", "65539", "code units",
+     None),
+    ("Zorbly's default cache is 4096 entries.", "cache", "4096", "entries", "default"),
+    ("Zorbly sets the maximum depth (default 250).", "max_depth", "250", None, "default"),
+    ("The smallest block in Zorbly is 16 words.", "min_block", "16", "words", None),
+])
+def test_a_quantity_no_list_names_takes_the_noun_phrase_it_is_stated_for(
+        sentence: str, metric: str, raw: str, unit: str | None, condition: str | None) -> None:
+    obs = observations(sentence, _mentions(sentence, "Zorbly"), {"Zorbly"})
+    o = _one(obs, metric)
+    assert (o.entity, str(o.value), o.unit, o.condition) == ("Zorbly", raw, unit, condition)
+
+
+@pytest.mark.parametrize("sentence", ["Zorbly's answer is 42.", "Zorbly was 3 in the ranking.",
+                                      "The limit on Zorbly threads is a setting of 64 or so."])
+def test_a_bare_number_whose_phrase_names_no_limit_or_count_is_no_figure(sentence: str) -> None:
+    assert observations(sentence, _mentions(sentence, "Zorbly"), {"Zorbly"}) == []

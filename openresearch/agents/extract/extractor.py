@@ -259,8 +259,13 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
     return None
 
 
-_RELEASE_HEADING = re.compile(r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?"
-                              r"(?:\s*(?:[-–—]\s*|\()\s*(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+# a release heading: "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", and as NEWS files write them,
+# "Version 10.44 07-June-2024", "Changes in version 2.1 (released 2020-03-01)", "widget 3.2.0, 2021-05-06"
+_RELEASE_HEADING = re.compile(r"(?:(?:changes|news|what'?s new) (?:in|for) |release notes for )?"
+                              r"(?:[A-Za-z][\w+-]{0,30} (?=(?:version |release |v)?\[?v?\d))?(?:version |release )?"
+                              r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?"
+                              r"(?:(?:\s*(?:[-–—,:]\s*|\()|\s+)\s*(?:released:? |released on )?"
+                              r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
                               r"\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})\)?)?", re.I)
 
 

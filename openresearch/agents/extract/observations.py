@@ -393,6 +393,80 @@ def _until(text: str, v: Value) -> str | None:
     return f"{_base(done[-1])}_end" if done else "end"
 
 
+# --- a quantity no list names, by the noun phrase the value is stated for ---------------------------------
+
+_PHRASE_LEAD = re.compile(r"^(max(?:imum)?|min(?:imum)?|default|largest|smallest|highest|lowest)$", re.I)
+_PHRASE_LINK = re.compile(
+    r"(?:\s+(?:is|are|was|were|of|defaults? to|(?:is|are) (?:set|limited|capped|fixed|restricted) (?:to|at)|"
+    r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*[:=])\s+(?:up to\s+|about\s+|around\s+|approximately\s+|"
+    r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
+    r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)\s*[:=]?\s*$", re.I)
+# words that end a noun phrase read backwards: verbs, conjunctions, pronouns and prepositions other than "of"
+_PHRASE_STOP = frozenset({
+    "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can", "could", "may",
+    "might", "must", "shall", "should", "will", "would", "sets", "set", "gives", "uses", "takes", "and", "or",
+    "but", "nor", "so", "yet", "which", "that", "who", "whom", "whose", "when", "where", "while", "if", "then",
+    "than", "as", "it", "its", "this", "these", "those", "there", "here", "they", "we", "you", "he", "she", "them",
+    "us", "our", "your", "their", "in", "on", "at", "by", "for", "from", "with", "without", "into", "onto", "to",
+    "up", "down", "over", "under", "about", "after", "before", "between", "through", "during", "per", "via", "not",
+    "no", "each", "every", "all", "any", "some"})
+_ARTICLES = frozenset({"a", "an", "the"})
+_COUNT_NOUN_AFTER = re.compile(r"\s+((?:[a-z][a-z-]{1,20}\s)?[a-z][a-z-]{1,20}s)\b(?!\s*(?:of|per)\b)")
+_NOT_NOUNS = frozenset({"is", "was", "has", "as", "its", "this", "does", "yes", "thus", "plus", "less", "unless",
+                        "us", "always", "perhaps", "whereas", "across", "towards", "afterwards", "sometimes"})
+
+
+def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] = ()) -> tuple[str, str, str] | None:
+    """(metric, unit, limit kind) of a bare count that no known quantity names, by the noun phrase it is stated
+    for: "The maximum nesting depth is 250" (max_nesting_depth), "the maximum length of a pattern is 65539 code
+    units" (max_pattern_length, in code units), "the default cache is 4096 entries" (cache, default), "Sets the
+    maximum depth (default 250)". The phrase must start with a limit word (maximum, minimum, default, ...) or
+    the count must name what it counts; "The answer is 42" names nothing."""
+    if v.kind not in ("bare", "year") or (v.kind == "year" and not v.raw.isdigit()):
+        return None
+    before = text[since:v.start]
+    link = _PHRASE_LINK.search(before)
+    if link is None:
+        return None
+    end = since + link.start()
+    for m in sorted(mentions, key=lambda m: -m.end):
+        # "the maximum depth of Zorbly is 250", "the smallest block in Zorbly": the owner is no part of the phrase
+        if since <= m.start and m.end <= end and not text[m.end:end].strip(" ’'s"):
+            end = m.start
+            if owner := re.search(r"\s(?:of|in|for|on)\s+(?:the\s+)?$", text[since:end]):
+                end = since + owner.start()
+    words = re.findall(r"[A-Za-z][\w-]*(?:['’]s\b)?|[^\sA-Za-z]", text[since:end])
+    phrase: list[str] = []
+    for i in range(len(words) - 1, -1, -1):
+        w, low = words[i], words[i].lower()
+        if not re.match(r"[A-Za-z]", w) or low in _PHRASE_STOP or len(phrase) >= 7 or low.endswith(("'s", "’s")):
+            break  # a possessive is the owner ("Zorbly's default cache")
+        if low in _ARTICLES:
+            if i and words[i - 1].lower() == "of":
+                continue  # "length of a pattern": the article inside the phrase
+            break
+        phrase.insert(0, w)
+    while phrase and phrase[0].lower() == "of":
+        phrase.pop(0)
+    if not phrase or phrase[-1].lower() == "of":
+        return None
+    kind = (link.group("lead") or "").lower()  # "(default 250)"
+    lead = phrase.pop(0).lower() if _PHRASE_LEAD.match(phrase[0]) else kind
+    noun = _COUNT_NOUN_AFTER.match(text[v.end:])
+    unit = noun.group(1) if noun and noun.group(1).split()[-1] not in _NOT_NOUNS and \
+        noun.group(1).split()[0] not in _PHRASE_STOP else ""  # "250 for patterns" counts nothing
+    if not phrase or not (lead or unit) or any(w[0].isdigit() for w in phrase):
+        return None
+    low = [w.lower() for w in phrase]
+    if "of" in low:  # "length of a pattern" is the pattern length
+        at = low.index("of")
+        low = low[at + 1:] + low[:at]
+    stem = "_".join(_singular(w) if i < len(low) - 1 else w for i, w in enumerate(low))
+    prefix = "max_" if lead.startswith("max") or lead in ("largest", "highest") else \
+        "min_" if lead.startswith("min") or lead in ("smallest", "lowest") else ""
+    return f"{prefix}{stem}", unit, "default" if "default" in (lead, kind) else ""
+
+
 def _widen(text: str, v: Value, metric: str, mentions: Sequence[Mention] = ()) -> str:
     """Sentence-wide cues: "up to 16,000 dimensions" is a maximum even two clauses on; a sentence about ingestion
     makes each of its bare throughputs an ingest throughput ("InfluxDB ingests 334k, TimescaleDB 145k rows/s")."""
@@ -810,6 +884,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     follows: dict[int, tuple[int, str]] = {}  # a changed ratio's start -> (the claim's start, the change's clause)
     clauses: list[tuple[int, int]] = []  # where those clauses are: conditions of the changed value alone
     olds = _old_values(text, values)
+    defaults: dict[int, str] = {}  # "the default cache is 4096 entries": the value's own limit kind
     old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
         _was_values(text, values)
     for i, v in enumerate(values):
@@ -846,6 +921,10 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, asked.metric, v.kind if asked.kind == "date" else "count", None))
         elif (end := _until(text, v)) is not None:
             measured.append((v, end, "date" if v.kind == "date" else "year", None))
+        elif (own := phrase_metric(text, v, values[i - 1].end if i else 0, mentions)) is not None:
+            measured.append((v, own[0], own[1], None))
+            if own[2]:
+                defaults[v.start] = own[2]
     measured = [(v, _widen(text, v, metric, mentions), unit, rel) for v, metric, unit, rel in measured
                 if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load
@@ -900,6 +979,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts += list(context_conditions)  # a measurement's setup is often the sentence before it
         if v.start in olds:
             parts.append(f"changed from {olds[v.start]}")
+        if v.start in defaults:
+            parts.append(defaults[v.start])
         if (paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", text[v.end:])) and not re.match(
                 r"\s*(?:see|e\.g|i\.e|cf|source|ref|\d+\s*$)", paren.group(1), re.I):
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only

@@ -132,6 +132,7 @@ _BOUND = re.compile(r"^\s*(?:[<>≤≥~≈]|up to\b|about\b|approx|around\b|at l
 _VERSION = re.compile(r"^v\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z]\w*)?$|^\d+(?:\.\d+){2,3}(?:[-+.]?[A-Za-z]\w*)?$", re.I)
 # a row label that names a version ("3.11", "v1.31", "main"): a label is never a measurement
 _VERSION_LABEL = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z]\w*)?x?$|^(?:main|master|trunk|dev|nightly)$", re.I)
+_RELEASE_COLUMN = re.compile(r"\b(?:releases?|versions?|cycles?|branch(?:es)?|series|editions?)\b|版本|发行", re.I)
 _VERSION_HEAD = re.compile(r"^(?:(?:[\w.-]+\s)?versions?|ver\.?|tags?|commits?|builds?|rev(?:ision)?s?|版本)$", re.I)
 _ID_HEAD = re.compile(r"^(?:#|no\.?|n°|id|rank|issue|pr|ticket|step|index|序号|编号)$", re.I)
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
@@ -247,6 +248,22 @@ def column(head: str, caption: str, before: Column | None) -> Column:
     return Column(canonical_metric(text) or _slug(text) or None, unit, None, False)
 
 
+def _distinct_metrics(columns: list[Column], header: Sequence[str]) -> list[Column]:
+    """Two columns are two quantities: where their headers differ but name the same metric ("release date" and
+    "latest release date" both say when something was released), the later one keeps its header's own words.
+    Columns per data set or per unit under one caption share their metric by design and stay as they are."""
+    seen: dict[str, str] = {}
+    out: list[Column] = []
+    for col, head in zip(columns, header, strict=False):
+        text = _HEAD_UNIT.sub("", clean_cell(head)).strip()
+        if col.metric and col.condition is None and text and not _UNIT_ONLY.match(text):
+            first = seen.setdefault(col.metric, text.lower())
+            if first != text.lower() and (own := _slug(text)) and own != col.metric:
+                col = col._replace(metric=own)
+        out.append(col)
+    return out + columns[len(out):]
+
+
 def _caption_metric(caption: str) -> str | None:
     """The noun phrase a caption names its figures by: "the parsing speeds (in GB/s) of ..." -> parsing_speed."""
     m = re.search(r"\b(?:the\s+)?((?:[a-z]+[- ]){0,2}(?:speeds?|rates?|times?|throughputs?|latenc(?:y|ies)|sizes?|"
@@ -271,12 +288,14 @@ def _unit_metric(unit: str) -> str | None:
 # --- rows -----------------------------------------------------------------------------------------------
 
 def _label_entity(label: str, labels: Sequence[str], mentions: Sequence[Mention], label_start: int,
-                  subject: str | None) -> tuple[str | None, str]:
-    """(entity, qualifier) of a row label."""
+                  subject: str | None, releases: bool = False) -> tuple[str | None, str]:
+    """(entity, qualifier) of a row label. Under a column of releases ("Release cycle", "Version") a bare number
+    ("26") is a release of the subject too."""
     text = clean_cell(label)
-    if not text or (not re.search(r"[A-Za-z\u4e00-\u9fff]", text) and not _VERSION_LABEL.match(text)):
+    release = _VERSION_LABEL.match(text) or (releases and re.fullmatch(r"v?\d{1,4}", text))
+    if not text or (not re.search(r"[A-Za-z\u4e00-\u9fff]", text) and not release):
         return None, ""
-    if _VERSION_LABEL.match(text):
+    if release:
         return (f"{subject} {text}" if subject else text), ""
     named = [m for m in mentions if label_start <= m.start < label_start + len(label)]
     if named and named[0].start - label_start <= 2:
@@ -376,6 +395,7 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
     for i, head in enumerate(header):
         columns.append(column(head, row.caption, columns[-1] if columns else None) if i else
                        Column(None, "", None, False))
+    columns = _distinct_metrics(columns, header)
     label = cells[0]
     label_key = canonical_metric(clean_cell(label.text)) if label.text else None
     # transposed: metrics down the first column, entities across the header
@@ -400,7 +420,8 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
         entity, qualifier = context_entity, ""  # "limit | value": the label is the metric of the page's subject
         columns[1] = Column(label_key, columns[1].unit, None, False)
     else:
-        entity, qualifier = _label_entity(label.text, row.labels, mentions, label.start, context_entity)
+        entity, qualifier = _label_entity(label.text, row.labels, mentions, label.start, context_entity,
+                                          bool(_RELEASE_COLUMN.search(clean_cell(header[0]))))
         if entity is None:
             return None if not label.text else []
     # a corner cell that names a data file ("twitter.json" above "parse (GB/s)") is what every row was measured on
