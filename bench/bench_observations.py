@@ -35,6 +35,7 @@ from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
 from openresearch.models import ObservationIn
+from openresearch.numbers import NumberFormatError, parse_quantity
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("OPENRESEARCH_BENCH_DATA") or REPO.parent / "shared" / "data")
@@ -77,9 +78,24 @@ def digits(value: object) -> list[str]:
     return [d.lstrip("0") or "0" for d in _DIGITS.findall(str(value).replace(",", ""))]
 
 
-def same_value(got: object, gold: dict[str, Any]) -> bool:
+def _months(got: object, unit: str | None) -> float | None:
+    """A duration or count as value_norm gives it: durations in months, counts as numbers."""
+    try:
+        q = parse_quantity(str(got), unit or None) if unit not in ("date", "year") else None
+    except NumberFormatError:
+        return None
+    if q is None:
+        return None
+    return q.value / 30.4375 if q.unit == "days" else q.value if q.unit == "" else None
+
+
+def same_value(got: object, gold: dict[str, Any], unit: str | None = None) -> bool:
     want = digits(gold["value"])
     have = digits(got)
+    norm = gold.get("value_norm")
+    if isinstance(norm, int | float) and (m := _months(got, unit)) is not None and \
+            abs(m - norm) <= max(0.02 * abs(norm), 0.05):
+        return True  # "two months" for "every two months", "1½ year" for 18 months
     if not want:
         return False
     try:
@@ -103,7 +119,7 @@ def same_metric(got: ObservationIn, gold: dict[str, Any]) -> bool:
 
 
 def matches(o: ObservationIn, g: dict[str, Any]) -> bool:
-    return same_entity(o.entity, g) and same_value(o.value, g) and same_metric(o, g)
+    return same_entity(o.entity, g) and same_value(o.value, g, o.unit) and same_metric(o, g)
 
 
 def score(corpus: Path, show: bool) -> dict[str, float]:

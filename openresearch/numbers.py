@@ -112,7 +112,9 @@ class Quantity:
 # "1.234.567"), commas ("10,940.5"), a lone decimal comma ("1,5"), or none ("1234.5", ".5"). No form may stop
 # inside a run of digits, so "1,2345" is not read as "1,234" and a "5" left over.
 _SPACES = " \u00a0\u202f\u2009"
-_NUM = (r"(?P<num>(?P<sp>\d{1,3}(?:[" + _SPACES + r"]\d{3})+(?:[.,]\d+)?)(?!\d|[" + _SPACES + r"]\d)"
+_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
+_NUM = (r"(?P<num>(?P<vf>\d*[" + "".join(_FRACTIONS) + r"])(?![\d.,])"
+        r"|(?P<sp>\d{1,3}(?:[" + _SPACES + r"]\d{3})+(?:[.,]\d+)?)(?!\d|[" + _SPACES + r"]\d)"
         r"|(?P<ap>\d{1,3}(?:['\u2019]\d{3})+(?:\.\d+)?)(?![\d'\u2019])"
         r"|(?P<eu>\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,})(?![\d.,])"
         r"|(?P<en>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])"
@@ -133,6 +135,8 @@ def number_value(m: re.Match[str]) -> float:
     """The exact value of a match of _NUM (+ _EXP): its separators read as its form means them, its power of ten
     applied. NumberFormatError when the result is not a finite number or a non-zero figure underflows to 0."""
     num = m.group("num")
+    if m.group("vf") is not None:  # "1½ years", "¾": a vulgar fraction after the whole part
+        return float(num[:-1] or 0) + _FRACTIONS[num[-1]]
     if m.group("sp") is not None:
         digits = re.sub(f"[{_SPACES}]", "", num).replace(",", ".")
     elif m.group("ap") is not None:

@@ -125,3 +125,22 @@ def test_link_reference_definitions_are_no_text() -> None:
                            "[not a definition]: words of prose that go on.\n")
     assert "example.org" not in text and "bench.md" not in text
     assert "See [the docs] and [1]." in text and "words of prose that go on" in text
+
+
+def test_a_list_item_states_something_and_a_short_line_alone_names_a_topic() -> None:
+    text = "# Zorbly release policy\n\nZorbly is a language.\n\n## Lifecycle\n\n- 3 years release life cycle\n" \
+           "- 2 years of bug fixes\n\nSupport window\n\nEach release is supported for 18 months.\n"
+    got = {(m, v, u) for _, m, v, u, _ in _read(text, "policy.md", "How long is a Zorbly release supported?")}
+    assert {("release_life_cycle", "3", "years"), ("bug_fixes", "2", "years"), ("support", "18", "months")} <= got
+    assert "- 3 years release life cycle" in normalise_plain(text)  # the bullet stays; a heading's marks do not
+    assert "# " not in normalise_plain(text)
+
+
+def test_a_fraction_is_read_whole_and_a_how_long_question_asks_a_duration() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    got = _read("# Zorbly\n\nZorbly receives bug fixes for 1½ years.\n", "z.md", "How long is Zorbly supported?")
+    assert [(v, u) for _, m, v, u, _ in got] == [("1½", "years")]
+    a = analyse("How long is a Zorbly release supported?")
+    assert a.entities == ["Zorbly"] and a.attributes == ["support duration"]
+    assert analyse("How long is the Moravica river?").attributes == ["length"]

@@ -209,6 +209,8 @@ def _heading(text: str, u: Unit) -> bool:
     piece = text[u.start:u.end]
     if re.search(r"[:：]\s*\S", piece) and re.search(r"\d", piece):
         return False  # "Cardinality: 10k series": a key and its value, not a heading
+    if re.match(r"\s*[-*+•]\s", text[line_start:u.start + 1]):
+        return False  # "- 2 years of bug fixes": a list item states something
     return alone and len(piece) < 60 and not re.search(r"[.!?。！？;；]\W*$", piece)
 
 

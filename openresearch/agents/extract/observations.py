@@ -192,6 +192,10 @@ def _span_metric(before: str, after: str) -> str | None:
     words = _content(tail)
     if words and len(words[-1]) > 4 and words[-1].endswith("ed"):
         return _base(words[-1])  # "supported for a total of 30 months": support (grammar: what was done that long)
+    if (got := re.search(r"\b[a-z]+s\s+((?:[a-z][\w-]*\s){1,2})for\s+(?:(?:a total of|up to|about|around|at least|"
+                         r"at most|another|a further|an additional)\s+)?$", before)) and \
+            (named := _content(got.group(1).split())):
+        return "_".join(named)  # "receives bug fixes for 1½ years": what it receives that long
     return None
 
 

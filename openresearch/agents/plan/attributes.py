@@ -148,13 +148,20 @@ def lookup(question: str, language: str) -> Lookup | None:
                          if canonical_metric(w) == verb), attr) if verb else attr
         if attr not in _WHO_WORDS or text.lower().startswith("who"):
             attr = _ATTR_WORDS.get(attr, attr)
-        return Lookup(attr, core_entity(m.group(ei).strip(" ,")).strip(" ,\"'“”"))
+        subject = m.group(ei).strip(" ,")
+        if attr in ("length", "age") and (done := re.search(r"\s+([a-z]{3,}?)e?d$", subject)) and \
+                not re.search(r"[A-Z]", done.group(0)):
+            # "How long is a Zorbly release supported?": how long it is supported, not the length of a release
+            attr, subject = f"{done.group(1)} duration", subject[:done.start()]
+            subject = re.sub(r"^(?:an?|the|each|every)\s+", "", subject, flags=re.I)
+        return Lookup(attr, core_entity(subject).strip(" ,\"'“”"))
     return None
 
 
 # the kind of thing a question writes after a name ("the Moravica river", "the Elks organization")
 _KIND_NOUNS = frozenset({"river", "race", "organization", "organisation", "work", "ep", "album", "film", "movie",
-                         "song", "single", "series", "band", "novel", "book", "painting", "game", "show"})
+                         "song", "single", "series", "band", "novel", "book", "painting", "game", "show",
+                         "release", "version", "edition", "branch"})
 # "Who created X" asks for a person; "When was X created" for a date
 _WHO_WORDS = frozenset({"directed", "wrote", "written", "produced", "invented", "created"})
 
