@@ -199,3 +199,19 @@ def test_a_run_of_labelled_lines_takes_the_label_it_stands_under() -> None:
     assert block_label(text, text.index("4.2 development")) == "Actual"
     assert block_label(text, text.index("4.2.0 beta 1")) == "Expected"
     assert block_label(text, text.index("After the list")) is None
+
+
+def test_of_several_asked_names_the_one_a_document_names_at_its_top_is_its_subject(tmp_path: Path) -> None:
+    (tmp_path / "policy.rst").write_text(
+        "Release Process\n===============\n\nFrom: https://wiki.quillo.example/rfc/process\n\n"
+        "- 3 years release life cycle\n\n- 2 years bug fixes only\n")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(
+        tmp_path / "policy.rst"), "Compare Brantex, Go, Quillo and Zorbly: how long is a release supported?")
+    got = {(o.entity, o.metric, str(o.value)) for u in doc.units for o in u.observations}
+    assert ("Quillo", "release_life_cycle", "3") in got and ("Quillo", "bug_fixes", "2") in got
+    # a two-letter name counts only as a word of its own, in its own case: "go" in "to go" or "google" is not Go
+    (tmp_path / "other.md").write_text(
+        "# Notes\n\nWe had to go through google docs first.\n\n- 4 years release life cycle\n")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(
+        tmp_path / "other.md"), "Compare Brantex, Go, Quillo and Zorbly: how long is a release supported?")
+    assert not any(o.entity == "Go" for u in doc.units for o in u.observations)

@@ -574,3 +574,14 @@ def test_a_quantity_no_list_names_takes_the_noun_phrase_it_is_stated_for(
                                       "The limit on Zorbly threads is a setting of 64 or so."])
 def test_a_bare_number_whose_phrase_names_no_limit_or_count_is_no_figure(sentence: str) -> None:
     assert observations(sentence, _mentions(sentence, "Zorbly"), {"Zorbly"}) == []
+
+
+@pytest.mark.parametrize("sentence,metric,raw", [
+    ("Each cycle has a development phase lasting about 4 months.", "development_phase", "4"),
+    ("It takes three months of general development followed by three months of testing.", "general_development",
+     "three months"),
+    ("Zorbly receives bug fixes for 1½ years.", "bug_fixes", "1½"),
+])
+def test_a_span_takes_the_noun_phrase_it_lasts_for(sentence: str, metric: str, raw: str) -> None:
+    obs = observations(sentence, _mentions(sentence, "Zorbly"), {"Zorbly"}, context_entity="Zorbly")
+    assert str(_one(obs, metric).value) == raw

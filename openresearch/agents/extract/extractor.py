@@ -269,6 +269,17 @@ _RELEASE_HEADING = re.compile(r"(?:(?:changes|news|what'?s new) (?:in|for) |rele
                               r"\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})\)?)?", re.I)
 
 
+def _names_at_top(name: str, source: SourceDoc) -> bool:
+    """Whether the title or the opening of `source` names `name` as a word of its own ("PHP" in "the PHP
+    language" or "wiki.php.net", "Go" in "the Go team" but not in "to go" or "google")."""
+    words = name.strip()
+    if not words:
+        return False
+    flags = 0 if len(words) <= 2 else re.I
+    pattern = re.compile(rf"(?<![\w-]){re.escape(words)}(?![\w-])", flags)
+    return bool(pattern.search(source.title or "") or pattern.search(source.text[:_SUBJECT_CHARS]))
+
+
 @lru_cache(maxsize=64)
 def _is_change_log(text: str) -> bool:
     """A document whose headings are releases ("8.7.0 (2023-09-22)", "[1.3.8] - 2024-03-01"), two or more: a
@@ -639,6 +650,10 @@ class DeterministicExtractor:
                 # town") is about what it was found for; the name it never states is the plain one, so it
                 # meets a qualified same-name entity ("X, Indiana") only in the reader's eyes, never in a key
                 return self.by_qualifier(focus, source)
+        elif len(want) > 1 and len(present := [w for w in sorted(want) if _names_at_top(w, source)]) == 1:
+            # a question about four products, a document that names one of them at its top (its title, its
+            # opening, its own address): the document is about that one
+            return self.by_qualifier(present[0], source)
         return subject.dominant
 
     def prepare(self, sources: Sequence[SourceDoc]) -> None:

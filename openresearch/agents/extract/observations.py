@@ -183,9 +183,17 @@ def _span_metric(before: str, after: str) -> str | None:
         pair = named[-2:] if len(named) >= 2 and len(words) >= 2 and words[-2].lower() == named[-2] and \
             words[-2].islower() and not words[-2].endswith(("ed", "ly")) and not words[-1].endswith("ed") else []
         return "_".join([*pair[:1], _base(named[-1]), "interval"])
+    if (lasting := re.search(r"\b(?:an?|the|its|each)\s+((?:[A-Za-z][\w-]*\s){1,3})(?:lasting|that lasts|which lasts|"
+                             r"spanning|of)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+)?$", before)) and \
+            (named := _content(lasting.group(1).split())):
+        return "_".join(named[-3:])  # "a development phase lasting about 4 months": the development phase
     m = re.match(r"\s*(?:of\s+)((?:[A-Za-z][\w-]*\s?){1,3})", after)
     lead = re.match(r"\s*((?:[A-Za-z][\w-]*\s?){1,3})", after)
     for words in ((m.group(1).split() if m else []), (lead.group(1).split() if lead and not m else [])):
+        # a verb ends the phrase: "three months of general development followed by ..."
+        words = [w for i, w in itertools.takewhile(
+            lambda iw: not re.fullmatch(r"[a-z]{3,}ed" if iw[0] == 0 else r"[a-z]{3,}(?:ed|ing)", iw[1]),
+            enumerate(words))]
         named = _content(words)
         if named and not re.match(r"(?:ago|later|earlier|old|before|after|from|since)$", named[0]):
             return "_".join(named[:3])
@@ -224,6 +232,8 @@ def cue_window(sentence: str, v: Value) -> tuple[str, str]:
         end -= len(formula.group(0))
     before = sentence[max(0, end - 40):end]
     after = sentence[v.end:v.end + 30]
+    if after[-1:].isalpha():  # whole words: "three months of general development followed" ends on "followed"
+        after += re.findall(r"^[A-Za-z]{0,24}", sentence[v.end + 30:])[0]
     pieces = _CLAUSE.split(before)
     own = pieces[-1]
     if len(pieces) > 1 and re.search(r"[:：]\W*$", before[:len(before) - len(own)]) and len(own.strip()) < 12:
