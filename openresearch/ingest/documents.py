@@ -42,7 +42,6 @@ SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", 
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
-_BULLET = re.compile(r"^\s{0,3}[-*+]\s+\S")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
@@ -273,8 +272,7 @@ def normalise_plain(body: str) -> str:
                 paragraphs.append(collapse(" ".join(current)))
                 current = []
             continue
-        # a bullet keeps its marker ("- "): a list item states something, a short line of its own names a topic
-        clean = ("- " if _BULLET.match(line) else "") + _MD_INLINE.sub("", _MD_MARK.sub("", line))
+        clean = _MD_INLINE.sub("", _MD_MARK.sub("", line))
         if _MD_MARK.match(line) and current:
             # a heading or list item starts its own paragraph
             paragraphs.append(collapse(" ".join(current)))

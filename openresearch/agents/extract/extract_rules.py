@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
+from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.chunk import sentence_spans
@@ -211,6 +212,9 @@ def _heading(text: str, u: Unit) -> bool:
         return False  # "Cardinality: 10k series": a key and its value, not a heading
     if re.match(r"\s*[-*+•]\s", text[line_start:u.start + 1]):
         return False  # "- 2 years of bug fixes": a list item states something
+    if (first := next(iter(find_values(piece)), None)) is not None and first.unit and not piece[:first.start].strip(
+            " -*•(~≈"):
+        return False  # "3 years release life cycle": a line that opens with a quantity states it, it names no topic
     return alone and len(piece) < 60 and not re.search(r"[.!?。！？;；]\W*$", piece)
 
 
