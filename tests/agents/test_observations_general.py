@@ -581,7 +581,9 @@ def test_a_bare_number_whose_phrase_names_no_limit_or_count_is_no_figure(sentenc
     ("It takes three months of general development followed by three months of testing.", "general_development",
      "three months"),
     ("Zorbly receives bug fixes for 1½ years.", "bug_fixes", "1½"),
+    ("During the *first eighteen months* (1½ year) it receives bugfix updates.", "bugfix", "eighteen months"),
 ])
 def test_a_span_takes_the_noun_phrase_it_lasts_for(sentence: str, metric: str, raw: str) -> None:
     obs = observations(sentence, _mentions(sentence, "Zorbly"), {"Zorbly"}, context_entity="Zorbly")
     assert str(_one(obs, metric).value) == raw
+    assert len(obs) == len({o.metric for o in obs})  # "eighteen months (1½ year)" is one span said twice

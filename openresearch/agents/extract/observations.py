@@ -166,6 +166,12 @@ def _content(words: list[str]) -> list[str]:
     return [w.lower().strip("-") for w in words if w.lower() not in _SPAN_FILLER and len(w) > 1]
 
 
+_DURING_FIRST = re.compile(r"\b(?:during|for|in|within)\s+(?:the|its)\s+[*_]?(?:first|initial|next|last|final)\s+$",
+                           re.I)
+_RECEIVES = re.compile(r"[*_]?\s*(?:[(（][^)）]*[)）])?\s*,?\s*(?:it|they|each \w+|the \w+|[A-Z][\w.-]*)\s+"
+                       r"(?:receives?|gets?|has|have|enters?|is in|stays in|remains in)\s+((?:[A-Za-z][\w-]*\s?){1,3})")
+
+
 def _span_metric(before: str, after: str) -> str | None:
     """What a span of the calendar measures, in the source's own words, or None: "released every six months" is a
     release interval, "2 years of full support" full support, "4 years release life cycle" a release life cycle,
@@ -175,6 +181,10 @@ def _span_metric(before: str, after: str) -> str | None:
         named = _content(label.group(1).split())  # "Total support: 36 months": the label names it
         if named:
             return "_".join(named[-3:])
+    if _DURING_FIRST.search(before) and (got := _RECEIVES.match(after)) and (named := _content(list(
+            itertools.takewhile(lambda w: w.lower() not in ("and", "or", "but", "with", "for", "from"),
+                                got.group(1).split())))):
+        return "_".join(named)  # "during the first 24 months it receives bugfix updates": bugfix updates
     if re.search(r"\bevery\s*$|\bonce (?:a|per|every)\s*$", before, re.I):
         words = tail[:-1]  # "Go is released every": what happens at that interval
         if not (named := _content(words)):
@@ -904,6 +914,9 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     for i, v in enumerate(values):
         if v.start in old_at:
             continue  # "from 4MB to 64MB": the old value is the new one's condition
+        if i and v.kind == values[i - 1].kind == "time" and v.quantity.close_to(values[i - 1].quantity, 0.05) and \
+                re.fullmatch(r"\s?[(（]\s?", text[values[i - 1].end:v.start]):
+            continue  # "twenty four months (2 years)": the same span said again
         change = _changed_claim(text, values, i, measured)
         if change == "repeat":
             continue  # "from 70x": the claim the sentence before made, once more
