@@ -149,10 +149,11 @@ def lookup(question: str, language: str) -> Lookup | None:
         if attr not in _WHO_WORDS or text.lower().startswith("who"):
             attr = _ATTR_WORDS.get(attr, attr)
         subject = m.group(ei).strip(" ,")
-        if attr in ("length", "age") and (done := re.search(r"\s+([a-z]{3,}?)e?d$", subject)) and \
-                not re.search(r"[A-Z]", done.group(0)):
+        if attr in ("length", "age") and (done := re.search(r"\s+([a-z]{3,})ed$", subject)):
             # "How long is a Zorbly release supported?": how long it is supported, not the length of a release
-            attr, subject = f"{done.group(1)} duration", subject[:done.start()]
+            stem = done.group(1)
+            stem += "e" if stem.endswith(("as", "us", "at", "iz", "ur")) else ""  # released, used, rated
+            attr, subject = f"{stem} duration", subject[:done.start()]
             subject = re.sub(r"^(?:an?|the|each|every)\s+", "", subject, flags=re.I)
         return Lookup(attr, core_entity(subject).strip(" ,\"'“”"))
     return None
