@@ -118,6 +118,9 @@ def test_a_measure_keeps_the_unit_word_its_quote_writes_after_it() -> None:
     count = ev("E-0000000000c6", "Kestrel holds 2,000 dimensions.", [("Kestrel", "max_dimensions", 2000.0,
                                                                      "dimensions", "2,000", "")])
     assert value_text(count, count.observations[0]) == "2,000"
+    half = ev("E-0000000000c8", "Kestrel has 1½ year of full support.",
+              [("Kestrel", "full_support", 547.875, "days", "1½", "")])
+    assert value_text(half, half.observations[0]) == "1½ year"  # a fraction is a number: its unit goes with it
     sample = ev("E-0000000000c8", "On average, sample size requires less or around **1 byte** after compression:",
                 [("Kestrel", "bytes_per_sample", 1.0, "bytes/sample", "1", "")])
     assert value_text(sample, sample.observations[0]) == "1 byte"

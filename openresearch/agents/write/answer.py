@@ -181,7 +181,7 @@ _COUNT_UNITS = frozenset({"people", "households", "year", "date", "count"})
 def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
-    if raw and raw in ev.quote and not re.fullmatch(r"[\d.,]+", raw):
+    if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
     form = surface(ev.quote, obs.value, obs.unit)
     if form is None and raw and raw in ev.quote:
