@@ -103,6 +103,12 @@ def same_value(got: object, gold: dict[str, Any], unit: str | None = None) -> bo
             return True
     except ValueError:
         pass
+    # a range ("40-50", "500 to 1000") is its low end against the gold's value (and its high end against value_high)
+    ends = re.findall(r"\d+(?:\.\d+)?", str(got).replace(",", ""))
+    if len(ends) == 2 and re.fullmatch(r"\s*[\d.]+\s*(?:-|–|to|~)\s*[\d.]+\s*", str(got).replace(",", "")) and \
+            isinstance(gold["value"], int | float) and float(ends[0]) == float(gold["value"]):
+        high = gold.get("value_high")
+        return not isinstance(high, int | float) or float(ends[1]) == float(high)
     return have[:len(want)] == want or have == want
 
 
@@ -115,7 +121,9 @@ def same_entity(got: str, gold: dict[str, Any]) -> bool:
 
 def same_metric(got: ObservationIn, gold: dict[str, Any]) -> bool:
     name = f"{got.metric} {got.unit or ''}".lower().replace("_", " ")
-    return any(w.lower() in name or w.lower().replace(" ", "_") in got.metric.lower() for w in gold["metric_any"])
+    flat = re.sub(r"[\W_]+", "", name)  # "speed-up" is "speedup"
+    return any(w.lower() in name or w.lower().replace(" ", "_") in got.metric.lower() or
+               re.sub(r"[\W_]+", "", w.lower()) in flat for w in gold["metric_any"])
 
 
 def matches(o: ObservationIn, g: dict[str, Any]) -> bool:
