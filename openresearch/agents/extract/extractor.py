@@ -22,6 +22,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from openresearch.agents.extract.address_name import address_subject
 from openresearch.agents.extract.asked import Asked, asked_metric
 from openresearch.agents.extract.benchlines import line_observations
 from openresearch.agents.extract.extract_llm import (
@@ -617,6 +618,9 @@ class DeterministicExtractor:
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
                 dominant = self.aliases.canonical(word)
+            if dominant is None and (addressed := address_subject(source.url, head)):
+                # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet
+                dominant = self.aliases.canonical(addressed[0])
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
                             if m.key in ("ingest_throughput", "query_throughput"))
             throughput = "throughput"

@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple
 from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
 from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
-from openresearch.agents.extract.subjects import subject_at
+from openresearch.agents.extract.subjects import subject_at, subject_phrase
 from openresearch.agents.extract.values import Value, find_values
 from openresearch.models import ObservationIn, ObservationRole
 
@@ -348,7 +348,9 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
     if v.kind == "ratio":
         if _cue(r"compress|压缩", window):
             return "compression_ratio", v.unit
-        return ("speedup" if _cue(r"faster|speed|快", window) else "ratio"), v.unit
+        if _cue(r"\bmemory\b|\bRAM\b|内存", window):
+            return "memory_ratio", v.unit  # "with 0.3x the memory usage of other libraries"
+        return ("speedup" if _cue(r"faster|speed|\bas fast\b|快", window) else "ratio"), v.unit
     if v.kind == "port":
         return "port", ""
     return _count_metric(v, before, after)
@@ -489,6 +491,34 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     prefix = "max_" if lead.startswith("max") or lead in ("largest", "highest") else \
         "min_" if lead.startswith("min") or lead in ("smallest", "lowest") else ""
     return f"{prefix}{stem}", unit, "default" if "default" in (lead, kind) else ""
+
+
+# what a unit alone calls a value: a percentage, a ratio, a size; the clause's own words name it better
+_GENERIC = frozenset({"percentage", "ratio", "size"})
+
+
+def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Mention], rel: Relative | None) -> str:
+    """A value whose unit alone names its metric takes the common noun phrase its clause states it of: "the
+    extra memory introduced by ... is usually 20%" is extra_memory, not a percentage. A subject that is a name
+    the sentence links is whose value it is, not what it measures."""
+    if metric not in _GENERIC or rel is not None:
+        return metric
+    phrase = subject_phrase(text, v.start)
+    if not phrase or any(m.start < text.find(phrase) + len(phrase) and text.find(phrase) < m.end for m in mentions):
+        return metric
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", phrase)]
+    prefix = ""
+    while len(words) > 1 and words[0] in _PHRASE_ADJ:
+        lead = words.pop(0)  # "the default page size" is the page size ("default" is the value's setting)
+        prefix = "max_" if lead in ("maximum", "max", "largest", "highest") else \
+            "min_" if lead in ("minimum", "min", "smallest", "lowest") else prefix
+    if not words or any(w[0].isdigit() for w in words):
+        return metric
+    return prefix + "_".join([*words[:-1], _singular(words[-1])])
+
+
+_PHRASE_ADJ = frozenset({"default", "current", "new", "old", "typical", "actual", "overall", "total", "maximum", "max",
+                         "largest", "highest", "minimum", "min", "smallest", "lowest"})
 
 
 def _widen(text: str, v: Value, metric: str, mentions: Sequence[Mention] = ()) -> str:
@@ -636,7 +666,12 @@ _UP = r"more|higher|faster|quicker|better|larger|bigger|greater"
 _DOWN = r"less|fewer|lower|slower|smaller|cheaper|worse"
 _REL_EN = re.compile(
     rf"\s*(?:(?P<adj>{_UP}|{_DOWN})\b(?P<mid>[^.;!?]{{0,240}}?)\s?\b|(?P<mid2>[^.;!?]{{0,30}}?)\b(?P<adj2>{_UP}|{_DOWN})"
-    r"\b\s?)(?P<than>than|compared (?:to|with)|vs\.?|versus|relative to)\s+(?P<base>[^.;!?()\[\]]{1,60})", re.I)
+    r"\b\s?)(?P<than>than|compared (?:to|with)|vs\.?|versus|relative to)\s+(?P<base>[^.;!?()\[\]]{1,60})|"
+    r"\s*(?P<mid3>[^.;!?]{0,30}?)\bas\s(?P<adj3>fast|quick|much|many|large|big|high)\sas\s+"
+    r"(?P<base3>[^.;!?()\[\]]{1,60})", re.I)
+# "4x as fast as", "twice as much as": the comparative they amount to
+_AS_AS = {"fast": "faster", "quick": "quicker", "much": "more", "many": "more", "large": "larger", "big": "bigger",
+          "high": "higher"}
 _REL_OF = re.compile(r"\s+(?:of\s+|that of\s+)?(?P<base>[A-Z][\w.-]*(?: [A-Z][\w.-]*)?)['’]s\s+(?P<what>[\w -]{0,30})")
 _REL_ZH_BEFORE = re.compile(r"比\s?(?P<base>[^，。；,比]{1,20}?)\s?(?:的\S{0,4})?(?P<adj>快|慢|高|低|少|多|小|大|省|强)"
                             r"\s?(?:了|出)?\s?$")
@@ -657,7 +692,10 @@ def _relative(sentence: str, v: Value, mentions: Sequence[Mention]) -> Relative 
     if v.kind not in ("ratio", "pct"):
         return None
     base_start, adj, mid = -1, "", ""
-    if m := _REL_EN.match(sentence, v.end):
+    if (m := _REL_EN.match(sentence, v.end)) and m.group("adj3"):
+        adj, mid = _AS_AS[m.group("adj3").lower()], m.group("mid3") or ""
+        base_start, base_text = m.start("base3"), m.group("base3")
+    elif m:
         adj, mid = (m.group("adj") or m.group("adj2") or "").lower(), m.group("mid") or m.group("mid2") or ""
         base_start, base_text = m.start("base"), m.group("base")
     elif v.kind == "ratio" and (m3 := _REL_OF.match(sentence, v.end)):  # "2.5 times Kafka's figure"
@@ -952,8 +990,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, own[0], own[1], None))
             if own[2]:
                 defaults[v.start] = own[2]
-    measured = [(v, _widen(text, v, metric, mentions), unit, rel) for v, metric, unit, rel in measured
-                if not _MISSED.search(text[max(0, v.start - 60):v.start])]
+    measured = [(v, _named_by_subject(text, v, _widen(text, v, metric, mentions), mentions, rel), unit, rel)
+                for v, metric, unit, rel in measured if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load
     latency = any(m.endswith(("latency", "_time")) or rel is not None for _, m, _, rel in measured)
     conds = [c for c in condition_spans(text, mentions, latency)
