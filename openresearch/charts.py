@@ -27,7 +27,8 @@ __all__ = ["Chart", "Point", "chart_figure", "chart_svg", "chart_table", "compar
 FONT = ("system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', "
         "'Hiragino Sans GB', 'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif")
 MAX_POINTS = 60  # a chart a reader takes in; the table holds every figure
-CALENDAR = ("year", "date")
+CALENDAR = ("year", "date", "version")
+UNDRAWN = ("version",)  # a version is a name in order, not a magnitude: its figures stay in the tables
 
 
 @dataclass(frozen=True)
@@ -91,14 +92,14 @@ def comparison_charts(comp: Comparison) -> list[Chart]:
                 by_unit[cell.unit].append(Point(entity, cell.values[i], readable(cell.values[i], cell.unit),
                                                 note, (ref,) if ref else ()))
         out += [dots(f"{metric.replace('_', ' ')} by entity", metric, unit, "entity", pts)
-                for unit, pts in by_unit.items() if len(pts) >= 2]
+                for unit, pts in by_unit.items() if len(pts) >= 2 and unit not in UNDRAWN]
     return out
 
 
 def conflict_chart(g: ConflictGroup) -> Chart | None:
     """A conflict group as its values per source: one point per source and value (a source giving two values has
     two points)."""
-    if g.kind == "implied":
+    if g.kind == "implied" or g.unit in UNDRAWN:
         return None  # a claim against figures worked out per unit: the values are not on one axis
     pts = []
     for v in g.values:
@@ -124,7 +125,7 @@ def series_charts(rows: Iterable[dict[str, object]]) -> list[Chart]:
     for r in rows:
         when = _day(r.get("as_of")) or _day(r.get("published_at"))
         value = r.get("value")
-        if when is None or not isinstance(value, int | float) or isinstance(value, bool):
+        if when is None or not isinstance(value, int | float) or isinstance(value, bool) or r.get("unit") in UNDRAWN:
             continue
         entity, metric, unit = str(r.get("entity") or ""), str(r.get("metric") or ""), str(r.get("unit") or "")
         cond = str(r.get("condition") or "").strip()

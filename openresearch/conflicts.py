@@ -17,10 +17,10 @@ from urllib.parse import urlsplit
 
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, ConflictValue
-from openresearch.numbers import Quantity, calendar_value, find_quantities, quantity_label
+from openresearch.numbers import Quantity, calendar_value, find_quantities, quantity_label, version_key
 
 # years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
-EXACT_UNITS = frozenset({"year", "date"})
+EXACT_UNITS = frozenset({"year", "date", "version"})
 # metric names that say only what kind of number it is ("size" from "10 MB", "percentage" from "90%"): two
 # values of one do not measure a known same quantity, so they are never a conflict
 GENERIC_METRICS = frozenset({
@@ -283,6 +283,9 @@ def calendar_surface(quote: str, value: float, unit: str) -> str | None:
     '1912-05-04', '1912年5月4日'), or None if the quote lacks it."""
     if unit == "year":
         return next((m.group(0) for m in _YEAR_TEXT.finditer(quote) if int(m.group(0)) == value), None)
+    if unit == "version":
+        return next((m.group(0) for m in re.finditer(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d)", quote)
+                     if version_key(m.group(0)) == value), None)
     return next((m.group(0) for m in _DATE_TEXT.finditer(quote) if calendar_value(m.group(0), "date") == value),
                 None)
 

@@ -69,6 +69,7 @@ _add("bytes/sample", 1.0, "bytes/sample", "bytes per sample", "byte per sample",
      "bytes per point", "b/sample", "字节/点")
 # calendar values: a date is YYYYMMDD, a year is the year (see parse_quantity); each is its own unit family
 _add("date", 1.0, "date")
+_add("version", 1.0, "version")
 _add("year", 1.0, "year")
 # counted things: their own unit families, so 3,559 people never meets 3,559 households
 _add("people", 1.0, "people", "persons", "inhabitants", "residents", "人", "名居民")
@@ -191,6 +192,8 @@ def quantity_label(value: float, unit: str) -> str:
     if unit == "date" and 10000101 <= value <= 99991231 and value == int(value):
         n = int(value)
         return f"{n // 10000:04d}-{n // 100 % 100:02d}-{n % 100:02d}"
+    if unit == "version" and value >= 0 and value == int(value):
+        return version_text(int(value))
     return f"{number_text(value)} {unit}".strip()
 
 
@@ -248,6 +251,10 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
         canon, factor = canonical_unit(unit)
         return Quantity(float(raw) * factor, canon)
     calendar_unit = canonical_unit(unit)[0] if unit else ""
+    if calendar_unit == "version":
+        if (key := version_key(raw)) is None:
+            raise NumberFormatError(f"no version in {raw!r}")
+        return Quantity(float(key), "version")
     if calendar_unit in ("date", "year"):
         calendar = calendar_value(raw, calendar_unit)
         if calendar is None:
@@ -286,6 +293,30 @@ _MONTH_D_Y = re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _CJK_FULL = re.compile(r"(\d{3,4})\s?年\s?(\d{1,2})\s?月\s?(\d{1,2})\s?日")
 _A_YEAR = re.compile(r"(?<!\d)(\d{3,4})(?!\d)")
+
+
+_VERSION_TEXT = re.compile(r"(?<![\w.])v?(\d{1,5})((?:\.\d{1,5}){0,3})(?![\w.]*\d)", re.I)
+
+
+def version_key(raw: str) -> int | None:
+    """A version as one orderable number: "3.12.14" -> 3_012_014_000, "v1.31" -> 1_031_000_000, so that equal
+    versions are equal values and a later release is a larger one (at most four parts, each below 1000)."""
+    m = _VERSION_TEXT.search(raw.strip())
+    if m is None:
+        return None
+    parts = [int(m.group(1)), *(int(p) for p in m.group(2).split(".")[1:])]
+    if any(p >= 1000 for p in parts[1:]) or parts[0] >= 1_000_000:
+        return None
+    parts += [0] * (4 - len(parts))
+    return ((parts[0] * 1000 + parts[1]) * 1000 + parts[2]) * 1000 + parts[3]
+
+
+def version_text(key: int) -> str:
+    """The version a key stands for, without trailing zero parts beyond major.minor ("3.12.14", "1.31")."""
+    parts = [key // 1_000_000_000, key // 1_000_000 % 1000, key // 1000 % 1000, key % 1000]
+    while len(parts) > 2 and parts[-1] == 0:
+        parts.pop()
+    return ".".join(str(p) for p in parts)
 
 
 def calendar_value(raw: str, unit: str) -> int | None:

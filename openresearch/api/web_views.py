@@ -104,7 +104,7 @@ def value_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`GET /topics/values` rows for the topics page: the value as written and its dates."""
     out = []
     for r in rows:
-        unit = "" if r.get("unit") in ("year", "date") else r.get("raw_unit") or ""
+        unit = "" if r.get("unit") in ("year", "date", "version") else r.get("raw_unit") or ""
         raw = f"{r.get('raw_value') or ''} {unit}".strip()
         out.append({**r, "text": raw or quantity(r.get("value"), r.get("unit")),
                     "condition": str(r.get("condition") or "").strip()})

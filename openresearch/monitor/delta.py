@@ -149,6 +149,6 @@ def raw_value(r: Row) -> str:
     written, value = r.get("raw_value"), r.get("value")
     raw = str(written).strip() if written else number_text(value) if isinstance(value, int | float) else str(value)
     unit = str(r.get("raw_unit") or "").strip()
-    if not unit or unit in ("year", "date") or raw.lower().endswith(unit.lower()):
+    if not unit or unit in ("year", "date", "version") or raw.lower().endswith(unit.lower()):
         return raw
     return f"{raw} {unit}"

@@ -183,6 +183,16 @@ def cell_values(cell: str) -> list[Value]:
 _ANNOTATION = re.compile(r"\d\s*\(\s*[±~+-]?\s*$")
 
 
+_VERSION_CELL = re.compile(r"v?\d+\.\d+\.\d+(?:\.\d+)?|v\d+\.\d+")
+
+
+def _version_cell(cell: str) -> str | None:
+    """The version a cell holds and nothing else ("3.12.14", "v1.31.2", "`26.7.0`"); a two-part number
+    ("3.12") reads as a figure unless written with a "v"."""
+    text = clean_cell(cell)
+    return text if _VERSION_CELL.fullmatch(text) else None
+
+
 def _unit_word(cell: str, v: Value) -> Value:
     """"30 months": a bare figure and the one word after it are a figure and its unit."""
     if v.unit or v.kind not in ("bare", ""):
@@ -440,6 +450,16 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
             edition, who = re.sub(r"\s*\[\^?\w+\]", "", who).strip(), subject
         metric = (label_key or _slug(_HEAD_UNIT.sub("", clean_cell(label.text)))) if transposed else col.metric
         if not who or not metric:
+            continue
+        if not transposed and (version := _version_cell(cell.text)):
+            # "3.12.14" under "Latest", "1.18.19" under "Final patch release": the column's value is a version
+            at = cell.start - quote_start + cell.text.find(version)
+            if at >= 0 and quote[at:at + len(version)] == version:
+                # the header's own words: "Final Patch Release" holds a version, not the date "released" names
+                own = _slug(_HEAD_UNIT.sub("", clean_cell(header[i]))) or metric
+                out.append(ObservationIn(entity=who, metric=own, value=version, unit="version",
+                                         condition=", ".join(dict.fromkeys(
+                                             p for p in (qualifier, edition, row.group, setup) if p)) or None))
             continue
         for v in cell_values(cell.text):
             if v.kind in ("date", "year") or (v.kind == "bare" and re.fullmatch(r"(?:19|20)\d\d", v.raw)):

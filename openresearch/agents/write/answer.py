@@ -34,7 +34,7 @@ from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.plan.attributes import metric_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
-from openresearch.conflicts import core_name, count_word
+from openresearch.conflicts import EXACT_UNITS, core_name, count_word
 from openresearch.graph.ranking import best_first
 from openresearch.identity import entity_key
 from openresearch.ingest.records.model import RECORD_KIND
@@ -199,7 +199,7 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
 def _same_value(a: ObservationView, b: ObservationView) -> bool:
     if a.unit != b.unit:
         return False
-    if a.unit in ("year", "date"):
+    if a.unit in EXACT_UNITS:
         return a.value == b.value
     return Quantity(a.value, a.unit).close_to(Quantity(b.value, b.unit), rel_tol=0.01)
 
