@@ -69,3 +69,19 @@ def test_as_fast_as_is_a_speedup_against_its_baseline() -> None:
     got = {(o.metric, o.value, o.condition) for o in observations(s, [], set(), context_entity="Brantex")}
     assert ("speedup", "4-12", "vs Quillo") in got
     assert ("memory_ratio", "0.3", None) in got
+
+
+def test_a_span_stated_of_its_subject_takes_it_as_metric_but_not_a_span_deeper_down() -> None:
+    s = "Development cycles are reduced to six weeks from the current twelve."
+    got = {(o.metric, o.value) for o in observations(s, [], set(), context_entity="Brantex")}
+    assert ("development_cycle", "six weeks") in got
+    # the value belongs to the phase, not to the cycle the sentence is about
+    s = "Each release cycle is broken down into a development phase lasting about 4 months."
+    assert subject_phrase(s, s.index("4 months")) is None
+
+
+def test_a_two_letter_name_the_address_capitalises_counts_when_the_text_writes_it_so() -> None:
+    text = ("The Qx team plans each release. Every Qx release gets support, and the Qx tools follow. " * 3 +
+            "We are going to ship; it goes well. Google hosts the Qx site.")
+    assert address_subject("file:///d/qx__wiki__Qx-Release-Cycle.md", text) == ("Qx", 10)
+    assert address_subject("file:///d/qx__wiki__qx-release-cycle.md", text) is None  # "qx" is no capitalised name

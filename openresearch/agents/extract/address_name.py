@@ -33,7 +33,8 @@ def address_words(url: str) -> list[str]:
         for seg in _SEGMENT.findall(chunk):
             seg = re.sub(r"\.(?:[a-z]{1,4})$", "", seg)  # "faq.md" -> "faq"
             for word in {seg, *re.split(r"[-.+]", seg)}:
-                if len(word) >= 3 and not word.isdigit() and word.lower() not in _FURNITURE and \
+                # a two-letter word only as the address capitalises a name ("Go-Release-Cycle")
+                if (len(word) >= 3 or re.fullmatch(r"[A-Z][a-z]", word)) and word.lower() not in _FURNITURE and \
                         not re.fullmatch(r"v?\d[\w.]*", word):
                     out.append(word)
     return list(dict.fromkeys(out))
@@ -52,8 +53,10 @@ def name_uses(word: str, text: str) -> tuple[str, int]:
     or of all capitals ("RapidJSON", "PHP"); mid-sentence uses of a capitalised form ("... the Wibblet
     release"); lower-case uses only where the text also uses it as code does a name ("wibblet.Struct")."""
     masked = mask_links(text)
-    if re.search(rf"(?<![\w/.-]){re.escape(word)}(?:s|es|ed|d|ing)(?![\w/-])", masked, re.I):
-        return "", 0  # "releases", "versioned": an ordinary word takes endings, a name does not
+    # "releases", "versioned": an ordinary word takes endings, a name does not ("Go" is not "going": a two-letter
+    # name is told from a word by its capital)
+    if re.search(rf"(?<![\w/.-]){re.escape(word)}(?:s|es|ed|d|ing)(?![\w/-])", masked, 0 if len(word) <= 2 else re.I):
+        return "", 0
     forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(word)}(?![\w/-]|\.\w)", masked, re.I))
     best, most = "", 0
     for form, n in forms.items():

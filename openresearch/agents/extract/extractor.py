@@ -607,19 +607,23 @@ class DeterministicExtractor:
             top = counts.most_common(2)
             dominant = top[0][0] if top and top[0][1] >= 3 and (len(top) == 1 or top[0][1] >= 2 * top[1][1]) \
                 else None
+            basis = top[0][1] if dominant else 0  # how often the text names the subject chosen so far
             # only a document (not a passage) names its subject often enough to tell; never linked elsewhere
             if named := title_name(source.title, head):
                 dominant = dominant if dominant and entity_key(dominant) == entity_key(named) else \
                     self.aliases.canonical(named)  # a README titled "orjson" is about orjson, not its TypeError
+                basis = len(head)  # a title's name is never overruled
             elif (named := title_subject(source.title, head)) and (
                     dominant is None or _uses(named, mask_links(head)) > top[0][1]):
                 # "Evolving the Zorbly.js Release Schedule" is about Zorbly.js, unless the text names another more
                 dominant = self.aliases.canonical(named)
+                basis = len(head)
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
-                dominant = self.aliases.canonical(word)
-            if dominant is None and (addressed := address_subject(source.url, head)):
-                # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet
+                dominant, basis = self.aliases.canonical(word), n
+            if (addressed := address_subject(source.url, head)) and addressed[1] > 2 * basis:
+                # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet (also when it
+                # names another name, if far less often)
                 dominant = self.aliases.canonical(addressed[0])
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
                             if m.key in ("ingest_throughput", "query_throughput"))

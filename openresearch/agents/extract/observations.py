@@ -495,17 +495,23 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
 
 # what a unit alone calls a value: a percentage, a ratio, a size; the clause's own words name it better
 _GENERIC = frozenset({"percentage", "ratio", "size"})
+_SPAN_UNITS = frozenset({"days", "day", "weeks", "week", "months", "month", "years", "year", "周", "个月", "年"})
 
 
-def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Mention], rel: Relative | None) -> str:
+def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Mention], rel: Relative | None,
+                      context_entity: str | None = None) -> str:
     """A value whose unit alone names its metric takes the common noun phrase its clause states it of: "the
     extra memory introduced by ... is usually 20%" is extra_memory, not a percentage. A subject that is a name
     the sentence links is whose value it is, not what it measures."""
-    if metric not in _GENERIC or rel is not None:
+    if rel is not None or (metric not in _GENERIC and not (v.kind == "time" and _is_span(v))):
         return metric
     phrase = subject_phrase(text, v.start)
-    if not phrase or any(m.start < text.find(phrase) + len(phrase) and text.find(phrase) < m.end for m in mentions):
+    if not phrase or any(m.start < text.find(phrase) + len(phrase) and text.find(phrase) < m.end for m in mentions) \
+            or (context_entity and context_entity.lower() in phrase.lower()):
         return metric
+    if metric not in _GENERIC and set(metric.split("_")) <= {_singular(w) for w in phrase.lower().split()} | set(
+            phrase.lower().split()):
+        return metric  # "The median age ... was 41.9 years": the clause's own metric word already names it
     words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", phrase)]
     prefix = ""
     while len(words) > 1 and words[0] in _PHRASE_ADJ:
@@ -990,7 +996,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, own[0], own[1], None))
             if own[2]:
                 defaults[v.start] = own[2]
-    measured = [(v, _named_by_subject(text, v, _widen(text, v, metric, mentions), mentions, rel), unit, rel)
+    measured = [(v, _named_by_subject(text, v, _widen(text, v, metric, mentions), mentions, rel, context_entity),
+                 unit, rel)
                 for v, metric, unit, rel in measured if not _MISSED.search(text[max(0, v.start - 60):v.start])]
     # "p99 of 8 ms at 30 MB/s", "writing at 200 MB/s, Pulsar served reads 1.5 times faster": the rate is the load
     latency = any(m.endswith(("latency", "_time")) or rel is not None for _, m, _, rel in measured)

@@ -92,24 +92,36 @@ _STATING = re.compile(r"(?:is|are|was|were|be|been|being|remains?|stays?|becomes
                       r"totals?|averages?)$", re.I)
 
 
+# a passive that sets its subject to the value: "cycles are reduced to six weeks" ("are released every six months"
+# says when something happens, not what it measures)
+_CHANGED = re.compile(r"(?:reduced|increased|extended|shortened|raised|lowered|changed|set|limited|capped|doubled|"
+                      r"halved|cut|fixed|defined|configured)$", re.I)
+_STATED = re.compile(r"\b(?:is|are|was|were|be|been|remains?|stays?|becomes?|reach(?:es)?|stands?|amounts?|totals?|"
+                     r"averages?)\b", re.I)
+
+
 def subject_phrase(sentence: str, pos: int) -> str | None:
     """What the value at `pos` is a quantity of, when its clause states it of a common noun phrase: "the extra
     memory introduced by ... is usually 20%" gives "extra memory", "Development cycles are reduced to six weeks"
     gives "Development cycles". None when the subject is a name, a pronoun or the document's own product (the
     value is then that one's, and its metric comes from elsewhere), or when the clause's verb does not state a
     quantity of its subject ("Each object has an overhead of one pointer")."""
-    if _CJK.search(sentence) or len(sentence) > 1000:
-        return None
+    if _CJK.search(sentence) or len(sentence) > 1000 or not _STATED.search(sentence[:pos]):
+        return None  # no verb that states a quantity before the value: nothing to parse for
     toks = _parse(sentence)
     i = next((k for k, t in enumerate(toks) if t[0] <= pos < t[1]), None)
-    while i is not None and toks[i][2] != i and toks[toks[i][2]][4] in ("NUM", "SYM", "NOUN") and \
+    while i is not None and toks[i][2] != i and toks[toks[i][2]][4] in ("NUM", "SYM", "NOUN", "PROPN") and \
             toks[toks[i][2]][0] - toks[i][1] <= 1:
         i = toks[i][2]  # "20" -> "%": the value's own top token
     if i is not None and toks[toks[i][2]][4] in ("ADJ", "ADV"):
         return None  # "100% fair", "20% faster": the value measures the adjective, not the subject
     seen: set[int] = set()
+    first = i
     while i is not None and i not in seen:
         seen.add(i)
+        if (i != first and toks[i][4] in ("NOUN", "PROPN")) or (toks[i][4] == "VERB" and toks[i][3] in (
+                "xcomp", "advcl", "relcl", "acl", "ccomp")):
+            return None  # "a development phase lasting about 4 months": the value is the phase's, deeper down
         subj = [k for k, t in enumerate(toks) if t[2] == i and k != i and t[3] in ("nsubj", "nsubjpass")]
         if subj:
             k = subj[0]
@@ -120,7 +132,8 @@ def subject_phrase(sentence: str, pos: int) -> str | None:
                 return None  # "our class": the document's own product
             verb = sentence[toks[i][0]:toks[i][1]]
             aux = [sentence[t[0]:t[1]] for t in toks if t[2] == i and t[3] in ("aux", "auxpass", "cop")]
-            if toks[k][4] != "NOUN" or not (toks[k][3] == "nsubjpass" or _STATING.match(verb) or
+            if toks[k][4] != "NOUN" or not ((toks[k][3] == "nsubjpass" and _CHANGED.match(verb)) or
+                                            _STATING.match(verb) or
                                             (any(_STATING.match(a) for a in aux) and toks[i][4] != "VERB")):
                 return None
             left = k
