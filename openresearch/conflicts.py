@@ -17,7 +17,14 @@ from urllib.parse import urlsplit
 
 from openresearch.identity import entity_key
 from openresearch.models import ConflictGroup, ConflictValue
-from openresearch.numbers import Quantity, calendar_value, find_quantities, quantity_label, version_key
+from openresearch.numbers import (
+    Quantity,
+    calendar_value,
+    find_quantities,
+    quantity_label,
+    version_key,
+    written_with_unit,
+)
 
 # years and dates (values are the year, or YYYYMMDD) are facts, not measurements: any difference counts
 EXACT_UNITS = frozenset({"year", "date", "version"})
@@ -165,7 +172,7 @@ def cluster_value(group: list[ObservedValue]) -> ConflictValue:
         value=rep, unit=group[0].unit,
         # a year or a date is written without its unit ('1912', 'May 4, 1912'), as its quote writes it
         raw_values=list(dict.fromkeys(ob.raw_value.strip() if ob.unit in EXACT_UNITS
-                                      else f"{ob.raw_value} {ob.raw_unit}".strip() for ob in written)),
+                                      else written_with_unit(ob.raw_value, ob.raw_unit) for ob in written)),
         raw_unit="" if first.unit in EXACT_UNITS else first.raw_unit,
         evidence_ids=list(evidence), quotes=[ob.quote for ob in evidence.values()],
         source_ids=list(sources), source_urls=[ob.url for ob in sources.values()],

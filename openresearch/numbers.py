@@ -197,6 +197,22 @@ def quantity_label(value: float, unit: str) -> str:
     return f"{number_text(value)} {unit}".strip()
 
 
+def written_with_unit(raw: str, unit: str | None) -> str:
+    """A value as its source writes it, with its unit when the written form lacks one: "six months" (not "six
+    months months"), "twenty four months (2 years)", "1 year" (not "1 years"), "605 MB/s"; a year, a date or a
+    version stands alone ("October 2028", never "October 2028 year")."""
+    raw, unit = raw.strip(), (unit or "").strip()
+    if not unit or unit in ("year", "date", "version") or raw.lower().endswith(unit.lower()) or \
+            re.search(rf"(?<![\w/]){re.escape(unit)}(?![\w/])", raw, re.I):
+        return raw
+    if re.fullmatch(r"[-+]?0*1(?:\.0+)?", raw) and unit.lower() in _PLURAL_SPANS:
+        unit = unit[:-1]  # "1 year"
+    return f"{raw} {unit}"
+
+
+_PLURAL_SPANS = frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "releases"})
+
+
 def number_text(value: float, digits: int = 12) -> str:
     """A number as people write it: no trailing ".0", no exponent below 10^15, at most `digits` significant
     digits (so float noise such as 0.30000000000000004 reads 0.3)."""

@@ -73,10 +73,15 @@ def guess_lang(text: str, declared: str | None = None) -> str | None:
     return guess
 
 
+_COMPOUND = re.compile(r"(?<![\w-])[a-z]{2,}(?:-[a-z]{2,})+(?![\w-])")
+
+
 def tokens(text: str) -> list[str]:
     """Lower-case words without stop words, plus CJK character bigrams (Chinese has no spaces)."""
     lowered = text.lower()
     out = [w for w in _WORD.findall(lowered) if w not in STOP_WORDS and len(w) > 1]
+    # a hyphenated compound is also the word it is written as elsewhere: "bug-fix" matches "bugfix"
+    out += [m.replace("-", "") for m in _COMPOUND.findall(lowered) if len(m) <= 24]
     for run in _CJK_RUN.findall(lowered):
         if len(run) == 1:
             out.append(run)

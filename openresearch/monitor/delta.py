@@ -14,7 +14,7 @@ from openresearch.implied_conflicts import implied_groups
 from openresearch.models import ConflictGroup
 from openresearch.monitor.models import ConflictItem, SourceItem, ValueChange
 from openresearch.monitor.timefacts import OWN_ROLES, Supersession, TimedObservation, current_as_of, timed
-from openresearch.numbers import number_text
+from openresearch.numbers import number_text, written_with_unit
 
 Row = Mapping[str, Any]
 
@@ -148,7 +148,4 @@ def raw_value(r: Row) -> str:
     2028 year"), "six months" (not "six months months"), "605 MB/s"."""
     written, value = r.get("raw_value"), r.get("value")
     raw = str(written).strip() if written else number_text(value) if isinstance(value, int | float) else str(value)
-    unit = str(r.get("raw_unit") or "").strip()
-    if not unit or unit in ("year", "date", "version") or raw.lower().endswith(unit.lower()):
-        return raw
-    return f"{raw} {unit}"
+    return written_with_unit(raw, str(r.get("raw_unit") or ""))

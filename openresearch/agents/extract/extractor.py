@@ -43,7 +43,7 @@ from openresearch.agents.extract.extract_rules import (
     mask_links,
     sentence_units,
 )
-from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family
+from openresearch.agents.extract.metric_names import canonical_metric, metric_mentions, same_family, shares_words
 from openresearch.agents.extract.observations import (
     LABEL_LINE,
     condition_spans,
@@ -489,7 +489,8 @@ class DeterministicExtractor:
             return ExtractionResult()
         self.doc_subject(source)  # registers a name the source keeps using before sentences are linked
         mentions = self.mentions(source.text, units, question, plan)
-        scores = self.score(source.text, units, mentions, question, plan)
+        about = self.doc_subject(source)
+        scores = self.score(source.text, units, mentions, question, plan, about.lead or about.dominant)
         order = sorted(range(len(units)), key=lambda i: (-scores[i], units[i].start))
         items: list[EvidenceItem] = []
         quoted: set[str] = set()
@@ -526,9 +527,10 @@ class DeterministicExtractor:
         return self.linker.link([text[s[0]:s[1]] for s in spans])
 
     def score(self, text: str, spans: Sequence[tuple[int, int]] | Sequence[Unit], mentions: Sequence[Sequence[Mention]],
-              question: SubQuestion, plan: Plan) -> list[float]:
+              question: SubQuestion, plan: Plan, subject: str | None = None) -> list[float]:
         """0.45 embedding similarity (best over the question and its queries) + 0.35 keyword overlap +
-        0.2 entity overlap, + 0.05 for a number when the question asks for one."""
+        0.2 entity overlap, + 0.05 for a number when the question asks for one. A sentence that names nothing
+        in a document about `subject` ("During the first 24 months it receives bugfix updates") is about that."""
         texts = [text[s[0]:s[1]] for s in spans]
         # a table row is ranked as its reader sees it: under its caption and header ("simdjson | 2.5" is a parsing
         # speed in GB/s on twitter.json), and its cells' bare numbers are figures
@@ -553,6 +555,8 @@ class DeterministicExtractor:
                 facts = facts._replace(statistic=True, kinds=facts.kinds | {"table"})
             kw = min(1.0, len(q_tokens & facts.tokens) / max(2, min(len(q_tokens), 6))) if q_tokens else 0.0
             names = {m.canonical for m in found}
+            if subject and not names & want:
+                names.add(self.aliases.canonical(subject))
             ent = min(1.0, len(names & want) / min(len(want), 2)) if want else (0.5 if names else 0.0)
             bonus = 0.05 if (numeric or asked) and facts.statistic else 0.0
             score = 0.45 * emb + 0.35 * kw + 0.2 * ent
@@ -562,7 +566,7 @@ class DeterministicExtractor:
                 figure = bool(facts.kinds & {"year", "date"}) if dated else bool(facts.kinds - _NOT_FIGURES)
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
-                elif any(same_family(k, a) for k in facts.metrics for a in asked):
+                elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked):
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
             out.append(round(score + bonus, 6))
         return out

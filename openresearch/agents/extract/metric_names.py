@@ -11,6 +11,7 @@ Keys are lower-case snake case. A key may carry a statistic prefix (`p99_latency
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from typing import NamedTuple
@@ -226,7 +227,15 @@ _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|m
 
 def _stems(key: str) -> set[str]:
     words = re.findall(r"[a-z]+|[\u4e00-\u9fff]+", key.lower().replace("_", " "))
-    return {w[:4] for w in words if w not in _FILLER and len(w) >= 3}
+    # a short word and the next one are also the compound they are written as elsewhere ("bug fix", "bugfix")
+    joined = {(a + b)[:4] for a, b in itertools.pairwise(words)
+              if len(a) < 4 and a not in _FILLER and a.isascii() and b.isascii()}
+    return {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined
+
+
+def shares_words(metric: str, wanted: str) -> bool:
+    """Whether a source's own metric name and an asked one share a content word ("bugfix", "bug-fix phase")."""
+    return bool(_stems(metric) & _stems(wanted))
 
 
 def answers_by_operation(unit: str | None, condition: str | None, wanted: str) -> bool:
