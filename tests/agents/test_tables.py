@@ -258,6 +258,36 @@ def test_benchmark_lines_name_their_entity_among_the_label_words_joined_or_not()
     assert line_observations("BenchmarkOther 12 ns/op 3 B/op", lambda words: None) == []
 
 
+ALTERNATIVES = """# frobz
+
+Frobz is a codec. Install Frobz with one command; Frobz has no dependencies, and Frobz is small.
+
+```text
+BenchmarkEncoder_Generic_Frobz-16              32393 ns/op    402.40 MB/s
+BenchmarkEncoder_Generic_Frobz_Fast-16         30000 ns/op    420.00 MB/s
+BenchmarkEncoder_Generic_QuuxLib-16            42168 ns/op    309.12 MB/s
+BenchmarkEncoder_Parallel_Generic_Frobz-16      6681 ns/op   1950.93 MB/s
+BenchmarkEncoder_Parallel_Generic_StdLib-16    45902 ns/op    283.97 MB/s
+```
+"""
+
+
+def test_a_label_segment_that_takes_a_known_names_place_is_a_name_no_list_knows() -> None:
+    from openresearch.agents.extract.benchlines import alternative_of_known, label_slots
+
+    assert label_slots("BenchmarkEncoder_Generic_Frobz-16") == ["Encoder", "Generic", "Frobz"]
+    labels = ["BenchmarkEncoder_Generic_Frobz-16", "BenchmarkEncoder_Generic_QuuxLib-16",
+              "BenchmarkEncoder_Parallel_Generic_Frobz-16", "BenchmarkEncoder_Parallel_Generic_StdLib-16"]
+    known = {"frobz": "Frobz"}.get
+    assert alternative_of_known(labels, labels[3], lambda s: known(s.lower())) == "StdLib"
+    assert alternative_of_known(labels, labels[1], lambda s: known(s.lower())) == "QuuxLib"
+    # "Encoder" and "Generic" never alternate with a known name
+    assert alternative_of_known(labels[:1], labels[0], lambda s: known(s.lower())) is None
+    got = {(o.entity, str(o.value)) for _, o in read(ALTERNATIVES, "frobz.md")}
+    assert {("StdLib", "45902"), ("QuuxLib", "42168")} <= got, got
+    assert not any(e in ("Encoder", "Generic", "Parallel") for e, _ in got)
+
+
 def test_a_bare_number_in_parentheses_after_a_cells_figure_annotates_it() -> None:
     from openresearch.agents.extract.tables import cell_values
 

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 
-from openresearch.ingest.benchlines import figures, label_words
+from openresearch.ingest.benchlines import figures, is_bench_line, label_words
 from openresearch.models import ObservationIn
 
 
@@ -49,3 +50,47 @@ def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None
             continue
         out.append(ObservationIn(entity=entity, metric=metric, value=f.raw, unit=f.unit, condition=condition))
     return out
+
+
+def label_slots(label: str) -> list[str]:
+    """A label's segments: "BenchmarkEncoder_Generic_Sonic-16" -> Encoder, Generic, Sonic (the tool's word and
+    the thread count dropped)."""
+    label = re.sub(r"-\d+$", "", label.strip())
+    parts = [p for p in re.split(r"[_/:.]+", label) if p]
+    if parts:
+        parts[0] = re.sub(r"^(?:Benchmark|Bench|Test)(?=[A-Z_]|$)", "", parts[0])
+    return [p for p in parts if p]
+
+
+def block_labels(text: str, start: int) -> list[str]:
+    """The labels of the benchmark lines in the run of lines around `start` (one tool's output)."""
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    lo = at  # blank lines between them do not end a run (ingest keeps each line a paragraph of its own)
+    while lo > 0 and (is_bench_line(lines[lo - 1]) or (not lines[lo - 1].strip() and lo > 1 and
+                                                        is_bench_line(lines[lo - 2]))):
+        lo -= 1
+    hi = at
+    while hi + 1 < len(lines) and (is_bench_line(lines[hi + 1]) or (
+            not lines[hi + 1].strip() and hi + 2 < len(lines) and is_bench_line(lines[hi + 2]))):
+        hi += 1
+    return [read[0] for line in lines[lo:hi + 1] if (read := figures(line)) is not None]
+
+
+def alternative_of_known(labels: Sequence[str], own: str, known: Callable[[str], str | None]) -> str | None:
+    """The segment of label `own` that takes a known name's place in its sibling lines: two labels alike but for
+    one segment ran alternatives in it ("Encoder_Generic_Sonic" and "Encoder_Generic_StdLib": Sonic and StdLib),
+    so a segment that alternates with a known name is a name too, one no list knows. None when none does."""
+    rows = [[p.lower() for p in label_slots(x)] for x in labels]
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for a, b in itertools.combinations(rows, 2):
+        if len(a) == len(b) and len(diff := [i for i in range(len(a)) if a[i] != b[i]]) == 1:
+            parent[root(a[diff[0]])] = root(b[diff[0]])
+    named_roots = {root(p.lower()) for r in labels for p in label_slots(r) if known(p) is not None}
+    return next((seg for seg in label_slots(own) if root(seg.lower()) in named_roots and known(seg) is None), None)

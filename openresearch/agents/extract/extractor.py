@@ -24,7 +24,7 @@ import numpy as np
 
 from openresearch.agents.extract.address_name import address_subject
 from openresearch.agents.extract.asked import Asked, asked_metric
-from openresearch.agents.extract.benchlines import line_observations
+from openresearch.agents.extract.benchlines import alternative_of_known, block_labels, line_observations
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
@@ -58,7 +58,7 @@ from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
-from openresearch.ingest.benchlines import is_bench_line
+from openresearch.ingest.benchlines import is_bench_line, label_words
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import tokens
 from openresearch.models import (
@@ -762,7 +762,7 @@ class DeterministicExtractor:
                                          lookup=plan.kind == "lookup")
         read: list[ObservationIn] | None = None
         if is_bench_line(quote):
-            read = line_observations(quote, lambda words: self.label_entity(words, want, source))
+            read = line_observations(quote, lambda words: self.label_entity(words, want, source, start))
         elif row := table_row(source.text, start):
             shifted = [m._replace(start=m.start + start, end=m.end + start) for m in found]
             subject = self.doc_subject(source)
@@ -781,23 +781,36 @@ class DeterministicExtractor:
                             source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
                             entities=entities, observations=obs, question_id=question.id, score=score)
 
-    def label_entity(self, words: Sequence[str], want: set[str], source: SourceDoc) -> str | None:
+    def label_entity(self, words: Sequence[str], want: set[str], source: SourceDoc,
+                     start: int | None = None) -> str | None:
         """The entity a benchmark label names among its words ("Encoder Generic Sonic" -> sonic): a name the
         question or the document is about, written as one word or two joined ("JsonIter" for jsoniter), else a
-        name the linker knows."""
-        pieces = [*words, *(a + b for a, b in itertools.pairwise(words))]
+        name the linker knows, else the segment of the label where its sibling lines name known ones
+        ("Encoder_Generic_StdLib" beside "Encoder_Generic_Sonic": StdLib, a name no list knows)."""
         subject = self.doc_subject(source)
         named = [*sorted(want), *(n for n in (subject.lead, subject.dominant) if n)]
-        for piece in pieces:
-            key = entity_key(piece)
-            for name in named:
-                other = entity_key(name)
-                if key and (key == other or (min(len(key), len(other)) >= 6 and (
-                        other.startswith(key) or key.startswith(other)))):
-                    return name
+
+        def known(*pieces: str) -> str | None:
+            for piece in pieces:
+                key = entity_key(piece)
+                for name in named:
+                    other = entity_key(name)
+                    if key and (key == other or (min(len(key), len(other)) >= 6 and (
+                            other.startswith(key) or key.startswith(other)))):
+                        return name
+            return None
+
+        pieces = [*words, *(a + b for a, b in itertools.pairwise(words))]
+        if got := known(*pieces):
+            return got
         found = self.linker.link([" ".join(words)])[0]
         if found:
             return found[0].canonical
+        if start is not None and (siblings := block_labels(source.text, start)):
+            own = next((x for x in siblings if label_words(x) == list(words)), None)
+            if own is not None and (alt := alternative_of_known(
+                    siblings, own, lambda seg: known(seg, *label_words(seg)))) is not None:
+                return alt
         if len(words) == 1 and (own := subject.lead or subject.dominant) and (words[0].islower() or re.search(
                 rf"(?<![\w./-]){re.escape(words[0].lower())}(?![\w-])", source.text)):
             # "fillrandom : 2.460 micros/op", "# Write 68.5ms (14593 op/sec)": a test the document's own product
