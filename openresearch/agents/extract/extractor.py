@@ -58,7 +58,7 @@ from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
-from openresearch.ingest.benchlines import is_bench_line, label_words
+from openresearch.ingest.benchlines import figures, is_bench_line, label_words
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import tokens
 from openresearch.models import (
@@ -490,7 +490,7 @@ class DeterministicExtractor:
         self.doc_subject(source)  # registers a name the source keeps using before sentences are linked
         mentions = self.mentions(source.text, units, question, plan)
         about = self.doc_subject(source)
-        scores = self.score(source.text, units, mentions, question, plan, about.lead or about.dominant)
+        scores = self.score(source.text, units, mentions, question, plan, about.lead or about.dominant, source)
         order = sorted(range(len(units)), key=lambda i: (-scores[i], units[i].start))
         items: list[EvidenceItem] = []
         quoted: set[str] = set()
@@ -527,7 +527,8 @@ class DeterministicExtractor:
         return self.linker.link([text[s[0]:s[1]] for s in spans])
 
     def score(self, text: str, spans: Sequence[tuple[int, int]] | Sequence[Unit], mentions: Sequence[Sequence[Mention]],
-              question: SubQuestion, plan: Plan, subject: str | None = None) -> list[float]:
+              question: SubQuestion, plan: Plan, subject: str | None = None,
+              source: SourceDoc | None = None) -> list[float]:
         """0.45 embedding similarity (best over the question and its queries) + 0.35 keyword overlap +
         0.2 entity overlap, + 0.05 for a number when the question asks for one. A sentence that names nothing
         in a document about `subject` ("During the first 24 months it receives bugfix updates") is about that."""
@@ -542,6 +543,7 @@ class DeterministicExtractor:
         sims = _best_cosines(vectors[len(asks):], vectors[:len(asks)])
         q_tokens = _stems(" ".join([question.text, *question.keywords, *question.aspects, *question.queries]))
         want = self.wanted(question, plan)
+        focus = {self.aliases.canonical(n) for n in question.entities} or want
         numeric = bool(_NUMERIC_ASK.search(" ".join([question.text, *question.aspects])))
         # the quantities asked: the sub-question's own, or (a sub-question about one entity) every one the
         # question names
@@ -549,15 +551,19 @@ class DeterministicExtractor:
         own = asked_for(plan)  # a date or count asked under the question's own words
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         out = []
-        for sent, emb, found, row in zip(ranked, sims, mentions, rows, strict=True):
+        for span, sent, emb, found, row in zip(spans, ranked, sims, mentions, rows, strict=True):
             facts = self._sentence_facts(sent)
             if row is not None and any(cell_values(c.text) for c in row.cells[1:]):
                 facts = facts._replace(statistic=True, kinds=facts.kinds | {"table"})
             kw = min(1.0, len(q_tokens & facts.tokens) / max(2, min(len(q_tokens), 6))) if q_tokens else 0.0
             names = {m.canonical for m in found}
+            if source is not None and (read := figures(sent)) is not None and (
+                    ran := self.label_entity(label_words(read[0]), want, source, span[0], plan.question)):
+                names.add(ran)  # a benchmark line names what ran in its label ("Encoder_Generic_StdLib")
             if subject and not names & want:
                 names.add(self.aliases.canonical(subject))
-            ent = min(1.0, len(names & want) / min(len(want), 2)) if want else (0.5 if names else 0.0)
+            # a sub-question about one of the compared names favours sentences about that one
+            ent = min(1.0, len(names & focus) / min(len(focus), 2)) if focus else (0.5 if names else 0.0)
             bonus = 0.05 if (numeric or asked) and facts.statistic else 0.0
             score = 0.45 * emb + 0.35 * kw + 0.2 * ent
             if asked:
@@ -762,7 +768,13 @@ class DeterministicExtractor:
                                          lookup=plan.kind == "lookup")
         read: list[ObservationIn] | None = None
         if is_bench_line(quote):
-            read = line_observations(quote, lambda words: self.label_entity(words, want, source, start))
+            read = line_observations(quote, lambda words: self.label_entity(words, want, source, start,
+                                                                            plan.question))
+            if read and (std := standard_library(plan.question, want)):
+                # the label's "Std Lib" named the entity: no part of the condition ("Encoder Generic")
+                read = [o.model_copy(update={"condition": " ".join(
+                    w for w in (o.condition or "").split() if w.lower() not in _STD_WORDS | {"lib"}) or None})
+                        if o.entity == std else o for o in read]
         elif row := table_row(source.text, start):
             shifted = [m._replace(start=m.start + start, end=m.end + start) for m in found]
             subject = self.doc_subject(source)
@@ -782,7 +794,7 @@ class DeterministicExtractor:
                             entities=entities, observations=obs, question_id=question.id, score=score)
 
     def label_entity(self, words: Sequence[str], want: set[str], source: SourceDoc,
-                     start: int | None = None) -> str | None:
+                     start: int | None = None, question: str = "") -> str | None:
         """The entity a benchmark label names among its words ("Encoder Generic Sonic" -> sonic): a name the
         question or the document is about, written as one word or two joined ("JsonIter" for jsoniter), else a
         name the linker knows, else the segment of the label where its sibling lines name known ones
@@ -803,6 +815,8 @@ class DeterministicExtractor:
         pieces = [*words, *(a + b for a, b in itertools.pairwise(words))]
         if got := known(*pieces):
             return got
+        if (std := standard_library(question, want)) and any(p.lower() in _STD_WORDS for p in pieces):
+            return std  # "StdLib" in a label, "the standard library encoding/json" in the question
         found = self.linker.link([" ".join(words)])[0]
         if found:
             return found[0].canonical
@@ -820,6 +834,21 @@ class DeterministicExtractor:
         # "Encoder" and "Generic" name what ran, not who
         prose = prose_words(source.text)
         return next((w for w in reversed(pieces) if len(w) > 2 and w.lower() in prose), None)
+
+
+# how a label or a source shortens "standard library": synonyms only, the question's apposition decides which name
+_STD_WORDS = frozenset({"stdlib", "std", "standardlibrary", "standard"})
+_STD_BEFORE = re.compile(r"(?:标准库|standard library|stdlib|std)\s*(?:的\s*|[(（]\s*)?([^\s，,、。？?（）()]+)", re.I)
+
+
+def standard_library(question: str, want: set[str]) -> str | None:
+    """The asked name the question calls its standard library ("标准库 encoding/json", "the standard library
+    encoding/json"), or None."""
+    keys = {entity_key(w): w for w in want}
+    for m in _STD_BEFORE.finditer(question):
+        if (name := keys.get(entity_key(m.group(1)))) is not None:
+            return name
+    return None
 
 
 @lru_cache(maxsize=16)

@@ -319,7 +319,9 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
                          last=False)
         if named:
             return named, v.unit
-        for pattern, name in ((r"CPU", "cpu_utilisation"), (r"error|loss|失败|丢失", "error_rate"),
+        for pattern, name in ((r"CPU", "cpu_utilisation"),
+                              (r"performance (?:loss|penalty|hit)|性能损失|性能下降|slowdown", "performance_loss"),
+                              (r"error|loss|失败|丢失", "error_rate"),
                               (r"cost|cheaper|saving|成本|费用", "cost_change"),
                               (r"compress|压缩", "compression_saving"), (r"disk|storage|磁盘", "disk_usage")):
             if _cue(pattern, window):

@@ -322,10 +322,14 @@ def _in_context(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     Frobz" (the thing is Frobz), and, when the words before a colon name something, the names inside the list after it
     ("... of Frobz: the per-CPU cache size, the Linux kernel version needed"), which are parts of what is asked."""
     starts = {pos for pos, _ in found}
+    ends = sorted(pos + len(name) for pos, name in found)
     owners = set()
     for pos, name in found:
         owned = re.match(r"['’]s\s+|\s*的\s*", text[pos + len(name):])
-        if owned and pos + len(name) + owned.end() in starts:
+        # the last of a list of names ("A、B 和标准库 C 的 JSON 编码") shares its 的 with the others: no owner
+        listed = any(e <= pos and pos - e <= 20 and re.search(r"[、,，]|和|与|及|\b(?:and|or)\b", text[e:pos])
+                     for e in ends)
+        if owned and pos + len(name) + owned.end() in starts and not listed:
             owners.add(pos)
     kept = [(pos, name) for pos, name in found if pos not in owners]
     colon = next((m.start() for m in re.finditer(r"[:：]", text)), -1)
