@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
 from openresearch.models import ObservationIn
@@ -62,7 +63,8 @@ def label_slots(label: str) -> list[str]:
     return [p for p in parts if p]
 
 
-def block_labels(text: str, start: int) -> list[str]:
+@lru_cache(maxsize=4096)
+def block_labels(text: str, start: int) -> tuple[str, ...]:
     """The labels of the benchmark lines in the run of lines around `start` (one tool's output)."""
     lines = text.split("\n")
     at = text.count("\n", 0, start)
@@ -74,7 +76,7 @@ def block_labels(text: str, start: int) -> list[str]:
     while hi + 1 < len(lines) and (is_bench_line(lines[hi + 1]) or (
             not lines[hi + 1].strip() and hi + 2 < len(lines) and is_bench_line(lines[hi + 2]))):
         hi += 1
-    return [read[0] for line in lines[lo:hi + 1] if (read := figures(line)) is not None]
+    return tuple(read[0] for line in lines[lo:hi + 1] if (read := figures(line)) is not None)
 
 
 def alternative_of_known(labels: Sequence[str], own: str, known: Callable[[str], str | None]) -> str | None:

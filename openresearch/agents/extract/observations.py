@@ -497,7 +497,6 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
 
 # what a unit alone calls a value: a percentage, a ratio, a size; the clause's own words name it better
 _GENERIC = frozenset({"percentage", "ratio", "size"})
-_SPAN_UNITS = frozenset({"days", "day", "weeks", "week", "months", "month", "years", "year", "周", "个月", "年"})
 
 
 def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Mention], rel: Relative | None,

@@ -88,16 +88,16 @@ def subject_at(sentence: str, pos: int) -> Subject | None:
 
 
 # the verbs that state a quantity of their subject: "the overhead is 20%", "cycles are reduced to six weeks"
-_STATING = re.compile(r"(?:is|are|was|were|be|been|being|remains?|stays?|becomes?|reach(?:es)?|stands?|amounts?|"
-                      r"totals?|averages?)$", re.I)
+_STATING_WORDS = (r"is|are|was|were|be|been|being|remains?|stays?|becomes?|reach(?:es)?|stands?|amounts?|totals?|"
+                  r"averages?")
+_STATING = re.compile(rf"(?:{_STATING_WORDS})$", re.I)
 
 
 # a passive that sets its subject to the value: "cycles are reduced to six weeks" ("are released every six months"
 # says when something happens, not what it measures)
 _CHANGED = re.compile(r"(?:reduced|increased|extended|shortened|raised|lowered|changed|set|limited|capped|doubled|"
                       r"halved|cut|fixed|defined|configured)$", re.I)
-_STATED = re.compile(r"\b(?:is|are|was|were|be|been|remains?|stays?|becomes?|reach(?:es)?|stands?|amounts?|totals?|"
-                     r"averages?)\b", re.I)
+_STATED = re.compile(rf"\b(?:{_STATING_WORDS})\b", re.I)
 
 
 def subject_phrase(sentence: str, pos: int) -> str | None:
