@@ -93,3 +93,22 @@ Changes in version 10.42 (released 2022-12-11)
     got = {(o.metric, str(o.value)): o.condition or "" for u in doc.units for o in u.observations}
     assert "Version 10.44 07-June-2024" in got[("page_size", "64")]
     assert "Changes in version 10.42 (released 2022-12-11)" in got[("max_nesting_depth", "250")]
+
+
+def test_gnu_news_and_branch_headings_hold_their_entries() -> None:
+    text = """Quillstore NEWS
+
+* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]
+
+** The default page size is now 64KB.
+
+= Quill Store 3.6.0 branch released 2024-03-28
+
+The maximum nesting depth is 250.
+"""
+    src = parse_bytes(text.encode(), kind="text", url="local://t/NEWS", default_kind="local")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), src,
+                        "Which Quillstore releases changed its limits?")
+    got = {(o.metric, str(o.value)): o.condition or "" for u in doc.units for o in u.observations}
+    assert "3.8.4" in got[("page_size", "64")], got
+    assert "3.6.0" in got[("max_nesting_depth", "250")], got

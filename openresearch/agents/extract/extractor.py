@@ -262,12 +262,17 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
 
 # a release heading: "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", and as NEWS files write them,
 # "Version 10.44 07-June-2024", "Changes in version 2.1 (released 2020-03-01)", "widget 3.2.0, 2021-05-06"
-_RELEASE_HEADING = re.compile(r"(?:(?:changes|news|what'?s new) (?:in|for) |release notes for )?"
-                              r"(?:[A-Za-z][\w+-]{0,30} (?=(?:version |release |v)?\[?v?\d))?(?:version |release )?"
-                              r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?"
+# "8.7.0 (2023-09-22)", "Changes in version 2.1 (released 2020-03-01)", "* Noteworthy changes in release 3.8.4
+# (2024-03-18) [stable]", "= Acme 3.6.0 branch released 2024-03-28": a release and its date (outline marks and a
+# trailing tag such as "[stable]" allowed)
+_RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
+                              r"(?:in|for) |release notes for )?"
+                              r"(?:(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
+                              r"(?:version |release )?"
+                              r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?(?: branch)?"
                               r"(?:(?:\s*(?:[-–—,:]\s*|\()|\s+)\s*(?:released:? |released on )?"
                               r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
-                              r"\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})\)?)?", re.I)
+                              r"\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
 
 
 def _names_at_top(name: str, source: SourceDoc) -> bool:
