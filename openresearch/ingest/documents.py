@@ -19,7 +19,7 @@ from openresearch.identity import content_hash, source_id
 from openresearch.ingest.asciidoc import asciidoc_to_markdown
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.encoding import decode_bytes
-from openresearch.ingest.front_matter import record_tables
+from openresearch.ingest.front_matter import record_tables, toml_fields, toml_record_tables
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
 from openresearch.ingest.metadata import parse_date
 from openresearch.ingest.safe_open import LocalFile, read_regular
@@ -40,6 +40,7 @@ SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", 
             **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
             ".html": "html", ".htm": "html", ".pdf": "pdf"}
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
+_FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # Hugo and Zola pages
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
@@ -94,6 +95,8 @@ _KINDS = {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf",
 
 def split_header(text: str) -> tuple[dict[str, str], str]:
     """Header fields (lower-case keys) and the body after the header."""
+    if toml := _FRONT_TOML.match(text):
+        return toml_fields(toml.group(1)), text[toml.end():]
     m = _FRONT.match(text)
     if m:
         fields = {}
@@ -363,6 +366,8 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
         fields, body = split_header(raw)
         if (front := _FRONT.match(raw)) and (tables := record_tables(front.group(1))):
             body = tables + "\n" + body  # records of a data page's front matter are its tables
+        elif (front := _FRONT_TOML.match(raw)) and (tables := toml_record_tables(front.group(1))):
+            body = tables + "\n" + body
         heading: str | None = None
         if kind == "asciidoc":
             heading, body = asciidoc_to_markdown(body)

@@ -12,6 +12,8 @@ matter (title, tags, settings of the page) is no table and stays out of the text
 from __future__ import annotations
 
 import re
+import tomllib
+from datetime import date
 from typing import Any
 
 import yaml
@@ -37,6 +39,54 @@ def record_tables(front_matter: str) -> str:
         if table := _table(value):
             out += [f"## {_words(str(key)).capitalize()}", "", *table, ""]
     return "\n".join(out)
+
+
+def toml_fields(front_matter: str) -> dict[str, str]:
+    """The scalar top-level fields of TOML front matter (title, date, ...), as text; {} when it is not TOML."""
+    data = _toml(front_matter)
+    return {str(k).lower(): str(v) for k, v in data.items() if isinstance(v, str | int | float | date)}
+
+
+def toml_record_tables(front_matter: str) -> str:
+    """Markdown for the tables TOML front matter holds: an array of flat tables ("[[releases]]"), or a table whose
+    entries are flat tables of figures ("[extra.transfer]" with "recv.alpha = 7407.83", "recv.beta = 6472.3",
+    "send.alpha = ..."): a row per entry, a column per key."""
+    out: list[str] = []
+
+    def walk(name: str, value: Any) -> None:
+        if isinstance(value, list):
+            rows = [{str(k): _scalar(v) for k, v in r.items()} for r in value if isinstance(r, dict)]
+            if table := _table(rows):
+                out.extend([f"## {_words(name).capitalize()}", "", *table, ""])
+            return
+        if not isinstance(value, dict):
+            return
+        inner = {k: v for k, v in value.items() if isinstance(v, dict)}
+        if len(inner) >= 2 and all(all(not isinstance(x, dict | list) for x in v.values()) for v in inner.values()):
+            # an empty corner: the rows ("recv", "send") and the columns ("alpha", "beta") are read against what
+            # the question names, as any table with an empty corner is
+            rows = [{"": str(k), **{str(c): _scalar(x) for c, x in v.items()}} for k, v in inner.items()]
+            if table := _table(rows):
+                out.extend([f"## {_words(name).capitalize()}", "", *table, ""])
+                return
+        for k, v in value.items():
+            walk(str(k), v)
+
+    walk("", _toml(front_matter))
+    return "\n".join(out)
+
+
+def _toml(text: str) -> dict[str, Any]:
+    if len(text) > MAX_FRONT_MATTER_CHARS:
+        return {}
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def _scalar(value: Any) -> str:
+    return value if isinstance(value, str) else "" if isinstance(value, dict | list) else str(value)
 
 
 def _table(value: Any) -> list[str]:

@@ -144,3 +144,35 @@ def test_a_fraction_is_read_whole_and_a_how_long_question_asks_a_duration() -> N
     a = analyse("How long is a Zorbly release supported?")
     assert a.entities == ["Zorbly"] and a.attributes == ["support duration"]
     assert analyse("How long is the Moravica river?").attributes == ["length"]
+
+
+TOML_PAGE = """+++
+title = "Benchmarking Quillo 0.23 vs Brantex 3.5 on x86_64"
+date = 2025-07-31
+
+[taxonomies]
+tags = ["performance"]
+
+[extra.version]
+quillo = "Quillo 0.23"
+
+[extra.transfer]
+recv.quillo = 7407.83
+recv.brantex = 6472.3
+send.quillo = 7628.68
+send.brantex = 6093.27
++++
+
+Quillo and Brantex were measured on one machine. Transfer measurements are in megabytes per second.
+"""
+
+
+def test_toml_front_matter_gives_title_date_and_its_tables_of_figures() -> None:
+    src = parse_bytes(TOML_PAGE.encode(), kind="text", url="local://t/report.md", default_kind="local")
+    assert src.title == "Benchmarking Quillo 0.23 vs Brantex 3.5 on x86_64"
+    assert src.published_at is not None and src.published_at.isoformat().startswith("2025-07-31")
+    assert "| quillo | brantex" in src.text and "recv | 7407.83 | 6472.3" in src.text
+    assert "taxonomies" not in src.text and "tags" not in src.text  # the page's settings are no text
+    got = _read(TOML_PAGE, "report.md", "How do Quillo and Brantex compare on recv transfer?")
+    assert any(e.lower() == "quillo" and v == "7407.83" for e, _, v, _, _ in got), got
+    assert any(e.lower() == "brantex" and v == "6093.27" for e, _, v, _, _ in got), got
