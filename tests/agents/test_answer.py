@@ -390,3 +390,20 @@ def test_two_asked_sizes_do_not_both_show_a_figure_that_says_only_one_of_them() 
     assert [f.text for f in reserve_row["zorkalloc"]] == ["1GiB"]  # "large" is the second's
     # a figure that says neither row's words more stays in both
     assert [f.text for f in unit_row["Quuxmem"]] == [f.text for f in reserve_row["Quuxmem"]] == ["2MiB"]
+
+
+def test_a_cell_gives_the_lines_other_figure_in_a_unit_the_question_asks_for() -> None:
+    from openresearch.agents.write.answer import asked_units
+
+    q = "How fast do Frobz and Quux encode (ns/op, MB/s)?"
+    assert asked_units(q) == {"ns/op", "mb/s"} and asked_units("Is zed/json faster?") == frozenset()
+    line = "BenchmarkEncoder_Generic_Frobz-16 32393 ns/op 402.40 MB/s"
+    items = [ev("E-1", line, [("Frobz", "throughput", 402.4, "MB/s", "402.40", "Encoder Generic"),
+                              ("Frobz", "time_per_op", 32393, "ns/op", "32393", "Encoder Generic")])]
+    p = plan(q, "comparison", ["Frobz", "Quux"], ["encode throughput"], ["throughput"])
+    cell = metric_table(p, items)["encode throughput"]["Frobz"][0]
+    assert cell.text == "402.40 MB/s (32393 ns/op)"
+    # a question that names no such unit gets the figure alone
+    p = plan("How fast do Frobz and Quux encode?", "comparison", ["Frobz", "Quux"], ["encode throughput"],
+             ["throughput"])
+    assert metric_table(p, items)["encode throughput"]["Frobz"][0].text == "402.40 MB/s"

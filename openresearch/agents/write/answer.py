@@ -40,7 +40,7 @@ from openresearch.identity import entity_key
 from openresearch.ingest.records.model import RECORD_KIND
 from openresearch.ingest.records.spec import since_year
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
-from openresearch.numbers import Quantity, normalise_condition
+from openresearch.numbers import Quantity, normalise_condition, written_with_unit
 
 ANSWER_ID = "answer"
 _LOWER_IS_BETTER = ("latency", "price", "cost", "bytes_per_sample", "storage", "memory")
@@ -205,7 +205,7 @@ def _same_value(a: ObservationView, b: ObservationView) -> bool:
 
 
 def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
-            attribute: str | None = None) -> dict[str, list[Found]]:
+            attribute: str | None = None, units: frozenset[str] = frozenset()) -> dict[str, list[Found]]:
     """entity -> distinct values of metric `wanted` (any metric when None), each with all its evidence; with the
     `attribute` the question words it in, a source's own name for it counts too ("parse" in GB/s for "parsing
     throughput", "stringify" for "serialization (stringify) throughput")."""
@@ -226,6 +226,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             text = value_text(ev, obs)
             if text is None:
                 continue
+            if also := _asked_alongside(ev, obs, units):
+                text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
             # the same value under the same condition, however spaced ("带 200 条" is "带200条"), is one entry
             match = next((f for f in bucket if _same_value(f.obs, obs) and normalise_condition(
@@ -240,6 +242,25 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
         bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted, -period_year(f),
                                    -len({e.source.id for e in f.evidence}), -len(f.evidence)))
     return dict(out)
+
+
+def asked_units(question: str) -> frozenset[str]:
+    """The per-unit quantities a question names ("性能（ns/op、MB/s）", "in ns/op and MB/s")."""
+    return frozenset(u.lower() for u in re.findall(
+        r"(?<![\w/])[A-Za-zµ]{1,8}/(?:s|sec|op|ops|iter|call|query|req|msg|row|sample|day|month|year|h|hour|min|ms)"
+        r"(?![\w/])", question, re.I))
+
+
+def _asked_alongside(ev: EvidenceView, obs: ObservationView, units: frozenset[str]) -> str:
+    """The other figures the same statement gives the same entity under the same condition in units the question
+    asks for (a benchmark line's time per operation beside its throughput)."""
+    own = (obs.raw_unit or obs.unit or "").lower()
+    if not units or own not in units:
+        return ""
+    return ", ".join(t for o in ev.observations if o is not obs and o.entity == obs.entity and
+                     o.condition == obs.condition and (u := (o.raw_unit or o.unit or "").lower()) in units and
+                     u != own and (t := value_text(ev, o)) is not None and
+                     not (t := written_with_unit(t, o.raw_unit or o.unit)).startswith("("))
 
 
 def first_hand(f: Found) -> bool:
@@ -497,13 +518,13 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         quals = quals_of[label] = qualifier_stems(words, metric, items)
         if plan.entities:
             for entity in plan.entities:
-                cells = collect(items, metric, entity, words)
+                cells = collect(items, metric, entity, words, asked_units(plan.question))
                 merged = [f for vs in cells.values() for f in vs]
                 if merged:
                     row[entity] = merged
             row = focus_row(row, quals, date_row)
         else:
-            found = collect(items, metric, None, words)
+            found = collect(items, metric, None, words, asked_units(plan.question))
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
             row = focus_row(dict(ranked[:MAX_UNNAMED]), quals, date_row)
         table[label] = comparable_first(row)
