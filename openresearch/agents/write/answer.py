@@ -257,10 +257,14 @@ def _asked_alongside(ev: EvidenceView, obs: ObservationView, units: frozenset[st
     own = (obs.raw_unit or obs.unit or "").lower()
     if not units or own not in units:
         return ""
-    return ", ".join(t for o in ev.observations if o is not obs and o.entity == obs.entity and
-                     o.condition == obs.condition and (u := (o.raw_unit or o.unit or "").lower()) in units and
-                     u != own and (t := value_text(ev, o)) is not None and
-                     not (t := written_with_unit(t, o.raw_unit or o.unit)).startswith("("))
+    out: list[str] = []
+    for o in ev.observations:
+        unit = (o.raw_unit or o.unit or "").lower()
+        if o is obs or o.entity != obs.entity or o.condition != obs.condition or unit not in units or unit == own:
+            continue
+        if (text := value_text(ev, o)) is not None:
+            out.append(written_with_unit(text, o.raw_unit or o.unit))
+    return ", ".join(out)
 
 
 def first_hand(f: Found) -> bool:
