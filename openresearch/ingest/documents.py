@@ -40,7 +40,7 @@ SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", 
             **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
             ".html": "html", ".htm": "html", ".pdf": "pdf"}
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
-_FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # Hugo and Zola pages
+_FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # static-site generator pages
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")

@@ -88,12 +88,15 @@ def test_a_two_letter_name_the_address_capitalises_counts_when_the_text_writes_i
 
 
 def test_the_last_of_a_list_of_names_shares_its_de_and_the_standard_library_is_its_apposition() -> None:
-    from openresearch.agents.extract.extractor import standard_library
+    from openresearch.agents.extract.extractor import abbreviates, appositions
     from openresearch.agents.plan.analysis import Analyzer
 
     q = "在 Zed 语言中，frobz、quux-lib（quux）和标准库 zed/json 的 JSON 编码、解码性能分别是多少？"
     assert Analyzer().analyse(q).entities == ["frobz", "quux-lib", "zed/json"]
     assert Analyzer().analyse("Quux 的 Frobz 性能如何？").entities == ["Frobz"]  # an owner alone still qualifies
-    assert standard_library(q, {"frobz", "zed/json"}) == "zed/json"
-    assert standard_library("How fast is the standard library zed/json?", {"zed/json"}) == "zed/json"
-    assert standard_library("How fast is zed/json?", {"zed/json"}) is None
+    assert appositions(q, {"frobz", "zed/json"}) == {"standard library": "zed/json"}
+    assert appositions("How fast is the standard library zed/json?", {"zed/json"}) == {"standard library": "zed/json"}
+    assert appositions("How fast is zed/json?", {"zed/json"}) == {}
+    # a label segment that shortens the descriptor word by word names the entity ("StdLib", "DefCodec")
+    assert abbreviates("StdLib", "standard library") and abbreviates("DefCodec", "default codec")
+    assert not abbreviates("Encoder", "standard library") and not abbreviates("SetOne", "standard library")

@@ -33,7 +33,7 @@ def address_words(url: str) -> list[str]:
         for seg in _SEGMENT.findall(chunk):
             seg = re.sub(r"\.(?:[a-z]{1,4})$", "", seg)  # "faq.md" -> "faq"
             for word in {seg, *re.split(r"[-.+]", seg)}:
-                # a two-letter word only as the address capitalises a name ("Go-Release-Cycle")
+                # a two-letter word only as the address capitalises a name ("Qx-Release-Cycle")
                 if (len(word) >= 3 or re.fullmatch(r"[A-Z][a-z]", word)) and word.lower() not in _FURNITURE and \
                         not re.fullmatch(r"v?\d[\w.]*", word):
                     out.append(word)
@@ -50,10 +50,10 @@ def _code_use(word: str, text: str) -> bool:
 
 def name_uses(word: str, text: str) -> tuple[str, int]:
     """The form `text` writes `word` in as a name, and how often: every use of a form with a capital inside it
-    or of all capitals ("RapidJSON", "PHP"); mid-sentence uses of a capitalised form ("... the Wibblet
+    or of all capitals ("QuillDB", "QDB"); mid-sentence uses of a capitalised form ("... the Wibblet
     release"); lower-case uses only where the text also uses it as code does a name ("wibblet.Struct")."""
     masked = mask_links(text)
-    # "releases", "versioned": an ordinary word takes endings, a name does not ("Go" is not "going": a two-letter
+    # "releases", "versioned": an ordinary word takes endings, a name does not ("Qx" is not "qxs": a two-letter
     # name is told from a word by its capital)
     if re.search(rf"(?<![\w/.-]){re.escape(word)}(?:s|es|ed|d|ing)(?![\w/-])", masked, 0 if len(word) <= 2 else re.I):
         return "", 0

@@ -54,7 +54,7 @@ def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None
 
 
 def label_slots(label: str) -> list[str]:
-    """A label's segments: "BenchmarkEncoder_Generic_Sonic-16" -> Encoder, Generic, Sonic (the tool's word and
+    """A label's segments: "BenchmarkEncoder_Generic_Frobz-16" -> Encoder, Generic, Frobz (the tool's word and
     the thread count dropped)."""
     label = re.sub(r"-\d+$", "", label.strip())
     parts = [p for p in re.split(r"[_/:.]+", label) if p]
@@ -81,7 +81,7 @@ def block_labels(text: str, start: int) -> tuple[str, ...]:
 
 def alternative_of_known(labels: Sequence[str], own: str, known: Callable[[str], str | None]) -> str | None:
     """The segment of label `own` that takes a known name's place in its sibling lines: two labels alike but for
-    one segment ran alternatives in it ("Encoder_Generic_Sonic" and "Encoder_Generic_StdLib": Sonic and StdLib),
+    one segment ran alternatives in it ("Encoder_Generic_Frobz" and "Encoder_Generic_QuuxLib": Frobz and QuuxLib),
     so a segment that alternates with a known name is a name too, one no list knows. None when none does."""
     rows = [[p.lower() for p in label_slots(x)] for x in labels]
     parent: dict[str, str] = {}

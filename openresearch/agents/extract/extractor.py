@@ -56,6 +56,7 @@ from openresearch.agents.extract.tables import cell_values, row_observations, ta
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
+from openresearch.agents.plan.attributes import with_english
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
@@ -564,7 +565,7 @@ class DeterministicExtractor:
             names = {m.canonical for m in found}
             if source is not None and (read := figures(sent)) is not None and (
                     ran := self.label_entity(label_words(read[0]), want, source, span[0], plan.question)):
-                names.add(ran)  # a benchmark line names what ran in its label ("Encoder_Generic_StdLib")
+                names.add(ran)  # a benchmark line names what ran in its label ("Encoder_Generic_QuuxLib")
             if subject and not names & want:
                 names.add(self.aliases.canonical(subject))
             # a sub-question about one of the compared names favours sentences about that one
@@ -775,11 +776,10 @@ class DeterministicExtractor:
         if is_bench_line(quote):
             read = line_observations(quote, lambda words: self.label_entity(words, want, source, start,
                                                                             plan.question))
-            if read and (std := standard_library(plan.question, want)):
-                # the label's "Std Lib" named the entity: no part of the condition ("Encoder Generic")
-                read = [o.model_copy(update={"condition": " ".join(
-                    w for w in (o.condition or "").split() if w.lower() not in _STD_WORDS | {"lib"}) or None})
-                        if o.entity == std else o for o in read]
+            if read and (called := appositions(plan.question, want)):
+                # the label words that abbreviate what the question calls the entity named it: no condition
+                read = [o.model_copy(update={"condition": _without_abbreviation(o.condition, called, o.entity)})
+                        for o in read]
         elif row := table_row(source.text, start):
             shifted = [m._replace(start=m.start + start, end=m.end + start) for m in found]
             subject = self.doc_subject(source)
@@ -803,7 +803,7 @@ class DeterministicExtractor:
         """The entity a benchmark label names among its words ("Encoder Generic Sonic" -> sonic): a name the
         question or the document is about, written as one word or two joined ("JsonIter" for jsoniter), else a
         name the linker knows, else the segment of the label where its sibling lines name known ones
-        ("Encoder_Generic_StdLib" beside "Encoder_Generic_Sonic": StdLib, a name no list knows)."""
+        ("Encoder_Generic_QuuxLib" beside "Encoder_Generic_Frobz": QuuxLib, a name no list knows)."""
         subject = self.doc_subject(source)
         named = [*sorted(want), *(n for n in (subject.lead, subject.dominant) if n)]
 
@@ -820,8 +820,9 @@ class DeterministicExtractor:
         pieces = [*words, *(a + b for a, b in itertools.pairwise(words))]
         if got := known(*pieces):
             return got
-        if (std := standard_library(question, want)) and any(p.lower() in _STD_WORDS for p in pieces):
-            return std  # "StdLib" in a label, "the standard library encoding/json" in the question
+        for descriptor, name in appositions(question, want).items():
+            if any(abbreviates(seg, descriptor) for seg in pieces):
+                return name  # "StdLib" in a label; the question calls the name "the standard library"
         found = self.linker.link([" ".join(words)])[0]
         if found:
             return found[0].canonical
@@ -841,19 +842,47 @@ class DeterministicExtractor:
         return next((w for w in reversed(pieces) if len(w) > 2 and w.lower() in prose), None)
 
 
-# how a label or a source shortens "standard library": synonyms only, the question's apposition decides which name
-_STD_WORDS = frozenset({"stdlib", "std", "standardlibrary", "standard"})
-_STD_BEFORE = re.compile(r"(?:标准库|standard library|stdlib|std)\s*(?:的\s*|[(（]\s*)?([^\s，,、。？?（）()]+)", re.I)
+def appositions(question: str, want: set[str]) -> dict[str, str]:
+    """What the question calls an asked name in apposition right before it, in English words: "the standard library
+    zed/json" and "标准库 zed/json" give {"standard library": "zed/json"}. Descriptor -> name."""
+    out: dict[str, str] = {}
+    for name in want:
+        for m in re.finditer(rf"(?:\bthe\s+((?:[a-z]+\s+){{1,3}})|([\u4e00-\u9fff]{{2,6}})\s*){re.escape(name)}"
+                             rf"(?![\w/-])", question, re.I):
+            words = m.group(1) or with_english(m.group(2) or "").removeprefix(m.group(2) or "")
+            words = " ".join(words.lower().split())
+            if words and len(words.split()) >= 2:
+                out[words] = name
+    return out
 
 
-def standard_library(question: str, want: set[str]) -> str | None:
-    """The asked name the question calls its standard library ("标准库 encoding/json", "the standard library
-    encoding/json"), or None."""
-    keys = {entity_key(w): w for w in want}
-    for m in _STD_BEFORE.finditer(question):
-        if (name := keys.get(entity_key(m.group(1)))) is not None:
-            return name
-    return None
+def abbreviates(segment: str, descriptor: str) -> bool:
+    """Whether a label segment abbreviates a descriptor word by word ("StdLib" for "standard library")."""
+    parts = [p.lower() for p in label_words(segment)]
+    words = descriptor.split()
+    return len(parts) == len(words) >= 2 and all(_shortens(p, w) for p, w in zip(parts, words, strict=True))
+
+
+def _shortens(short: str, word: str) -> bool:
+    """"std" shortens "standard", "lib" "library": the same first letter, the rest in order within the word."""
+    if not short or short[0] != word[:1]:
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])
+
+
+def _without_abbreviation(condition: str | None, called: dict[str, str], entity: str) -> str | None:
+    """A benchmark condition without the label words that abbreviate what the question calls `entity`."""
+    words = (condition or "").split()
+    for descriptor, name in called.items():
+        n = len(descriptor.split())
+        if name != entity:
+            continue
+        for i in range(len(words) - n + 1):
+            if abbreviates("".join(words[i:i + n]), descriptor):
+                words = words[:i] + words[i + n:]
+                break
+    return " ".join(words) or None
 
 
 @lru_cache(maxsize=16)

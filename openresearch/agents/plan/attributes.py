@@ -278,7 +278,8 @@ _HOW_LONG = re.compile(r"\bhow long (?:is|are|does|do|will|was|were)\s+(?:each|a
 # English words for a few words a Chinese question asks with (synonyms only: what is asked is decided by the
 # question's structure), so an attribute asked in Chinese meets the same one read from an English document
 # ("release_interval", a benchmark of an "Encoder")
-_ZH_WORDS = {"发布": "release", "发行": "release", "支持": "support", "维护": "maintenance",
+_ZH_WORDS = {"标准库": "standard library", "发布": "release", "发行": "release", "支持": "support",
+             "维护": "maintenance",
              "更新": "update", "升级": "upgrade", "编码": "encode", "解码": "decode",
              "序列化": "serialization", "反序列化": "deserialization", "解析": "parse",
              "压缩": "compression", "解压": "decompression", "吞吐": "throughput", "延迟": "latency",
