@@ -231,6 +231,11 @@ class NumberFormatError(ValueError):
 
 
 @lru_cache(maxsize=4096)
+def known_unit(word: str) -> bool:
+    """Whether a word is a unit this module converts ("bytes", "seconds", "percent"), not one kept verbatim."""
+    return word.strip().lower() in _UNITS
+
+
 def canonical_unit(unit: str | None) -> tuple[str, float]:
     """Map a unit string to (canonical unit, factor); unknown units are kept verbatim (lower-cased)."""
     raw = (unit or "").strip()

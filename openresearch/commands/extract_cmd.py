@@ -28,7 +28,7 @@ def extract(
     from openresearch.agents.extract.document import ReadDocument, read_document
     from openresearch.agents.extract.extractor import DeterministicExtractor
     from openresearch.identity import AliasResolver
-    from openresearch.ingest.documents import SUFFIXES, Limits
+    from openresearch.ingest.documents import SUFFIXES, Limits, may_be_document
     from openresearch.ingest.embed import HashEmbedder
     from openresearch.ingest.local import parse_local_file
     from openresearch.ingest.walk import expand
@@ -39,9 +39,9 @@ def extract(
     docs: list[ReadDocument] = []
     errors: list[str] = []
     for spec in paths:
-        found = expand(spec, frozenset(SUFFIXES), follow_symlinks=s.follow_symlinks)
+        found = expand(spec, may_be_document, follow_symlinks=s.follow_symlinks)
         if not found.files:
-            raise InputError(f"{spec}: no document found (files of {', '.join(sorted(x for x in SUFFIXES if x))})")
+            raise InputError(f"{spec}: no document found (files of {', '.join(sorted(SUFFIXES))}, or text by content)")
         for path in found.files:
             try:
                 src = parse_local_file(path, Limits.from_settings(s))

@@ -23,8 +23,9 @@ from openresearch.ingest.front_matter import record_tables, toml_fields, toml_re
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
 from openresearch.ingest.metadata import parse_date
 from openresearch.ingest.safe_open import LocalFile, read_regular
-from openresearch.ingest.sniff import looks_like_prose
+from openresearch.ingest.sniff import looks_like_markup, looks_like_prose
 from openresearch.ingest.textnorm import collapse
+from openresearch.ingest.xmldoc import xml_to_markdown
 from openresearch.models import SourceDoc
 
 if TYPE_CHECKING:
@@ -36,13 +37,44 @@ log = logging.getLogger(__name__)
 # ingest/asciidoc.py; a file without a suffix ("ChangeLog", "NEWS") as text when its content is prose (a
 # script or build file without one is not a document, see sniff.looks_like_prose)
 SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", ".txt": "text", ".text": "text",
-            ".adoc": "asciidoc", ".asciidoc": "asciidoc", "": "prose",
+            ".adoc": "asciidoc", ".asciidoc": "asciidoc",
             **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
-            ".html": "html", ".htm": "html", ".pdf": "pdf"}
+            ".html": "html", ".htm": "html", ".xhtml": "html", ".pdf": "pdf", ".xml": "xml"}
+# what is never a document to read: code, data, images, archives and binaries. A name that ends any other way
+# ("NEWS", "lighttpd1.4__NEWS", "site.org__en_CHANGES", "guide.mt") is read when its content shows a document
+# (prose, a page, a manual page): the last dot of a name is often no file type at all
+_NOT_DOCUMENTS = frozenset(
+    f".{x}" for x in (
+        "py", "pyi", "pyc", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "java", "class", "jar", "js", "mjs", "cjs",
+        "ts", "tsx", "jsx", "go", "rs", "rb", "php", "pl", "pm", "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd",
+        "lua", "swift", "kt", "kts", "scala", "cs", "fs", "vb", "m", "mm", "r", "jl", "hs", "ml", "ex", "exs",
+        "erl", "clj", "dart", "zig", "nim", "sql", "css", "scss", "sass", "less", "vue", "svelte", "json",
+        "jsonl", "ndjson", "yaml", "yml", "toml", "ini", "cfg", "csv", "tsv", "lock", "sum", "mod", "proto", "cmake",
+        "mk", "gradle", "bzl", "nix", "tf", "patch", "diff", "log", "map", "svg", "png", "jpg", "jpeg", "gif",
+        "webp", "ico", "bmp", "tif", "tiff", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "tar", "war", "o", "a",
+        "so", "dylib", "dll", "exe", "bin", "wasm", "whl", "deb", "rpm", "iso", "dmg", "mp3", "mp4", "wav",
+        "ogg", "webm", "mov", "avi", "ttf", "otf", "woff", "woff2", "eot", "db", "sqlite", "parquet", "pem",
+        "crt", "key"))
+
+
+def reader_for(path: Path) -> str | None:
+    """The reader a file's name calls for ("text", "man", "html", "pdf", "asciidoc", "xml"); "sniff" when only
+    its content can tell; None for a kind of file that is never a document."""
+    suffix = path.suffix.lower()
+    if suffix in SUFFIXES:
+        return SUFFIXES[suffix]
+    return None if suffix in _NOT_DOCUMENTS else "sniff"
+
+
+def may_be_document(path: Path) -> bool:
+    """Whether a walk over a folder should offer `path` to the readers (they still decide by its content)."""
+    return reader_for(path) is not None
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # static-site generator pages
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
-_MD_MARK = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)")
+# a heading or quote mark (at most three spaces in), or a list item's marker at any depth: a nested item and a
+# change log's indented "    - BUG: ..." entries are items of their own
+_MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
@@ -244,10 +276,19 @@ def normalise_plain(body: str) -> str:
     lines = body.splitlines()
     markup = markup_lines(lines)
     rows = table_rows(lines)
+    terms = definition_terms(lines, markup | rows.keys())
     for n, line in enumerate(lines):
         if n in markup:
             line = ""  # ends the paragraph, as the block did
         stripped = line.strip()
+        if n in terms:
+            # a definition list's term ("tune.bufsize <size>" over its indented description) stands alone, as a
+            # heading of the entry: what the description's figures are of (agents/extract/definitions.py)
+            if current:
+                paragraphs.append(collapse(" ".join(current)))
+                current = []
+            paragraphs.append(collapse(stripped))
+            continue
         if n not in markup and is_bench_line(stripped):
             # a line of benchmark output is its own paragraph, like a table row
             if current:
@@ -284,6 +325,43 @@ def normalise_plain(body: str) -> str:
     if current:
         paragraphs.append(collapse(" ".join(current)))
     return "\n\n".join(p for p in paragraphs if p)
+
+
+# a term a definition list defines: a keyword, option or setting ("maxconn", "tune.bufsize", "--max-depth",
+# "KeepAliveTimeout", "timeout client"), then what it takes ("<size>", "[on|off]", "N")
+TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def keyword_shape(word: str) -> bool:
+    """A word that names a setting or option rather than starting a sentence: lower case, or with a code mark
+    ("tune.bufsize", "max_conn", "--depth"), or written in camel case ("KeepAliveTimeout")."""
+    return word[:1].islower() or word[:1] == "-" or bool(re.search(r"[._:/]|[a-z][A-Z]", word))
+
+
+def definition_terms(lines: list[str], skip: set[int] | frozenset[int] = frozenset()) -> set[int]:
+    """Indexes of the lines that are a definition list's terms: a short keyword-shaped line after a blank one
+    (or at the start), no sentence punctuation at its end, over a description indented deeper that reads as
+    prose (reStructuredText definition lists, plain-text configuration and option references)."""
+    out: set[int] = set()
+    for n in range(len(lines) - 1):
+        line, nxt = lines[n], lines[n + 1]
+        stripped = line.strip()
+        if n in skip or n + 1 in skip or not stripped or len(stripped) > 80 or (n and lines[n - 1].strip()):
+            continue
+        if not nxt.strip() or _indent(nxt) < _indent(line) + 2 or _indent(line) > 8:
+            continue
+        if re.search(r"[.,;:!?。：]$", stripped) or _MD_MARK.match(line) or not TERM.fullmatch(stripped):
+            continue
+        first = stripped.split()[0]
+        described = nxt.strip()
+        if not keyword_shape(first) or not re.match(r"[A-Za-z\"'`(]", described) or len(described.split()) < 3:
+            continue
+        out.add(n)
+    return out
 
 
 def _kind(value: str | None, default: str) -> str:
@@ -373,6 +451,8 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             heading, body = asciidoc_to_markdown(body)
         elif kind == "man":
             heading, body = man_to_markdown(body)
+        elif kind == "xml":
+            heading, body = xml_to_markdown(body)
         named = fields.get("url")
         if named and _usable_url(named):
             url = named
@@ -410,17 +490,15 @@ def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = No
     ``file``: the file as the caller read it already (ingest/safe_open.py), else it is read here.
     """
     url = url or local_url(path)
-    kind = SUFFIXES.get(path.suffix.lower())
+    kind = reader_for(path)
     if kind is None:
         raise ParseError(f"{path}: unsupported file type {path.suffix!r}")
     lim = limits or Limits()
     if file is None:
         file = read_regular(path, MAX_FILE_BYTES)  # once, no link followed, a regular file only
     data = file.data
-    if kind == "prose":
-        if path.name.startswith(".") or file.mode & 0o111 or not looks_like_prose(data):
-            raise NotADocument(f"{path}: a file without a suffix that is not prose text; not read")
-        kind = "text"
+    if kind == "sniff":
+        kind = _kind_by_content(path, data, file.mode)
     elif kind == "man" and not looks_like_roff(data):  # "app.log.1", "data.2": a numbered file, no manual page
         raise NotADocument(f"{path}: a file named like a manual page that holds no roff (.TH, .SH); not read")
     doc = parse_bytes(data, kind=kind, url=url, default_kind="local", limits=lim, warnings=warnings, name=str(path))
@@ -430,6 +508,19 @@ def parse_file(path: Path, url: str | None = None, *, limits: Limits | None = No
         if named and _usable_url(named):
             doc = doc.model_copy(update={"url": named})
     return doc.model_copy(update={"id": source_id(url)}) if doc.id != source_id(url) else doc
+
+
+def _kind_by_content(path: Path, data: bytes, mode: int) -> str:
+    """The reader for a file whose name does not say: a page, a manual page or prose text; anything else (a
+    script, a build or data file, a binary, a hidden or executable file) is no document."""
+    if not path.name.startswith(".") and not mode & 0o111:
+        if looks_like_markup(data):
+            return "html"  # a page or a page template ("guide.mt", "index.tmpl")
+        if looks_like_roff(data) and not looks_like_prose(data):
+            return "man"
+        if looks_like_prose(data):
+            return "text"
+    raise NotADocument(f"{path}: neither prose text nor a page by its content; not read")
 
 
 def _usable_url(url: str) -> bool:

@@ -29,7 +29,7 @@ from openresearch.graph.documents import StoredSource
 from openresearch.graph.rows import epoch_ms
 from openresearch.graph.store import GraphStore
 from openresearch.ingest.chunk import Chunk, chunk_text
-from openresearch.ingest.documents import MAX_FILE_BYTES, SUFFIXES, Limits, parse_file
+from openresearch.ingest.documents import MAX_FILE_BYTES, Limits, may_be_document, parse_file
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.metadata import file_title
 from openresearch.ingest.retrievers.base import Candidate
@@ -72,7 +72,7 @@ def parse_local_file(path: Path, limits: Limits | None = None, warnings: list[st
 
 def expand(spec: str | Path, *, follow_symlinks: bool = False) -> Expansion:
     """A directory (recursively), a file or a glob -> root key, files, and what was skipped."""
-    return expand_spec(spec, frozenset(SUFFIXES), follow_symlinks=follow_symlinks)
+    return expand_spec(spec, may_be_document, follow_symlinks=follow_symlinks)
 
 
 class _Writer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 ContentKind = Literal["html", "pdf", "text", "other"]
@@ -58,3 +59,19 @@ def looks_like_prose(data: bytes) -> bool:
     if len(lines) < 2:
         return False
     return sum(_prose_line(ln) for ln in lines) * 2 >= len(lines)
+
+
+_BLOCK_TAGS = re.compile(rb"<(?:p|h[1-6]|ul|ol|li|dl|dt|dd|table|tr|td|pre|div|section|article|blockquote)\b[^>]*>",
+                         re.I)
+
+
+def looks_like_markup(data: bytes) -> bool:
+    """Whether a file whose name does not say is a page: it starts as one, or its first 16 KB hold at least five
+    block tags of HTML (a page template's "<p>", "<h2>", "<li>" among lines of its template language)."""
+    head = data[:16384]
+    if _looks_binary(head[:1024].lstrip()):
+        return False
+    lowered = head.lstrip()[:512].lower()
+    if lowered.startswith(_HTML_MARKERS) or (lowered.startswith(b"<?xml") and b"<html" in lowered):
+        return True
+    return len(_BLOCK_TAGS.findall(head)) >= 5

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,9 +35,9 @@ def _inside(path: Path, top: Path) -> bool:
     return path == top or top in path.parents
 
 
-def walk(top: Path, suffixes: set[str] | frozenset[str], *, follow_symlinks: bool = False,
+def walk(top: Path, accept: Callable[[Path], bool], *, follow_symlinks: bool = False,
          skipped: list[str] | None = None) -> Iterator[Path]:
-    """Resolved paths of the regular files under ``top`` whose suffix is in ``suffixes``, each once."""
+    """Resolved paths of the regular files under ``top`` whose name ``accept`` takes, each once."""
     notes = skipped if skipped is not None else []
     top_real = top.resolve()
     seen_dirs: set[tuple[int, int]] = set()
@@ -86,7 +86,7 @@ def walk(top: Path, suffixes: set[str] | frozenset[str], *, follow_symlinks: boo
             except OSError as exc:
                 notes.append(f"{path}: cannot read: {exc.strerror}")
                 continue
-            if real.suffix.lower() not in suffixes:
+            if not accept(real):
                 continue
             if not stat.S_ISREG(mode):  # sockets, FIFOs and devices are never opened (a FIFO would block the read)
                 notes.append(f"{path}: {file_kind(mode)}, not a regular file; skipped")
@@ -124,12 +124,12 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def expand(spec: str | Path, suffixes: set[str] | frozenset[str], *, follow_symlinks: bool = False) -> Expansion:
+def expand(spec: str | Path, accept: Callable[[Path], bool], *, follow_symlinks: bool = False) -> Expansion:
     """A folder (recursively), a file or a glob -> the files to read. Raises InputError if nothing matches."""
     p = Path(spec).expanduser()
     if p.is_dir():
         skipped: list[str] = []
-        files = list(walk(p, suffixes, follow_symlinks=follow_symlinks, skipped=skipped))
+        files = list(walk(p, accept, follow_symlinks=follow_symlinks, skipped=skipped))
         return Expansion(str(p.resolve()), sorted(files), skipped)
     if p.is_file():
         return Expansion(str(p.resolve()), [p.resolve()])
@@ -147,7 +147,7 @@ def expand(spec: str | Path, suffixes: set[str] | frozenset[str], *, follow_syml
     files = []
     if base.is_dir():
         base_real = base.resolve()
-        for f in walk(base, suffixes, follow_symlinks=follow_symlinks, skipped=skipped):
+        for f in walk(base, accept, follow_symlinks=follow_symlinks, skipped=skipped):
             try:
                 rel = f.relative_to(base_real).as_posix()
             except ValueError:

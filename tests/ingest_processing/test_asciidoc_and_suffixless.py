@@ -103,7 +103,7 @@ def test_a_change_log_without_a_suffix_is_read_and_build_files_are_not(tmp_path:
     doc = parse_file(root / "ChangeLog")
     assert "The slab size is now 64 KiB on every platform instead of 32 KiB on some of them." in doc.text
     for name in ("Makefile", "bootstrap", ".gitignore", "notes", "data"):
-        with pytest.raises(NotADocument, match="not prose text"):
+        with pytest.raises(NotADocument, match="neither prose text nor a page"):
             parse_file(root / name)
     assert {p.name for p in expand(root).files} >= {"ChangeLog", "Makefile"}  # the walk offers; the reader decides
 

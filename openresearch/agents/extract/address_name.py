@@ -42,16 +42,18 @@ def address_words(url: str) -> list[str]:
 
 def _code_use(word: str, text: str) -> bool:
     """Whether `text` uses `word` as code uses a name: quoted as code, imported or installed, dotted or
-    namespaced into, or as the prefix of an identifier ("wibblet_read(")."""
+    namespaced into, or as the prefix of an identifier ("wibblet_read("); or as software is named, with a
+    version after it ("Changes with wibblet 1.31.3")."""
     w = re.escape(word)
     return bool(re.search(rf"`{w}`|\b(?:import|install|require|use|add|from)\s+{w}\b|(?<![\w/.-]){w}"
-                          rf"(?:\.[a-z_]\w*|::|_[a-z]\w*\()", text))
+                          rf"(?:\.[a-z_]\w*|::|_[a-z]\w*\(|\s+v?\d+\.\d+(?:\.\d+)*\b)", text))
 
 
-def name_uses(word: str, text: str) -> tuple[str, int]:
+def name_uses(word: str, text: str, whole: str | None = None) -> tuple[str, int]:
     """The form `text` writes `word` in as a name, and how often: every use of a form with a capital inside it
     or of all capitals ("QuillDB", "QDB"); mid-sentence uses of a capitalised form ("... the Wibblet
-    release"); lower-case uses only where the text also uses it as code does a name ("wibblet.Struct")."""
+    release"); lower-case uses only where the text (or the `whole` document it opens) also uses it as code or a
+    version line does a name ("wibblet.Struct", "wibblet 1.2.3")."""
     masked = mask_links(text)
     # "releases", "versioned": an ordinary word takes endings, a name does not ("Qx" is not "qxs": a two-letter
     # name is told from a word by its capital)
@@ -65,20 +67,20 @@ def name_uses(word: str, text: str) -> tuple[str, int]:
         elif form[:1].isupper():
             uses = len(re.findall(rf"(?<=[a-z\d,;:)] ){re.escape(form)}(?![\w/-]|\.\w)", masked))
         else:
-            # dotted uses count here ("wibblet.load(x)"): the name as code writes it
-            uses = len(re.findall(rf"(?<![\w/.-]){re.escape(form)}(?![\w/-])", masked)) if _code_use(form, text) \
-                else 0
+            # dotted uses count here ("wibblet.load(x)"): the name as code or a version line writes it
+            uses = len(re.findall(rf"(?<![\w/.-]){re.escape(form)}(?![\w/-])", masked)) \
+                if _code_use(form, whole or text) else 0
         if uses > most:
             best, most = form, uses
     return best, most
 
 
-def address_subject(url: str | None, text: str) -> tuple[str, int] | None:
+def address_subject(url: str | None, text: str, whole: str | None = None) -> tuple[str, int] | None:
     """The word of the address that the text writes as a name most often: at least three times and at least
     twice as often as any other word of the address. Returns that form and its uses."""
     if not url:
         return None
-    scored = sorted((name_uses(w, text) for w in address_words(url)), key=lambda p: -p[1])
+    scored = sorted((name_uses(w, text, whole) for w in address_words(url)), key=lambda p: -p[1])
     scored = [s for s in scored if s[1] > 0]
     if not scored or scored[0][1] < _MIN_USES:
         return None

@@ -64,7 +64,11 @@ def worth_quoting(piece: str) -> bool:
     if _TABLE_RULE.match(piece) or piece.startswith(("---", "```")) or piece.endswith(("?", "？")):
         return False  # a rule line, a fence, or a question: none of them states anything
     cjk = len(_CJK.findall(piece))
-    return cjk >= 6 or len(piece) - cjk >= 15
+    # a short labelled figure ("default: 75s", "Max size: 4 GB") states a value, however few its words
+    return cjk >= 6 or len(piece) - cjk >= 15 or bool(_LABELLED_FIGURE.fullmatch(piece))
+
+
+_LABELLED_FIGURE = re.compile(r"[A-Za-z][\w .-]{1,30}:\s+(?:\S{1,30}\s){0,2}\S{0,30}\d\S{0,10}")
 
 
 _CALCULATION = re.compile(r"(\d[\d.,]*)(?:\s?[A-Za-z]{1,3})?\s*\\?[*×/÷+\-−]\s*\(?\d[^=＝。\n]{0,60}[=＝]")
@@ -184,8 +188,8 @@ def furniture(piece: str) -> bool:
     prose = _LINK_MARKUP.sub(" ", _LINK.sub(lambda m: m.group(1), no_images))
     words = _WORD_RX.findall(prose)
     cjk = len(_CJK.findall(prose))
-    if len(words) < 4 and cjk < 6:
-        return True  # a badge row, "[Docs](…) · [API](…)", a link-only list item
+    if len(words) < 4 and cjk < 6 and not (not labels and _LABELLED_FIGURE.fullmatch(piece)):
+        return True  # a badge row, "[Docs](…) · [API](…)", a link-only list item ("default: 75s" states a value)
     label_words = sum(len(_WORD_RX.findall(label)) for label in labels)
     if len(labels) >= 2 and label_words * 10 >= len(words) * 7 and cjk < 6:
         return True  # "[Quick start](#start) | [Install](#install) | [API](#api)": a list of links

@@ -22,9 +22,10 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from openresearch.agents.extract.address_name import address_subject
+from openresearch.agents.extract.address_name import address_subject, address_words
 from openresearch.agents.extract.asked import Asked, asked_metric
 from openresearch.agents.extract.benchlines import alternative_of_known, block_labels, line_observations
+from openresearch.agents.extract.definitions import defined_term, entry_unit, of_term, readable_term
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
@@ -265,15 +266,17 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
 # "Version 10.44 07-June-2024", "Changes in version 2.1 (released 2020-03-01)", "widget 3.2.0, 2021-05-06"
 # "8.7.0 (2023-09-22)", "Changes in version 2.1 (released 2020-03-01)", "* Noteworthy changes in release 3.8.4
 # (2024-03-18) [stable]", "= Acme 3.6.0 branch released 2024-03-28": a release and its date (outline marks and a
-# trailing tag such as "[stable]" allowed)
-_RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
-                              r"(?:in|for) |release notes for )?"
+# trailing tag such as "[stable]" allowed); "Changes with widget 1.31.3 15 Jul 2026", and the date first:
+# "2026/08/21 : 3.5-dev5"
+_DATE = r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})"
+_RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:" + _DATE + r"\s*[:–—-]\s*)?"
+                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
+                              r"(?:in|for|with) |release notes for )?"
                               r"(?:(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
                               r"(?:version |release )?"
-                              r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?\]?(?: branch)?"
+                              r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)\.?\d*)?\]?(?: branch)?"
                               r"(?:(?:\s*(?:[-–—,:]\s*|\()|\s+)\s*(?:released:? |released on )?"
-                              r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
-                              r"\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
+                              + _DATE + r"\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
 
 
 def _names_at_top(name: str, source: SourceDoc) -> bool:
@@ -284,7 +287,13 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
         return False
     flags = 0 if len(words) <= 2 else re.I
     pattern = re.compile(rf"(?<![\w-]){re.escape(words)}(?![\w-])", flags)
-    return bool(pattern.search(source.title or "") or pattern.search(source.text[:_SUBJECT_CHARS]))
+    if pattern.search(source.title or "") or pattern.search(source.text[:_SUBJECT_CHARS]):
+        return True
+    # its own address: "wibblet.org__docs_core.xml" for "Wibblet", "acme__httpd__core.xml" for "Acme httpd" (the
+    # last word of a name tells it from its vendor's other products; "acme__pulsar" is no page of "Acme Kafka")
+    own = {entity_key(w) for w in address_words(source.url)}
+    last = words.split()[-1]
+    return entity_key(words) in own or (len(last) >= 4 and entity_key(last) in own)
 
 
 @lru_cache(maxsize=64)
@@ -542,7 +551,11 @@ class DeterministicExtractor:
         # a table row is ranked as its reader sees it: under its caption and header ("simdjson | 2.5" is a parsing
         # speed in GB/s on twitter.json), and its cells' bare numbers are figures
         rows = [table_row(text, s[0]) if "|" in t else None for s, t in zip(spans, texts, strict=True)]
-        ranked = [f"{r.caption} {' | '.join(r.header)} {t}" if r else t for r, t in zip(rows, texts, strict=True)]
+        # a unit of a definition entry under the term it defines ("keepalive timeout: default: 75s")
+        terms = [readable_term(term) if r is None and (term := defined_term(text, s[0])) else None
+                 for s, r in zip(spans, rows, strict=True)]
+        ranked = [f"{r.caption} {' | '.join(r.header)} {t}" if r else f"{term}: {t}" if term else t
+                  for r, t, term in zip(rows, texts, terms, strict=True)]
         asks = [question.text, *question.queries]
         with _EMBED_GATE:  # one encode at a time: concurrent ONNX runs each hold their own activations
             vectors = self.embedder.embed([*asks, *ranked])
@@ -557,7 +570,7 @@ class DeterministicExtractor:
         own = asked_for(plan)  # a date or count asked under the question's own words
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         out = []
-        for span, sent, emb, found, row in zip(spans, ranked, sims, mentions, rows, strict=True):
+        for span, sent, emb, found, row, term in zip(spans, ranked, sims, mentions, rows, terms, strict=True):
             facts = self._sentence_facts(sent)
             if row is not None and any(cell_values(c.text) for c in row.cells[1:]):
                 facts = facts._replace(statistic=True, kinds=facts.kinds | {"table"})
@@ -578,7 +591,8 @@ class DeterministicExtractor:
                 figure = bool(facts.kinds & {"year", "date"}) if dated else bool(facts.kinds - _NOT_FIGURES)
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
-                elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked):
+                elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
+                        term and any(shares_words(term, a) for a in asked)):
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
             out.append(round(score + bonus, 6))
         return out
@@ -637,9 +651,9 @@ class DeterministicExtractor:
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
                 dominant, basis = self.aliases.canonical(word), n
-            if (addressed := address_subject(source.url, head)) and addressed[1] > 2 * basis:
+            if (addressed := address_subject(source.url, head, source.text)) and 2 * addressed[1] >= basis:
                 # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet (also when it
-                # names another name, if far less often)
+                # names another name, unless far more often: the address says what the page is for)
                 dominant = self.aliases.canonical(addressed[0])
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
                             if m.key in ("ingest_throughput", "query_throughput"))
@@ -773,6 +787,7 @@ class DeterministicExtractor:
         ctx_entity = self.context_entity(source, want, context[1] if context is not None else (),
                                          lookup=plan.kind == "lookup")
         read: list[ObservationIn] | None = None
+        row = None
         if is_bench_line(quote):
             read = line_observations(quote, lambda words: self.label_entity(words, want, source, start,
                                                                             plan.question))
@@ -785,12 +800,17 @@ class DeterministicExtractor:
             subject = self.doc_subject(source)
             read = row_observations(row, start, quote, shifted, want, ctx_entity, subject.named,
                                     subject.lead or subject.dominant)
-        if read is None and (read := label_line(quote, found, ctx_entity)) and (
+        term = defined_term(source.text, start) if row is None else None
+        if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
+            found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
+        if read is None and (read := label_line(quote, found, ctx_entity, term)) and (
                 block := block_label(source.text, start)):
             # "Actual:" / "Expected:" over a run of labelled lines: each line's figure is of that kind
             read = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, block]))}) for o in read]
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
+        if obs and term:
+            obs = of_term(obs, term, entry_unit(source.text, start))  # "The default value is 16384" of tune.bufsize
         obs = [o for o in self._in_context(source, start, obs) if storable(o)]
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))

@@ -476,10 +476,15 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
         phrase.insert(0, w)
     while phrase and phrase[0].lower() == "of":
         phrase.pop(0)
+    defaults_to = re.match(r"\s+defaults? to\b", link.group(0), re.I) is not None
+    if not phrase and defaults_to:
+        phrase = ["default", "value"]  # "... and defaults to 3600": the default of what the passage defines
     if not phrase or phrase[-1].lower() == "of":
         return None
-    kind = (link.group("lead") or "").lower()  # "(default 250)"
+    kind = (link.group("lead") or "").lower() or ("default" if defaults_to else "")  # "(default 250)"
     lead = phrase.pop(0).lower() if _PHRASE_LEAD.match(phrase[0]) else kind
+    if not phrase and lead and not kind:
+        phrase = ["value"]  # "the default is 4": the value of what the passage defines (definitions.py)
     noun = _COUNT_NOUN_AFTER.match(text[v.end:])
     unit = noun.group(1) if noun and noun.group(1).split()[-1] not in _NOT_NOUNS and \
         noun.group(1).split()[0] not in _PHRASE_STOP else ""  # "250 for patterns" counts nothing
@@ -1209,12 +1214,14 @@ _LINE_EXTRAS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\([^(
                           re.I)
 
 
-def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str | None) -> list[ObservationIn] | None:
+def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str | None,
+               term: str | None = None) -> list[ObservationIn] | None:
     """A line that is a label and one value, as schedules, fact sheets and definition lists write them: the label
     names what the value is ("3.13.0 beta 1", "End of life"), the value follows the colon alone (a weekday, a
     status word or a note in parentheses beside it). Its entity is a name the label opens with, else the
     document's own subject; a version opening the label is the release it is of (a condition). None when the
-    sentence is not such a line (the prose reader reads it)."""
+    sentence is not such a line (the prose reader reads it). `term`: the keyword the entry defines, which a
+    reference repeats beside its value ("default: KeepAliveTimeout 5")."""
     m = LABEL_LINE.match(sentence)
     bare_version = m is not None and re.fullmatch(r"\s*v?\d+(?:\.\d+){1,3}\s*", m.group("label")) is not None
     if m is None or not (bare_version or re.search(r"[A-Za-z\u4e00-\u9fff]", m.group("label"))):
@@ -1225,6 +1232,8 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
         return None
     v = values[0]
     left = _LINE_EXTRAS.sub(" ", m.group("rest")[:v.start] + " " + m.group("rest")[v.end:])
+    if term:
+        left = re.sub(rf"(?<![\w.-]){re.escape(term)}(?![\w.-])", " ", left, flags=re.I)
     if len(left.split()) > 1:
         return None  # more than a value: a sentence after a colon, read as prose
     label = m.group("label").strip(" *_-")
@@ -1243,7 +1252,9 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
     metric = re.sub(r"[^0-9a-z\u4e00-\u9fff]+", "_", label.lower()).strip("_")
     if not metric:
         return None
-    if v.kind in ("date", "year"):
+    if v.kind == "year" and term and v.raw.isdigit() and not re.search(r"date|year|release|since|until|end", metric):
+        unit = ""  # "default: MaxMemFree 2048": a setting's four-digit value, no year
+    elif v.kind in ("date", "year"):
         unit = "date" if v.kind == "date" else "year"
         metric = metric if metric.endswith("date") else f"{metric}_date"
     else:

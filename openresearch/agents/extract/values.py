@@ -112,6 +112,8 @@ def _skipped(text: str, m: re.Match[str], unit: str) -> bool:
         return True  # 3.11.2, 15-minute, 2xlarge (a range "1-2 bytes" is kept)
     if m.start() > 0 and text[m.start() - 1] in "-–" and not re.search(r"\d\s?[-–]$", before):
         return True  # COVID-19, i3en-2
+    if unit and re.match(r"[A-Za-z]", unit[-1:]) and re.match(r"[A-Za-z0-9]", text[m.end():m.end() + 1]):
+        return True  # "MSVC 2022 x86": a unit runs into the word it begins, so it is no unit there
     if unit or m.group("cur") or m.group("mag"):
         return bool(re.match(r"\s?年", after)) and not m.group("mag")
     return bool(_DATE_AFTER.match(after) or _DATE_BEFORE.search(before) or _VERSION_BEFORE.search(before))

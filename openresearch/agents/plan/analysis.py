@@ -261,8 +261,9 @@ def _topic(text: str, language: Language, surfaces: list[str], aspects: list[str
     return (" ".join(runs[0][:3]) if runs else ""), keywords
 
 
-_LIST_OF_NAMES = re.compile(r"(?:compare|comparing|between|of|among|:)\s+((?:[\w.+#/-]+(?: [\w.+#/-]+){0,2}, )+"
-                            r"(?:and |or )?[\w.+#/-]+(?: [\w.+#/-]+){0,2}|[\w.+#/-]+ (?:and|vs\.?|versus) [\w.+#/-]+)"
+_NAME = r"[\w.+#/-]+(?: (?!(?:of|and|or)\b)[\w.+#/-]+){0,2}"  # one to three words, never across "of" or "and"
+_LIST_OF_NAMES = re.compile(rf"(?:compare|comparing|between|of|among|:)\s+((?:{_NAME}, )+"
+                            rf"(?:and |or )?{_NAME}(?: (?:and|or) {_NAME})?|[\w.+#/-]+ (?:and|vs\.?|versus) [\w.+#/-]+)"
                             r"(?=\s*(?:[:?.,;]|\bon\b|\bin\b|\bfor\b|$))", re.I)
 
 

@@ -105,6 +105,9 @@ _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|w
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
                           r"((?:[\w/+\u2024\u27ee\u27ef-]++[ ,]*+){1,14}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
+# "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
+_EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
+                          r"(?:the\s+)?\u2400[\s\u2400,]*(?:(?:and|or)\s+\u2400\s*)?[?.]?\s*$", re.I)
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
                # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
@@ -216,9 +219,14 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)([\w/-]+(?: [\w/-]+)?)\)",
                       "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
+    asked_of = _EN_ASKED_OF.match(text) if language != "zh" else None
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
+    if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
+        found += [item for piece in _LIST_SPLIT.split(asked_of.group(1))
+                  if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
+                  and len(item.split()) <= 5]
     # "on x86" inside the list after a colon is part of an item, not a list of its own
     colon = text.find(":") if language != "zh" and _EN_LIST_AT[1].search(text) else -1
     for pattern in patterns:

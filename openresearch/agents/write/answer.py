@@ -236,10 +236,12 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 bucket.append(Found(text, obs, [ev]))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
+    asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
     for bucket in out.values():  # a first-hand record's figure first (its newest period first), then best supported
         # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
-        # of contributors)
-        bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted, -period_year(f),
+        # of contributors; "keepalive_timeout" before "client_body_timeout" for "default keepalive timeout")
+        bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted,
+                                   -len(word_stems(f.obs.metric) & asked_words), -period_year(f),
                                    -len({e.source.id for e in f.evidence}), -len(f.evidence)))
     return dict(out)
 

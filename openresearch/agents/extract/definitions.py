@@ -1,0 +1,107 @@
+"""What a figure in a definition entry is of: the term the entry defines.
+
+A configuration or option reference defines one keyword per entry: "tune.bufsize <size>" over "Sets the buffer
+size to this size (in bytes). ... The default value is 16384"; a directive heading "keepalive_timeout" over
+"default: 75s"; a manual page's "--max-depth=n: Sets the maximum depth (default 250)". A figure there whose own
+words name no quantity, only a value, a default or a bound, is the term's: metric "tune.bufsize", condition
+"default", and the unit the entry states for its values ("in bytes", "expressed in seconds") when it has none.
+The entry's shape decides, whatever the keyword; no list of settings is involved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from openresearch.ingest.documents import TERM, keyword_shape
+from openresearch.models import ObservationIn
+from openresearch.numbers import known_unit
+
+_REACH = 3000  # characters back from the figure to its entry's term
+_PARAGRAPHS = 10
+# a manual page's option entry, its tag first: "--max-depth=n: Sets ...", "-t, --threads N: Use N threads"
+_OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-z][\w.-]*(?:=\S+)?)*"
+                           r"(?: [<\[]?[A-Za-z]+[>\]]?)?):\s")
+# what a figure's own words call it when they name no quantity: the term's value, with the kind of limit it is
+_GENERIC = {"value": "", "default": "default", "default_value": "default", "defaults": "default",
+            "min_value": "minimum", "minimum": "minimum", "min": "minimum",
+            "max_value": "maximum", "maximum": "maximum", "max": "maximum",
+            "percentage": "", "number": "", "count": "", "setting": ""}
+# the unit an entry gives its values: "(in bytes)", "is expressed in seconds", "in units of milliseconds"
+_ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measured|set)\s+in\s+([a-z]+)\b|"
+                         r"\bin units of ([a-z]+)\b", re.I)
+
+
+def _heading_like(para: str) -> bool:
+    return 0 < len(para) <= 80 and "\n" not in para and ": " not in para and " | " not in para and \
+        not re.search(r"[.,;:!?。：；]$", para)
+
+
+def keyword(term: str) -> str:
+    """The keyword a term line defines: "tune.bufsize <size>" -> "tune.bufsize", "timeout client <timeout>" ->
+    "timeout client", "--max-depth=n" -> "--max-depth", "-t, --threads N" -> "--threads"."""
+    options: list[str] = re.findall(r"--?[A-Za-z][\w.-]*", term) if term.startswith("-") else []
+    if options:
+        return max(options, key=len)
+    words: list[str] = []
+    for w in term.split():
+        if words and not re.fullmatch(r"[a-z][\w.:/+-]*", w):
+            break
+        words.append(w.split("=", 1)[0])
+    return " ".join(words)
+
+
+def readable_term(term: str) -> str:
+    """A keyword in words, as a question would write them: "tune.bufsize" -> "tune bufsize", "keepalive_timeout"
+    -> "keepalive timeout", "KeepAliveTimeout" -> "keepalivetimeout keep alive timeout" (camel case split, and
+    whole: "keepalive" is one word in a question)."""
+    bare = term.strip("-")
+    split = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", bare)
+    plain = " ".join(re.sub(r"[._/=:-]+", " ", split).lower().split())
+    return f"{bare.lower()} {plain}" if split != bare else plain
+
+
+def defined_term(text: str, start: int) -> str | None:
+    """The keyword the definition entry holding `start` defines, or None when it is in no such entry: the
+    entry's own option tag, else the nearest heading above (a short line of its own) when that heading is a
+    keyword-shaped term; a heading of words ("Performance tuning") ends the search."""
+    para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
+    if m := _OPTION_ENTRY.match(text, para_start):
+        return keyword(m.group("term"))
+    pos = para_start - 2
+    for _ in range(_PARAGRAPHS):
+        if pos <= 0 or start - pos > _REACH:
+            return None
+        cut = text.rfind("\n\n", 0, pos)
+        para = text[cut + 2 if cut >= 0 else 0:pos].strip()
+        pos = cut
+        if _heading_like(para):
+            first = para.split()[0]
+            return keyword(para) if TERM.fullmatch(para) and keyword_shape(first) else None
+    return None
+
+
+def entry_unit(text: str, start: int) -> str | None:
+    """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
+    is expressed in seconds"), from the paragraph's start to `start`; None when it states none it knows."""
+    para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
+    for m in reversed(list(_ENTRY_UNIT.finditer(text, para_start, start))):
+        word = next(g for g in m.groups() if g)
+        if known_unit(word):
+            return word.lower()
+    return None
+
+
+def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[ObservationIn]:
+    """Observations whose metric names no quantity ("value", "default", "min_value") become the term's, the
+    kind of limit a condition; a bare one takes the entry's unit. Others stay as they are."""
+    out = []
+    for o in obs:
+        if o.metric not in _GENERIC:
+            out.append(o)
+            continue
+        kind = _GENERIC[o.metric]
+        condition = ", ".join(dict.fromkeys(filter(None, [*(o.condition or "").split(", "), kind]))) or None
+        out.append(o.model_copy(update={"metric": term, "condition": condition,
+                                        "unit": o.unit or unit}))
+    return out
