@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from openresearch.agents.extract.definitions import defined_term, keyword
+from openresearch.agents.extract.definitions import defined_term, keyword, term_metric
 from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.errors import NotADocument, ParseError
@@ -60,10 +60,10 @@ def test_a_term_over_an_indented_description_is_what_its_figures_are_of(tmp_path
     (tmp_path / "quollgate__configuration.txt").write_text(REFERENCE)
     got = _read(tmp_path / "quollgate__configuration.txt", "What are Quollgate's default buffer settings?")
     by_metric = {(m, v): (u, c) for _, m, v, u, c in got}
-    assert by_metric[("tune.bufsize", "16384")] == ("bytes", "default")  # the unit the entry states
-    assert by_metric[("tune.buffers.reserve", "4")][1] == "default"
-    assert by_metric[("tune.buffers.reserve", "0")][1] == "minimum"
-    assert ("timeout tunnel", "3600") in by_metric
+    assert by_metric[("tune_bufsize", "16384")] == ("bytes", "default")  # the unit the entry states
+    assert by_metric[("tune_buffers_reserve", "4")][1] == "default"
+    assert by_metric[("tune_buffers_reserve", "0")][1] == "minimum"
+    assert ("timeout_tunnel", "3600") in by_metric
     assert not any(m in ("value", "default", "min_value") for _, m, _, _, _ in got)
 
 
@@ -72,6 +72,8 @@ def test_keywords_of_terms_and_options() -> None:
     assert keyword("timeout client <timeout>") == "timeout client"
     assert keyword("--max-depth=n") == "--max-depth"
     assert keyword("-t, --threads N") == "--threads"
+    assert [term_metric(t) for t in ("tune.bufsize", "KeepAliveTimeout", "--max-depth", "timeout client")] == [
+        "tune_bufsize", "keep_alive_timeout", "max_depth", "timeout_client"]
     text = "Options\n\n--max-depth=n: Sets the maximum depth (default 250)."
     assert defined_term(text, text.find("Sets")) == "--max-depth"
 

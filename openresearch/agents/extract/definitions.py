@@ -61,6 +61,13 @@ def readable_term(term: str) -> str:
     return f"{bare.lower()} {plain}" if split != bare else plain
 
 
+def term_metric(term: str) -> str:
+    """The metric key of a keyword, its words kept apart: "tune.bufsize" -> "tune_bufsize", "KeepAliveTimeout" ->
+    "keep_alive_timeout", "--max-depth" -> "max_depth", "timeout client" -> "timeout_client"."""
+    split = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", term.strip("-"))
+    return re.sub(r"\W+", "_", split).strip("_").lower()
+
+
 def defined_term(text: str, start: int) -> str | None:
     """The keyword the definition entry holding `start` defines, or None when it is in no such entry: the
     entry's own option tag, else the nearest heading above (a short line of its own) when that heading is a
@@ -102,6 +109,6 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[O
             continue
         kind = _GENERIC[o.metric]
         condition = ", ".join(dict.fromkeys(filter(None, [*(o.condition or "").split(", "), kind]))) or None
-        out.append(o.model_copy(update={"metric": term, "condition": condition,
+        out.append(o.model_copy(update={"metric": term_metric(term), "condition": condition,
                                         "unit": o.unit or unit}))
     return out

@@ -651,9 +651,9 @@ class DeterministicExtractor:
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
                 dominant, basis = self.aliases.canonical(word), n
-            if (addressed := address_subject(source.url, head, source.text)) and 2 * addressed[1] >= basis:
+            if (addressed := address_subject(source.url, head, source.text)) and addressed[1] > 2 * basis:
                 # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet (also when it
-                # names another name, unless far more often: the address says what the page is for)
+                # names another name, if far less often)
                 dominant = self.aliases.canonical(addressed[0])
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
                             if m.key in ("ingest_throughput", "query_throughput"))

@@ -162,9 +162,11 @@ def diverge(a: QuestionAnalysis) -> list[Candidate]:
         return _lookup(a)
     lang = "zh" if a.language == "zh" else "en"
     measured = [attr for attr in a.attributes if canonical_metric(attr)]
-    # a selection's "for X" is a requirement to weigh the options against, not a list of metrics
-    if measured and a.kind != "selection" and (a.kind in ("comparison", "overview", "trend")
-                                               or len(measured) == len(a.attributes)):
+    # a question that names what to compare is planned by those attributes, whether or not a list knows them
+    # ("default keepalive timeout", "window size"); a selection's "for X" is a requirement to weigh the options
+    # against, not a list of metrics
+    if a.attributes and a.kind != "selection" and (a.kind in ("comparison", "overview", "trend")
+                                                   or len(measured) == len(a.attributes)):
         return _by_attribute(a, lang, a.kind == "selection")
     t = TEMPLATES[lang]
     ents = a.entities[:MAX_ENTITIES]
