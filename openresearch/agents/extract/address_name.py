@@ -40,7 +40,7 @@ def address_words(url: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _code_use(word: str, text: str) -> bool:
+def code_use(word: str, text: str) -> bool:
     """Whether `text` uses `word` as code uses a name: quoted as code, imported or installed, dotted or
     namespaced into, or as the prefix of an identifier ("wibblet_read("); or as software is named, with a
     version after it ("Changes with wibblet 1.31.3")."""
@@ -69,7 +69,7 @@ def name_uses(word: str, text: str, whole: str | None = None) -> tuple[str, int]
         else:
             # dotted uses count here ("wibblet.load(x)"): the name as code or a version line writes it
             uses = len(re.findall(rf"(?<![\w/.-]){re.escape(form)}(?![\w/-])", masked)) \
-                if _code_use(form, whole or text) else 0
+                if code_use(form, whole or text) else 0
         if uses > most:
             best, most = form, uses
     return best, most

@@ -22,7 +22,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from openresearch.agents.extract.address_name import address_subject, address_words
+from openresearch.agents.extract.address_name import address_subject, address_words, code_use
 from openresearch.agents.extract.asked import Asked, asked_metric
 from openresearch.agents.extract.benchlines import alternative_of_known, block_labels, line_observations
 from openresearch.agents.extract.definitions import defined_term, entry_unit, of_term, readable_term
@@ -139,9 +139,7 @@ def title_name(title: str | None, text: str) -> str | None:
         forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text, re.I))
         # ... when the text also uses it as code does a name ("import wibblet", "wibblet.Struct"): an ordinary
         # word ("Benchmarks") is not imported, installed or dotted into
-        if forms and (top := forms.most_common(1)[0])[1] >= 3 and re.search(
-                rf"(?:\b(?:import|install|require|use|add)\s+|::){re.escape(top[0])}\b|"
-                rf"(?<![\w/.-]){re.escape(top[0])}(?:\.[a-z_]\w*\(|::)", text):
+        if forms and (top := forms.most_common(1)[0])[1] >= 3 and code_use(top[0], text):
             return str(top[0])
     return name if uses >= 3 else None
 

@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple
 from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
 from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
-from openresearch.agents.extract.subjects import subject_at, subject_phrase
+from openresearch.agents.extract.subjects import subject_at, subject_span
 from openresearch.agents.extract.values import Value, find_values
 from openresearch.models import ObservationIn, ObservationRole
 
@@ -511,8 +511,9 @@ def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Menti
     the sentence links is whose value it is, not what it measures."""
     if rel is not None or (metric not in _GENERIC and not (v.kind == "time" and _is_span(v))):
         return metric
-    phrase = subject_phrase(text, v.start)
-    if not phrase or any(m.start < text.find(phrase) + len(phrase) and text.find(phrase) < m.end for m in mentions) \
+    span = subject_span(text, v.start)
+    phrase = text[span[0]:span[1]] if span else ""
+    if not span or any(m.start < span[1] and span[0] < m.end for m in mentions) \
             or (context_entity and context_entity.lower() in phrase.lower()):
         return metric
     if metric not in _GENERIC and set(metric.split("_")) <= {_singular(w) for w in phrase.lower().split()} | set(

@@ -101,7 +101,14 @@ _STATED = re.compile(rf"\b(?:{_STATING_WORDS})\b", re.I)
 
 
 def subject_phrase(sentence: str, pos: int) -> str | None:
-    """What the value at `pos` is a quantity of, when its clause states it of a common noun phrase: "the extra
+    """The text of `subject_span`."""
+    span = subject_span(sentence, pos)
+    return sentence[span[0]:span[1]] if span else None
+
+
+def subject_span(sentence: str, pos: int) -> tuple[int, int] | None:
+    """Where (start, end) the phrase is that the value at `pos` is a quantity of, when its clause states it of a
+    common noun phrase: "the extra
     memory introduced by ... is usually 20%" gives "extra memory", "Development cycles are reduced to six weeks"
     gives "Development cycles". None when the subject is a name, a pronoun or the document's own product (the
     value is then that one's, and its metric comes from elsewhere), or when the clause's verb does not state a
@@ -140,7 +147,7 @@ def subject_phrase(sentence: str, pos: int) -> str | None:
             while left > 0 and toks[left - 1][2] == k and toks[left - 1][3] in ("compound", "amod"):
                 left -= 1
             phrase = sentence[toks[left][0]:toks[k][1]]
-            return None if _SELF.match(phrase) or len(phrase.split()) > 4 else phrase
+            return None if _SELF.match(phrase) or len(phrase.split()) > 4 else (toks[left][0], toks[k][1])
         head = toks[i][2]
         i = head if head != i else None
     return None

@@ -204,6 +204,13 @@ def _same_value(a: ObservationView, b: ObservationView) -> bool:
     return Quantity(a.value, a.unit).close_to(Quantity(b.value, b.unit), rel_tol=0.01)
 
 
+def _same_quantity(a: str, b: str) -> bool:
+    """Whether two metric keys name one quantity: the same key, or keys of one family ("throughput" and
+    "ingest_throughput"); two settings a reference defines ("keepalive_timeout", "send_timeout") are two, however
+    alike their defaults."""
+    return a == b or same_family(a, b)
+
+
 def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             attribute: str | None = None, units: frozenset[str] = frozenset()) -> dict[str, list[Found]]:
     """entity -> distinct values of metric `wanted` (any metric when None), each with all its evidence; with the
@@ -230,8 +237,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
             # the same value under the same condition, however spaced ("带 200 条" is "带200条"), is one entry
-            match = next((f for f in bucket if _same_value(f.obs, obs) and normalise_condition(
-                f.obs.condition) == normalise_condition(obs.condition)), None)
+            match = next((f for f in bucket if _same_value(f.obs, obs) and _same_quantity(f.obs.metric, obs.metric)
+                          and normalise_condition(f.obs.condition) == normalise_condition(obs.condition)), None)
             if match is None:
                 bucket.append(Found(text, obs, [ev]))
             elif ev.id not in {e.id for e in match.evidence}:
