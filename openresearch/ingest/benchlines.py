@@ -26,6 +26,11 @@ class Figure(NamedTuple):
     unit: str
 
 
+# the line a benchmark program prints over a block of its output, naming what ran and the columns:
+# "======= wibble_json ======= parse|stringify ===== parse|stringify ===="
+BANNER = re.compile(r"^\s*={2,}\s*(?P<name>[^=|\s][^=|]*?)\s*={2,}(?P<cols>[^=]*(?:=+[^=]*)*?)=*\s*$")
+
+
 def is_bench_line(line: str) -> bool:
     """A label followed by two or more figures with units, and nothing else of prose: benchmark output."""
     m = _LABEL.match(line)

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from openresearch.errors import NotADocument, ParseError
 from openresearch.identity import content_hash, source_id
 from openresearch.ingest.asciidoc import asciidoc_to_markdown
-from openresearch.ingest.benchlines import is_bench_line
+from openresearch.ingest.benchlines import BANNER, is_bench_line
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.front_matter import record_tables, toml_fields, toml_record_tables
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
@@ -99,7 +99,11 @@ def markup_lines(lines: list[str]) -> set[int]:
         stripped = lines[i].strip()
         m = _FENCE.match(lines[i])
         if fence is not None:
-            if not is_bench_line(stripped):  # benchmark output in a code block is a table of figures: kept
+            # benchmark output in a code block is a table of figures: kept, with the banner that names what ran
+            # over its rows and the line of column groups over that
+            banner = BANNER.match(stripped) or (i + 1 < len(lines) and BANNER.match(lines[i + 1].strip()) and
+                                                0 < len(stripped.split()) <= 4 and "=" not in stripped)
+            if not is_bench_line(stripped) and not banner:
                 out.add(i)
             if m and m.group(1) == fence and not stripped[3:].strip():
                 fence = None
@@ -289,8 +293,10 @@ def normalise_plain(body: str) -> str:
                 current = []
             paragraphs.append(collapse(stripped))
             continue
-        if n not in markup and is_bench_line(stripped):
-            # a line of benchmark output is its own paragraph, like a table row
+        if n not in markup and (is_bench_line(stripped) or BANNER.match(stripped) or (
+                n + 1 < len(lines) and BANNER.match(lines[n + 1].strip()) and n + 1 not in markup)):
+            # a line of benchmark output is its own paragraph, like a table row (and so are a banner over such
+            # lines and the line of column groups over the banner)
             if current:
                 paragraphs.append(collapse(" ".join(current)))
                 current = []

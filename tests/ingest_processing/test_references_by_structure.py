@@ -178,3 +178,37 @@ def test_a_name_whose_last_dot_is_no_file_type_is_read_by_its_content(tmp_path: 
     # the address names the lower-case product its text writes with a version: the figures are its own
     got = _read(tmp_path / "quollgate.org__text_en_CHANGES")
     assert got and {e for e, *_ in got} == {"quollgate"}, got
+
+
+BANNERED = """# Quillparse benchmarks
+
+Results on one machine.
+
+```
+                                DOM                STRUCT
+======= quill_json ======= parse|stringify ===== parse|stringify ====
+data/canada.json         320 MB/s   430 MB/s   580 MB/s   310 MB/s
+data/twitter.json        300 MB/s   910 MB/s   550 MB/s  1060 MB/s
+
+==== frob_serialize ====== parse|stringify ===== parse|stringify ====
+data/twitter.json        120 MB/s   330 MB/s    87 MB/s   350 MB/s
+
+==== zorbjson-clang ===================== parse|stringify ====
+data/twitter.json                        320 MB/s   600 MB/s
+
+===== zorbjson-gcc ====================== parse|stringify ====
+data/twitter.json                        440 MB/s   870 MB/s
+```
+"""
+
+
+def test_a_banner_names_what_ran_and_its_columns_what_each_figure_is(tmp_path: Path) -> None:
+    (tmp_path / "quillparse__README.md").write_text(BANNERED)
+    got = set(_read(tmp_path / "quillparse__README.md"))
+    assert ("quill_json", "parse", "300", "MB/s", "data/twitter.json, DOM") in got
+    assert ("quill_json", "stringify", "1060", "MB/s", "data/twitter.json, STRUCT") in got
+    # the groups of the banner above in the same output hold for a banner with as many columns
+    assert ("frob_serialize", "parse", "87", "MB/s", "data/twitter.json, STRUCT") in got
+    # two banners of one program built two ways: the program ran, the build is a condition
+    assert ("zorbjson", "stringify", "870", "MB/s", "data/twitter.json, gcc") in got
+    assert ("zorbjson", "parse", "320", "MB/s", "data/twitter.json, clang") in got

@@ -7,8 +7,9 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
-from openresearch.ingest.benchlines import figures, is_bench_line, label_words
+from openresearch.ingest.benchlines import BANNER, figures, is_bench_line, label_words
 from openresearch.models import ObservationIn
 
 
@@ -30,26 +31,98 @@ def unit_metric(unit: str) -> str:
     return ""
 
 
-def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None]) -> list[ObservationIn] | None:
+class Banner(NamedTuple):
+    """The line over a block of benchmark lines that names what ran and its columns."""
+
+    name: str  # "serde_json", "rapidjson-gcc"
+    columns: tuple[str, ...]  # ("parse", "stringify", "parse", "stringify")
+    groups: tuple[str, ...]  # each column's group from the line above the banner ("DOM", "DOM", "STRUCT", ...)
+
+
+def block_banner(text: str, start: int, reach: int = 40) -> Banner | None:
+    """The banner over the run of benchmark lines holding `start`: output that names the program once, over its
+    rows ("data/twitter.json  300 MB/s  910 MB/s"), and its columns by name. None when the run has none."""
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    i = at - 1
+    while i >= 0 and at - i <= reach and (is_bench_line(lines[i]) or not lines[i].strip()):
+        i -= 1
+    m = BANNER.match(lines[i]) if i >= 0 and at - i <= reach else None
+    if m is None:
+        return None
+    columns = _columns(m)
+    groups: tuple[str, ...] = ()
+    while not groups and i >= 0:  # the groups a banner's columns are in, or those of the banner above in the run
+        j = i - 1
+        while j > 0 and not lines[j].strip() and i - j <= 2:
+            j -= 1  # paragraphs are apart by a blank line in the stored text
+        above = lines[j].split() if j >= 0 and lines[j].strip() and "=" not in lines[j] and \
+            not is_bench_line(lines[j]) else []
+        per = len(columns) // len(above) if above and columns and len(columns) % len(above) == 0 else 0
+        groups = tuple(above[k // per] for k in range(len(columns))) if per and len(above) <= 4 else ()
+        while j >= 0 and (is_bench_line(lines[j]) or not lines[j].strip()):
+            j -= 1
+        up = BANNER.match(lines[j]) if j >= 0 and not groups else None
+        i = j if up is not None and len(_columns(up)) == len(columns) else -1
+    return Banner(m.group("name").strip(), columns, groups)
+
+
+def _columns(m: re.Match[str]) -> tuple[str, ...]:
+    return tuple(c.strip() for part in re.split(r"=+", m.group("cols")) for c in part.split("|") if c.strip())
+
+
+@lru_cache(maxsize=256)
+def banner_names(text: str) -> tuple[str, ...]:
+    """The names of every benchmark banner in a text ("rapidjson-clang", "rapidjson-gcc", "serde_json")."""
+    return tuple(m.group("name").strip() for line in text.split("\n") if (m := BANNER.match(line)))
+
+
+def shared_stem(name: str, others: Sequence[str]) -> tuple[str, str] | None:
+    """(stem, variant) when another banner runs the same program in another build: "rapidjson-gcc" beside
+    "rapidjson-clang" is rapidjson, built with gcc. None when no sibling shares the name's first piece."""
+    m = re.fullmatch(r"([A-Za-z][\w.+]*?)[-_ ]([\w.+-]+)", name)
+    if m is None:
+        return None
+    stem = m.group(1)
+    if any(o != name and (s := re.fullmatch(rf"{re.escape(stem)}[-_ ]([\w.+-]+)", o)) and s.group(1) != m.group(2)
+           for o in others):
+        return stem, m.group(2)
+    return None
+
+
+def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None],
+                      banner: Banner | None = None, banner_entity: str | None = None) -> list[ObservationIn] | None:
     """Observations of one benchmark line; `entity_of` picks the entity among the label's words (None: the line
-    names none the caller knows, and it yields no observation). None when the line is no benchmark output."""
+    names none the caller knows, and it yields no observation). Under a `banner`, what the banner names ran
+    (`banner_entity`; the line's label is then a condition, "data/twitter.json", with the banner's other words,
+    "gcc") and its columns say what each figure is, when they are as many as the figures. None when the line is
+    no benchmark output."""
     read = figures(line)
     if read is None:
         return None
     label, found = read
     words = label_words(label)
-    entity = entity_of(words)
+    entity = banner_entity or entity_of(words)
     if entity is None:
         return []
-    rest = [w for w in words if w.lower() not in ("benchmark", "bench", "test") and
-            w.lower() not in entity.lower().replace("-", " ").split() and w.lower() not in entity.lower()]
-    condition = " ".join(rest) or None
+    if banner is not None and banner_entity:
+        taken = {w.lower() for w in label_words(entity)} | {entity.lower()}
+        own = [w for w in re.split(r"[-_ ]+", banner.name) if w.lower() not in taken and
+               banner.name.lower() != entity.lower()]
+        rest = [label.strip(), ", ".join(own)]
+    else:
+        rest = [w for w in words if w.lower() not in ("benchmark", "bench", "test") and
+                w.lower() not in entity.lower().replace("-", " ").split() and w.lower() not in entity.lower()]
+    condition = (", " if banner is not None and banner_entity else " ").join(filter(None, rest)) or None
+    columns = banner.columns if banner is not None and len(banner.columns) == len(found) else ()
     out: list[ObservationIn] = []
-    for f in found:
-        metric = unit_metric(f.unit)
+    for k, f in enumerate(found):
+        metric = re.sub(r"[^a-z0-9]+", "_", columns[k].lower()).strip("_") if columns else unit_metric(f.unit)
         if not metric:
             continue
-        out.append(ObservationIn(entity=entity, metric=metric, value=f.raw, unit=f.unit, condition=condition))
+        group = banner.groups[k] if columns and banner is not None and banner.groups else ""
+        out.append(ObservationIn(entity=entity, metric=metric, value=f.raw, unit=f.unit,
+                                 condition=", ".join(filter(None, [condition, group])) or None))
     return out
 
 

@@ -24,7 +24,14 @@ import numpy as np
 
 from openresearch.agents.extract.address_name import address_subject, address_words, code_use
 from openresearch.agents.extract.asked import Asked, asked_metric
-from openresearch.agents.extract.benchlines import alternative_of_known, block_labels, line_observations
+from openresearch.agents.extract.benchlines import (
+    alternative_of_known,
+    banner_names,
+    block_banner,
+    block_labels,
+    line_observations,
+    shared_stem,
+)
 from openresearch.agents.extract.definitions import defined_term, entry_unit, of_term, readable_term
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
@@ -787,8 +794,11 @@ class DeterministicExtractor:
         read: list[ObservationIn] | None = None
         row = None
         if is_bench_line(quote):
+            banner = block_banner(source.text, start)
             read = line_observations(quote, lambda words: self.label_entity(words, want, source, start,
-                                                                            plan.question))
+                                                                            plan.question),
+                                     banner, self.banner_entity(banner.name, want, banner_names(source.text))
+                                     if banner else None)
             if read and (called := appositions(plan.question, want)):
                 # the label words that abbreviate what the question calls the entity named it: no condition
                 read = [o.model_copy(update={"condition": _without_abbreviation(o.condition, called, o.entity)})
@@ -815,6 +825,21 @@ class DeterministicExtractor:
         return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,
                             source_url=source.url, quote=quote, start=start, end=end, type=evidence_type,
                             entities=entities, observations=obs, question_id=question.id, score=score)
+
+    def banner_entity(self, name: str, want: set[str], siblings: Sequence[str] = ()) -> str:
+        """What a benchmark banner names ("rapidjson-gcc", "serde_json"): an asked or known name among its words
+        (the others are the build: "gcc"), else the stem it shares with a sibling banner ("rapidjson" of
+        "rapidjson-gcc" beside "rapidjson-clang"), else the banner's name as written, a name no list knows."""
+        pieces = [name, *label_words(name)]
+        for piece in pieces:
+            key = entity_key(piece)
+            if hit := next((w for w in sorted(want) if key and entity_key(w) == key), None):
+                return hit
+        found = self.linker.link([" ".join(label_words(name))])[0]
+        if found:
+            return found[0].canonical
+        stem = shared_stem(name, siblings)
+        return stem[0] if stem else name
 
     def label_entity(self, words: Sequence[str], want: set[str], source: SourceDoc,
                      start: int | None = None, question: str = "") -> str | None:
