@@ -26,6 +26,7 @@ _TITLE = frozenset({"title", "name", "h1", "h2", "h3", "h4", "h5", "h6", "head",
 _ROW = frozenset({"tr", "row"})
 _NOTE = frozenset({"comment", "remark"})  # editorial comments are no text
 _LABEL_CHARS = 100
+_LABEL_WORDS = 6  # a field's value is a few words ("75s", "server config, virtual host"); more is prose
 _ENTITY = re.compile(r"&([A-Za-z][\w.-]*);")
 _XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
 _DOCTYPE = re.compile(r"<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>", re.S | re.I)
@@ -53,8 +54,10 @@ def parse_xml(text: str) -> ET.Element:
     """The root element; entities a DTD would define become what HTML means by them (else a space)."""
     body = _DOCTYPE.sub("", text, count=1)
     body = _ENTITY.sub(_entity, body)
+    # the text is decoded already: its declaration's encoding no longer applies
+    body = re.sub(r"\A\s*<\?xml[^>]*\?>", "", body)
     try:
-        return ET.fromstring(body.encode("utf-8"))
+        return ET.fromstring(body)
     except ET.ParseError as exc:
         raise ParseError(f"not well-formed XML ({exc})") from None
 
@@ -145,8 +148,8 @@ class _Writer:
                 text = _words(_inline(el))
             if tag in _TITLE:
                 self.para(text, "#" * min(depth, 6) + " ")
-            elif text and len(text) <= _LABEL_CHARS and not re.search(r"[.!?:;]$", text) and \
-                    not re.search(r"[.!?]\s+[A-Z]", text):
+            elif text and len(text) <= _LABEL_CHARS and len(text.split()) <= _LABEL_WORDS and \
+                    not re.search(r"[.!?:;]$", text):
                 self.out += [f"{tag}: {text}", ""]  # "default: 75s", a field of the section above
             else:
                 self.para(text)
@@ -181,5 +184,8 @@ def xml_to_markdown(text: str) -> tuple[str | None, str]:
         raise ParseError("an XML file without prose to read (a build, data or configuration file)")
     title, _ = _heading_of(root)
     w = _Writer()
-    w.block(root, 1)
+    try:
+        w.block(root, 1)
+    except RecursionError:
+        raise ParseError("XML nested too deeply to read") from None
     return title, "\n".join(w.out)

@@ -212,3 +212,16 @@ def test_a_banner_names_what_ran_and_its_columns_what_each_figure_is(tmp_path: P
     # two banners of one program built two ways: the program ran, the build is a condition
     assert ("zorbjson", "stringify", "870", "MB/s", "data/twitter.json, gcc") in got
     assert ("zorbjson", "parse", "320", "MB/s", "data/twitter.json, clang") in got
+
+
+def test_hostile_xml_is_a_clear_error_or_harmless_text() -> None:
+    laughs = ('<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
+              '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><d>' +
+              "<p>&c; is what the entity expands to in this sentence.</p>" * 3 + "</d>")
+    _, md = xml_to_markdown(laughs)  # no DTD is read: its entities expand to nothing
+    assert "aaaa" not in md and "is what the entity expands to" in md
+    with pytest.raises(ParseError, match="nested too deeply"):
+        xml_to_markdown("<a>" * 20000 + "<p>a sentence of six words or more here.</p>" * 3 + "</a>" * 20000)
+    latin = ('<?xml version="1.0" encoding="ISO-8859-1"?><d><p>Café is the word in this sentence of words.</p>'
+             "<p>A second sentence of six words or more.</p><p>And a third sentence of six words.</p></d>")
+    assert "Café is the word" in xml_to_markdown(latin)[1]  # decoded once, never twice
