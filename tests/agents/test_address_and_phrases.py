@@ -100,3 +100,10 @@ def test_the_last_of_a_list_of_names_shares_its_de_and_the_standard_library_is_i
     # a label segment that shortens the descriptor word by word names the entity ("StdLib", "DefCodec")
     assert abbreviates("StdLib", "standard library") and abbreviates("DefCodec", "default codec")
     assert not abbreviates("Encoder", "standard library") and not abbreviates("SetOne", "standard library")
+
+
+def test_an_adverb_before_every_does_not_name_the_interval() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    got = observations("Feature versions of Zorbly are released predictably every twelve months.", [], set(), "Zorbly")
+    assert [(o.metric, o.value) for o in got] == [("release_interval", "twelve months")]

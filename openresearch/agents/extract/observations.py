@@ -187,6 +187,8 @@ def _span_metric(before: str, after: str) -> str | None:
         return "_".join(named)  # "during the first 24 months it receives bugfix updates": bugfix updates
     if re.search(r"\bevery\s*$|\bonce (?:a|per|every)\s*$", before, re.I):
         words = tail[:-1]  # "Go is released every": what happens at that interval
+        while words and len(words[-1]) > 4 and words[-1].lower().endswith("ly"):
+            words = words[:-1]  # "released predictably every": the adverb says how, the verb what
         if not (named := _content(words)):
             return "interval"
         # a compound noun stays whole ("a feature release every", "bugfix releases every"); a verb is its base
