@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # .mdx (Markdown with JSX components, as documentation sites write it) is read as Markdown; AsciiDoc through
-# ingest/asciidoc.py; a file without a suffix ("ChangeLog", "NEWS") as text when its content is prose (a
-# script or build file without one is not a document, see sniff.looks_like_prose)
+# ingest/asciidoc.py, XML references through ingest/xmldoc.py; a file whose name does not say ("ChangeLog",
+# "NEWS", "site.org__CHANGES") by its content (a script or build file is not a document, see sniff.py)
 SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", ".txt": "text", ".text": "text",
             ".adoc": "asciidoc", ".asciidoc": "asciidoc",
             **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
@@ -69,6 +69,8 @@ def reader_for(path: Path) -> str | None:
 def may_be_document(path: Path) -> bool:
     """Whether a walk over a folder should offer `path` to the readers (they still decide by its content)."""
     return reader_for(path) is not None
+
+
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # static-site generator pages
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
