@@ -109,7 +109,8 @@ def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None
         taken = {w.lower() for w in label_words(entity)} | {entity.lower()}
         own = [w for w in re.split(r"[-_ ]+", banner.name) if w.lower() not in taken and
                banner.name.lower() != entity.lower()]
-        rest = [label.strip(), ", ".join(own)]
+        # a row labelled by a file ("data/twitter.json") ran on that file, wherever it was kept
+        rest = [re.sub(r"^(?:[\w.-]+/)+(?=[\w.-]+\.\w+$)", "", label.strip()), ", ".join(own)]
     else:
         rest = [w for w in words if w.lower() not in ("benchmark", "bench", "test") and
                 w.lower() not in entity.lower().replace("-", " ").split() and w.lower() not in entity.lower()]
