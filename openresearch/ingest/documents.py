@@ -41,7 +41,7 @@ SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", 
             **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
             ".html": "html", ".htm": "html", ".xhtml": "html", ".pdf": "pdf", ".xml": "xml"}
 # what is never a document to read: code, data, images, archives and binaries. A name that ends any other way
-# ("NEWS", "lighttpd1.4__NEWS", "site.org__en_CHANGES", "guide.mt") is read when its content shows a document
+# ("NEWS", "quollgate1.4__NEWS", "site.org__en_CHANGES", "guide.mt") is read when its content shows a document
 # (prose, a page, a manual page): the last dot of a name is often no file type at all
 _NOT_DOCUMENTS = frozenset(
     f".{x}" for x in (
@@ -288,7 +288,7 @@ def normalise_plain(body: str) -> str:
             line = ""  # ends the paragraph, as the block did
         stripped = line.strip()
         if n in terms:
-            # a definition list's term ("tune.bufsize <size>" over its indented description) stands alone, as a
+            # a definition list's term ("quoll.bufsize <size>" over its indented description) stands alone, as a
             # heading of the entry: what the description's figures are of (agents/extract/definitions.py)
             if current:
                 paragraphs.append(collapse(" ".join(current)))
@@ -335,8 +335,8 @@ def normalise_plain(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-# a term a definition list defines: a keyword, option or setting ("maxconn", "tune.bufsize", "--max-depth",
-# "KeepAliveTimeout", "timeout client"), then what it takes ("<size>", "[on|off]", "N")
+# a term a definition list defines: a keyword, option or setting ("maxconn", "quoll.bufsize", "--max-depth",
+# "IdleWaitTimeout", "timeout client"), then what it takes ("<size>", "[on|off]", "N")
 TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
 
 
@@ -346,7 +346,7 @@ def _indent(line: str) -> int:
 
 def keyword_shape(word: str) -> bool:
     """A word that names a setting or option rather than starting a sentence: lower case, or with a code mark
-    ("tune.bufsize", "max_conn", "--depth"), or written in camel case ("KeepAliveTimeout")."""
+    ("quoll.bufsize", "max_conn", "--depth"), or written in camel case ("IdleWaitTimeout")."""
     return word[:1].islower() or word[:1] == "-" or bool(re.search(r"[._:/]|[a-z][A-Z]", word))
 
 

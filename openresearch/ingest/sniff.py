@@ -18,6 +18,11 @@ def _looks_binary(head: bytes) -> bool:
     return b"\x00" in head or sum(b < 9 or 13 < b < 32 for b in head) > len(head) // 20
 
 
+def _starts_as_page(lowered: bytes) -> bool:
+    """Whether the (lower-cased, stripped) start of a body is an HTML or XHTML page."""
+    return lowered.startswith(_HTML_MARKERS) or (lowered.startswith(b"<?xml") and b"<html" in lowered)
+
+
 def sniff_kind(content_type: str, body: bytes) -> ContentKind:
     """html | pdf | text | other from the declared media type and the first bytes of the body."""
     media = content_type.split(";", 1)[0].strip().lower()
@@ -27,7 +32,7 @@ def sniff_kind(content_type: str, body: bytes) -> ContentKind:
     lowered = head[:512].lower()
     if b"%PDF-" in body[:1024] and not lowered.startswith(b"<"):
         return "pdf"  # the PDF spec tolerates junk before the header within the first 1 KiB
-    if lowered.startswith(_HTML_MARKERS) or (lowered.startswith(b"<?xml") and b"<html" in lowered):
+    if _starts_as_page(lowered):
         return "html"
     if media in ("text/html", "application/xhtml+xml"):
         return "html" if not _looks_binary(head) else "other"
@@ -71,7 +76,4 @@ def looks_like_markup(data: bytes) -> bool:
     head = data[:16384]
     if _looks_binary(head[:1024].lstrip()):
         return False
-    lowered = head.lstrip()[:512].lower()
-    if lowered.startswith(_HTML_MARKERS) or (lowered.startswith(b"<?xml") and b"<html" in lowered):
-        return True
-    return len(_BLOCK_TAGS.findall(head)) >= 5
+    return _starts_as_page(head.lstrip()[:512].lower()) or len(_BLOCK_TAGS.findall(head)) >= 5

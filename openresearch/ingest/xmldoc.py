@@ -4,7 +4,7 @@ plain-text reader understands, by the shape of its elements rather than a schema
 - an element holding prose (text beside or around inline elements) is a paragraph; a short element of plain
   words and no sentence ("<default>75s</default>") is a labelled line, "default: 75s";
 - an element of other elements is a section, headed by its ``name`` or ``title`` attribute or its first
-  ``title``/``name`` child ("<directive name=\"keepalive_timeout\">" is the heading "keepalive_timeout");
+  ``title``/``name`` child ("<directive name=\"idle_timeout\">" is the heading "idle_timeout");
 - code ("<example>", "<programlisting>", "<pre>") is fenced, list items are items, rows of cells are pipe rows.
 
 The tag names listed below only add speed and polish (a heading, a fence); the shape decides. Entities a DTD

@@ -34,14 +34,15 @@ def unit_metric(unit: str) -> str:
 class Banner(NamedTuple):
     """The line over a block of benchmark lines that names what ran and its columns."""
 
-    name: str  # "serde_json", "rapidjson-gcc"
+    name: str  # "quill_json", "zorbjson-gcc"
     columns: tuple[str, ...]  # ("parse", "stringify", "parse", "stringify")
-    groups: tuple[str, ...]  # each column's group from the line above the banner ("DOM", "DOM", "STRUCT", ...)
+    groups: tuple[str, ...]  # each column's group from the line above the banner ("TREE", "TREE", "TYPED", ...)
 
 
+@lru_cache(maxsize=4096)
 def block_banner(text: str, start: int, reach: int = 40) -> Banner | None:
     """The banner over the run of benchmark lines holding `start`: output that names the program once, over its
-    rows ("data/twitter.json  300 MB/s  910 MB/s"), and its columns by name. None when the run has none."""
+    rows ("data/sample.json  300 MB/s  910 MB/s"), and its columns by name. None when the run has none."""
     lines = text.split("\n")
     at = text.count("\n", 0, start)
     i = at - 1
@@ -73,13 +74,13 @@ def _columns(m: re.Match[str]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=256)
 def banner_names(text: str) -> tuple[str, ...]:
-    """The names of every benchmark banner in a text ("rapidjson-clang", "rapidjson-gcc", "serde_json")."""
+    """The names of every benchmark banner in a text ("zorbjson-clang", "zorbjson-gcc", "quill_json")."""
     return tuple(m.group("name").strip() for line in text.split("\n") if (m := BANNER.match(line)))
 
 
 def shared_stem(name: str, others: Sequence[str]) -> tuple[str, str] | None:
-    """(stem, variant) when another banner runs the same program in another build: "rapidjson-gcc" beside
-    "rapidjson-clang" is rapidjson, built with gcc. None when no sibling shares the name's first piece."""
+    """(stem, variant) when another banner runs the same program in another build: "zorbjson-gcc" beside
+    "zorbjson-clang" is zorbjson, built with gcc. None when no sibling shares the name's first piece."""
     m = re.fullmatch(r"([A-Za-z][\w.+]*?)[-_ ]([\w.+-]+)", name)
     if m is None:
         return None
@@ -94,7 +95,7 @@ def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None
                       banner: Banner | None = None, banner_entity: str | None = None) -> list[ObservationIn] | None:
     """Observations of one benchmark line; `entity_of` picks the entity among the label's words (None: the line
     names none the caller knows, and it yields no observation). Under a `banner`, what the banner names ran
-    (`banner_entity`; the line's label is then a condition, "data/twitter.json", with the banner's other words,
+    (`banner_entity`; the line's label is then a condition, "data/sample.json", with the banner's other words,
     "gcc") and its columns say what each figure is, when they are as many as the figures. None when the line is
     no benchmark output."""
     read = figures(line)
@@ -109,12 +110,13 @@ def line_observations(line: str, entity_of: Callable[[Sequence[str]], str | None
         taken = {w.lower() for w in label_words(entity)} | {entity.lower()}
         own = [w for w in re.split(r"[-_ ]+", banner.name) if w.lower() not in taken and
                banner.name.lower() != entity.lower()]
-        # a row labelled by a file ("data/twitter.json") ran on that file, wherever it was kept
-        rest = [re.sub(r"^(?:[\w.-]+/)+(?=[\w.-]+\.\w+$)", "", label.strip()), ", ".join(own)]
+        # a row labelled by a file ("data/sample.json") ran on that file, wherever it was kept
+        ran_on = re.sub(r"^(?:[\w.-]+/)+(?=[\w.-]+\.\w+$)", "", label.strip())
+        condition = ", ".join(filter(None, [ran_on, *own])) or None
     else:
         rest = [w for w in words if w.lower() not in ("benchmark", "bench", "test") and
                 w.lower() not in entity.lower().replace("-", " ").split() and w.lower() not in entity.lower()]
-    condition = (", " if banner is not None and banner_entity else " ").join(filter(None, rest)) or None
+        condition = " ".join(rest) or None
     columns = banner.columns if banner is not None and len(banner.columns) == len(found) else ()
     out: list[ObservationIn] = []
     for k, f in enumerate(found):

@@ -1,9 +1,9 @@
 """What a figure in a definition entry is of: the term the entry defines.
 
-A configuration or option reference defines one keyword per entry: "tune.bufsize <size>" over "Sets the buffer
-size to this size (in bytes). ... The default value is 16384"; a directive heading "keepalive_timeout" over
+A configuration or option reference defines one keyword per entry: "quoll.bufsize <size>" over "Sets the buffer
+size to this size (in bytes). ... The default value is 16384"; a directive heading "idle_timeout" over
 "default: 75s"; a manual page's "--max-depth=n: Sets the maximum depth (default 250)". A figure there whose own
-words name no quantity, only a value, a default or a bound, is the term's: metric "tune.bufsize", condition
+words name no quantity, only a value, a default or a bound, is the term's: metric "quoll.bufsize", condition
 "default", and the unit the entry states for its values ("in bytes", "expressed in seconds") when it has none.
 The entry's shape decides, whatever the keyword; no list of settings is involved.
 """
@@ -38,7 +38,7 @@ def _heading_like(para: str) -> bool:
 
 
 def keyword(term: str) -> str:
-    """The keyword a term line defines: "tune.bufsize <size>" -> "tune.bufsize", "timeout client <timeout>" ->
+    """The keyword a term line defines: "quoll.bufsize <size>" -> "quoll.bufsize", "timeout client <timeout>" ->
     "timeout client", "--max-depth=n" -> "--max-depth", "-t, --threads N" -> "--threads"."""
     options: list[str] = re.findall(r"--?[A-Za-z][\w.-]*", term) if term.startswith("-") else []
     if options:
@@ -52,9 +52,9 @@ def keyword(term: str) -> str:
 
 
 def readable_term(term: str) -> str:
-    """A keyword in words, as a question would write them: "tune.bufsize" -> "tune bufsize", "keepalive_timeout"
-    -> "keepalive timeout", "KeepAliveTimeout" -> "keepalivetimeout keep alive timeout" (camel case split, and
-    whole: "keepalive" is one word in a question)."""
+    """A keyword in words, as a question would write them: "quoll.bufsize" -> "quoll bufsize", "idle_timeout"
+    -> "idle timeout", "IdleWaitTimeout" -> "idlewaittimeout idle wait timeout" (camel case split, and
+    whole: "idlewait" may be one word in a question)."""
     bare = term.strip("-")
     split = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", bare)
     plain = " ".join(re.sub(r"[._/=:-]+", " ", split).lower().split())
@@ -62,8 +62,8 @@ def readable_term(term: str) -> str:
 
 
 def term_metric(term: str) -> str:
-    """The metric key of a keyword, its words kept apart: "tune.bufsize" -> "tune_bufsize", "KeepAliveTimeout" ->
-    "keep_alive_timeout", "--max-depth" -> "max_depth", "timeout client" -> "timeout_client"."""
+    """The metric key of a keyword, its words kept apart: "quoll.bufsize" -> "quoll_bufsize", "IdleWaitTimeout" ->
+    "idle_wait_timeout", "--max-depth" -> "max_depth", "timeout client" -> "timeout_client"."""
     split = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", term.strip("-"))
     return re.sub(r"\W+", "_", split).strip("_").lower()
 

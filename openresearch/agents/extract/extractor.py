@@ -294,8 +294,8 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
     pattern = re.compile(rf"(?<![\w-]){re.escape(words)}(?![\w-])", flags)
     if pattern.search(source.title or "") or pattern.search(source.text[:_SUBJECT_CHARS]):
         return True
-    # its own address: "wibblet.org__docs_core.xml" for "Wibblet", "acme__httpd__core.xml" for "Acme httpd" (the
-    # last word of a name tells it from its vendor's other products; "acme__pulsar" is no page of "Acme Kafka")
+    # its own address: "wibblet.org__docs_core.xml" for "Wibblet", "acme__wibd__core.xml" for "Acme wibd" (the
+    # last word of a name tells it from its vendor's other products; "acme__frobq" is no page of "Acme Quillq")
     own = {entity_key(w) for w in address_words(source.url)}
     last = words.split()[-1]
     return entity_key(words) in own or (len(last) >= 4 and entity_key(last) in own)
@@ -556,7 +556,7 @@ class DeterministicExtractor:
         # a table row is ranked as its reader sees it: under its caption and header ("simdjson | 2.5" is a parsing
         # speed in GB/s on twitter.json), and its cells' bare numbers are figures
         rows = [table_row(text, s[0]) if "|" in t else None for s, t in zip(spans, texts, strict=True)]
-        # a unit of a definition entry under the term it defines ("keepalive timeout: default: 75s")
+        # a unit of a definition entry under the term it defines ("idle timeout: default: 75s")
         terms = [readable_term(term) if r is None and (term := defined_term(text, s[0])) else None
                  for s, r in zip(spans, rows, strict=True)]
         ranked = [f"{r.caption} {' | '.join(r.header)} {t}" if r else f"{term}: {t}" if term else t
@@ -818,7 +818,7 @@ class DeterministicExtractor:
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
         if obs and term:
-            obs = of_term(obs, term, entry_unit(source.text, start))  # "The default value is 16384" of tune.bufsize
+            obs = of_term(obs, term, entry_unit(source.text, start))  # "The default value is 16384" of quoll.bufsize
         obs = [o for o in self._in_context(source, start, obs) if storable(o)]
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
@@ -827,9 +827,9 @@ class DeterministicExtractor:
                             entities=entities, observations=obs, question_id=question.id, score=score)
 
     def banner_entity(self, name: str, want: set[str], siblings: Sequence[str] = ()) -> str:
-        """What a benchmark banner names ("rapidjson-gcc", "serde_json"): an asked or known name among its words
-        (the others are the build: "gcc"), else the stem it shares with a sibling banner ("rapidjson" of
-        "rapidjson-gcc" beside "rapidjson-clang"), else the banner's name as written, a name no list knows."""
+        """What a benchmark banner names ("zorbjson-gcc", "quill_json"): an asked or known name among its words
+        (the others are the build: "gcc"), else the stem it shares with a sibling banner ("zorbjson" of
+        "zorbjson-gcc" beside "zorbjson-clang"), else the banner's name as written, a name no list knows."""
         pieces = [name, *label_words(name)]
         for piece in pieces:
             key = entity_key(piece)

@@ -1224,7 +1224,7 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
     status word or a note in parentheses beside it). Its entity is a name the label opens with, else the
     document's own subject; a version opening the label is the release it is of (a condition). None when the
     sentence is not such a line (the prose reader reads it). `term`: the keyword the entry defines, which a
-    reference repeats beside its value ("default: KeepAliveTimeout 5")."""
+    reference repeats beside its value ("default: IdleWaitTimeout 5")."""
     m = LABEL_LINE.match(sentence)
     bare_version = m is not None and re.fullmatch(r"\s*v?\d+(?:\.\d+){1,3}\s*", m.group("label")) is not None
     if m is None or not (bare_version or re.search(r"[A-Za-z\u4e00-\u9fff]", m.group("label"))):
@@ -1256,7 +1256,7 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
     if not metric:
         return None
     if v.kind == "year" and term and v.raw.isdigit() and not re.search(r"date|year|release|since|until|end", metric):
-        unit = ""  # "default: MaxMemFree 2048": a setting's four-digit value, no year
+        unit = ""  # "default: MaxFreeSlabs 2048": a setting's four-digit value, no year
     elif v.kind in ("date", "year"):
         unit = "date" if v.kind == "date" else "year"
         metric = metric if metric.endswith("date") else f"{metric}_date"

@@ -163,7 +163,7 @@ def diverge(a: QuestionAnalysis) -> list[Candidate]:
     lang = "zh" if a.language == "zh" else "en"
     measured = [attr for attr in a.attributes if canonical_metric(attr)]
     # a question that names what to compare is planned by those attributes, whether or not a list knows them
-    # ("default keepalive timeout", "window size"); a selection's "for X" is a requirement to weigh the options
+    # ("default idle timeout", "window size"); a selection's "for X" is a requirement to weigh the options
     # against, not a list of metrics
     if a.attributes and a.kind != "selection" and (a.kind in ("comparison", "overview", "trend")
                                                    or len(measured) == len(a.attributes)):

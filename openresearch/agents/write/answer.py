@@ -204,13 +204,6 @@ def _same_value(a: ObservationView, b: ObservationView) -> bool:
     return Quantity(a.value, a.unit).close_to(Quantity(b.value, b.unit), rel_tol=0.01)
 
 
-def _same_quantity(a: str, b: str) -> bool:
-    """Whether two metric keys name one quantity: the same key, or keys of one family ("throughput" and
-    "ingest_throughput"); two settings a reference defines ("keepalive_timeout", "send_timeout") are two, however
-    alike their defaults."""
-    return a == b or same_family(a, b)
-
-
 def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             attribute: str | None = None, units: frozenset[str] = frozenset()) -> dict[str, list[Found]]:
     """entity -> distinct values of metric `wanted` (any metric when None), each with all its evidence; with the
@@ -236,8 +229,9 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
-            # the same value under the same condition, however spaced ("带 200 条" is "带200条"), is one entry
-            match = next((f for f in bucket if _same_value(f.obs, obs) and _same_quantity(f.obs.metric, obs.metric)
+            # the same value of one quantity under the same condition, however spaced ("带 200 条" is "带200条"), is
+            # one entry; the defaults of two settings ("idle_timeout", "send_timeout") stay two
+            match = next((f for f in bucket if _same_value(f.obs, obs) and same_family(f.obs.metric, obs.metric)
                           and normalise_condition(f.obs.condition) == normalise_condition(obs.condition)), None)
             if match is None:
                 bucket.append(Found(text, obs, [ev]))
@@ -246,7 +240,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
     for bucket in out.values():  # a first-hand record's figure first (its newest period first), then best supported
         # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
-        # of contributors; "keepalive_timeout" before "client_body_timeout" for "default keepalive timeout")
+        # of contributors; "idle_timeout" before "body_read_timeout" for "default idle timeout")
         bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted,
                                    -len(word_stems(f.obs.metric) & asked_words), -period_year(f),
                                    -len({e.source.id for e in f.evidence}), -len(f.evidence)))
