@@ -309,7 +309,8 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
 
 _MONTH_NUM = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                               "nov", "dec"))}
-_D_MONTH_Y = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3})[a-z]*\.?,?\s+(\d{3,4})")
+_D_MONTH_Y = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?(?:\s+|-)([A-Za-z]{3})[a-z]*\.?,?(?:\s+|-)(\d{3,4})")
+_SLASHED = re.compile(r"(?<!\d)(\d{1,4})/(\d{1,2})/(\d{1,4})(?!\d)")
 _MONTH_D_Y = re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{3,4})")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _CJK_FULL = re.compile(r"(\d{3,4})\s?年\s?(\d{1,2})\s?月\s?(\d{1,2})\s?日")
@@ -341,12 +342,23 @@ def version_text(key: int) -> str:
 
 
 def calendar_value(raw: str, unit: str) -> int | None:
-    """"2 July 1829" / "August 1, 1983" / "1983-08-01" / "1983年8月1日" -> 18290702 etc. for unit "date";
+    """"2 July 1829" / "August 1, 1983" / "1983-08-01" / "1983/08/01" / "8/1/1983" / "01-Aug-1983" / "1983年8月1日" ->
+    18290702 etc. for unit "date";
     the first year written ("1918-1919" -> 1918, "August 1417" -> 1417) for unit "year"."""
     text = raw.strip()
     if unit == "date":
         if (m := _ISO_DATE.search(text)) or (m := _CJK_FULL.search(text)):
             y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        elif m := _SLASHED.search(text):
+            # year first (2025/07/30), or month and day before the year: the day is the one above 12 (11/17/2016,
+            # 17/11/2016); 03/04/2020 says neither
+            a, b, c = (int(g) for g in m.groups())
+            if len(m.group(1)) == 4:
+                y, mo, d = a, b, c
+            elif len(m.group(3)) == 4 and (a > 12) != (b > 12):
+                y, mo, d = (c, a, b) if b > 12 else (c, b, a)
+            else:
+                return None
         elif (m := _D_MONTH_Y.search(text)) and m.group(2).lower() in _MONTH_NUM:
             y, mo, d = int(m.group(3)), _MONTH_NUM[m.group(2).lower()], int(m.group(1))
         elif (m := _MONTH_D_Y.search(text)) and m.group(1).lower() in _MONTH_NUM:

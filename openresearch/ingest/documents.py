@@ -6,6 +6,8 @@ Markdown and plain text may start with a header (YAML-style front matter between
 
 from __future__ import annotations
 
+import csv
+import html
 import logging
 import re
 from dataclasses import dataclass
@@ -78,6 +80,7 @@ _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # change log's indented "    - BUG: ..." entries are items of their own
 _MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
+_EMPHASIS = re.compile(r"^(\s*)[_*](\S(?:.*\S)?)[_*](?=\s*$)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
 # line(s) ("<Screenshot alt=... />", "<TabItem value=\"py\">", "</details>"): markup, never text to quote
@@ -173,6 +176,9 @@ def table_rows(lines: list[str]) -> dict[int, list[str]]:
         if _LIST_TABLE.match(line):
             i = _list_table(lines, i, out)
             continue
+        if _CSV_TABLE.match(line):
+            i = _csv_table(lines, i, out)
+            continue
         if _GRID_RULE.match(line):
             out[i] = []
         elif i + 1 < len(lines) and "|" in line and _GFM_DELIMITER.match(lines[i + 1]):
@@ -241,6 +247,41 @@ def _list_table(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
     return j
 
 
+_CSV_TABLE = re.compile(r"^\s*\.\.\s+csv-table::")
+_SUBSTITUTION = re.compile(r"\|([\w .-]{1,40})\|")  # a reStructuredText substitution, "|ObsoleteName|"
+
+
+def _csv_row(line: str) -> list[str]:
+    cells = next(csv.reader([line], skipinitialspace=True), [])
+    return [_SUBSTITUTION.sub(r"\1", c).replace("|", "/").strip() for c in cells]
+
+
+def _csv_table(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
+    """A reStructuredText csv-table from its directive line at `i`: the `:header:` option is the header row, each
+    indented line of the body a row of comma-separated (quoted) cells; the directive's other lines carry no text.
+    Returns the index after the table."""
+    out[i] = []
+    j = i + 1
+    indent: int | None = None
+    while j < len(lines):
+        line = lines[j]
+        if not line.strip():
+            out[j] = []
+            j += 1
+            continue
+        if not line[:1].isspace() or (indent is not None and _indent(line) < indent):
+            break
+        indent = _indent(line) if indent is None else indent
+        if m := re.match(r"^\s*:header:\s*(.*)$", line):
+            out[j] = _csv_row(m.group(1))
+        elif re.match(r"^\s*:[\w-]+:", line):
+            out[j] = []
+        else:
+            out[j] = _csv_row(line.strip())
+        j += 1
+    return j
+
+
 def _rst_simple(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
     """A reStructuredText simple table from its top rule at `i`; returns the index after it."""
     rule = lines[i]
@@ -274,6 +315,15 @@ def _rst_simple(lines: list[str], i: int, out: dict[int, list[str]]) -> int:
     return j
 
 
+# a character reference of Markdown or plain text ("450&nbsp;KB", "&lt;1 ms", "&#8805; 2"): a renderer shows the
+# character, so the text holds it (only complete references, with their semicolon, so "?a=1&copy=2" stays)
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _para(text: str) -> str:
+    return collapse(_ENTITY.sub(lambda m: html.unescape(m.group(0)), text) if "&" in text else text)
+
+
 def normalise_plain(body: str) -> str:
     """Paragraphs separated by one blank line, whitespace collapsed, Markdown markers removed. A table row is
     its own paragraph, "cell | cell | ...", empty cells kept ("| version | size" has an empty first cell)."""
@@ -291,47 +341,49 @@ def normalise_plain(body: str) -> str:
             # a definition list's term ("quoll.bufsize <size>" over its indented description) stands alone, as a
             # heading of the entry: what the description's figures are of (agents/extract/definitions.py)
             if current:
-                paragraphs.append(collapse(" ".join(current)))
+                paragraphs.append(_para(" ".join(current)))
                 current = []
-            paragraphs.append(collapse(stripped))
+            paragraphs.append(_para(stripped))
             continue
         if n not in markup and (is_bench_line(stripped) or BANNER.match(stripped) or (
                 n + 1 < len(lines) and BANNER.match(lines[n + 1].strip()) and n + 1 not in markup)):
             # a line of benchmark output is its own paragraph, like a table row (and so are a banner over such
             # lines and the line of column groups over the banner)
             if current:
-                paragraphs.append(collapse(" ".join(current)))
+                paragraphs.append(_para(" ".join(current)))
                 current = []
-            paragraphs.append(collapse(stripped))
+            paragraphs.append(_para(stripped))
             continue
         if n in rows and n not in markup:
             # a table row is its own paragraph (a quotable unit); a rule line carries no text
             if current:
-                paragraphs.append(collapse(" ".join(current)))
+                paragraphs.append(_para(" ".join(current)))
                 current = []
             if cells := rows[n]:
                 # a link in a cell is its text: "[Apr 23, 2026](https://.../2026-April/000323.html)" is a date
-                paragraphs.append(collapse(" | ".join(_MD_INLINE.sub("", _MD_LINK.sub(r"\1", c)) for c in cells)))
+                # and emphasis around a whole cell ("_**86mib/s**_") is no part of its text
+                paragraphs.append(_para(" | ".join(_EMPHASIS.sub(r"\2", _MD_INLINE.sub("", _MD_LINK.sub(r"\1", c)))
+                                                   for c in cells)))
             continue
         if current and _UNDERLINE.match(stripped) and n > 0 and lines[n - 1].strip():
             # a reStructuredText or Setext heading's underline ("Abstract" over "========"): the heading is its
             # own paragraph, the underline no text
-            paragraphs.append(collapse(" ".join(current)))
+            paragraphs.append(_para(" ".join(current)))
             current = []
             continue
         if not stripped or stripped in {"---", "***"}:
             if current:
-                paragraphs.append(collapse(" ".join(current)))
+                paragraphs.append(_para(" ".join(current)))
                 current = []
             continue
         clean = _MD_INLINE.sub("", _MD_MARK.sub("", line))
         if _MD_MARK.match(line) and current:
             # a heading or list item starts its own paragraph
-            paragraphs.append(collapse(" ".join(current)))
+            paragraphs.append(_para(" ".join(current)))
             current = []
         current.append(clean)
     if current:
-        paragraphs.append(collapse(" ".join(current)))
+        paragraphs.append(_para(" ".join(current)))
     return "\n\n".join(p for p in paragraphs if p)
 
 

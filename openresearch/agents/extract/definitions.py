@@ -112,3 +112,15 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[O
         out.append(o.model_copy(update={"metric": term_metric(term), "condition": condition,
                                         "unit": o.unit or unit}))
     return out
+
+
+def term_row(obs: Sequence[ObservationIn], term: str, entity: str) -> list[ObservationIn]:
+    """A table of one row under a term ("type | default | max" over "integer | 1000 | 50000"): its default,
+    minimum and maximum cells are the term's figures, of `entity` (the document's subject); its other cells (the
+    type, whether it is mandatory, an old name) describe the term and are no figures. A four-digit setting there
+    ("2000") is no year."""
+    own = [o.model_copy(update={"entity": entity, "unit": None if o.unit in ("year", "date") else o.unit,
+                                "condition": ", ".join(p for p in (o.condition or "").split(", ")
+                                                       if p and p.lower() != term.lower()) or None})
+           for o in obs if o.metric in _GENERIC]
+    return of_term(own, term, None)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
+from openresearch.agents.extract.releases import dated_release
 from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
@@ -150,8 +151,10 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         if is_bench_line(text[u.start:u.end]):
             out.append(u)  # a line of benchmark output, like a table row: one unit whatever its wording
             continue
-        if worth_quoting(text[u.start:u.end]) and not _heading(text, u) and not any(
-                cs < u.end and u.start < ce for cs, ce in code) and not furniture(text[u.start:u.end]):
+        piece = text[u.start:u.end]
+        # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
+        if (dated_release(piece) or worth_quoting(piece) and not _heading(text, u) and not furniture(piece)) and \
+                not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)
     return out
 
@@ -281,8 +284,11 @@ def _add_patterns(nlp: Any, names: Sequence[tuple[str, str]]) -> None:
 
 _LINK_TARGET = re.compile(r"!?\[(?=[^\]]{0,200}\]\()|\]\([^)\s]*\)|<https?://[^>\s]*>|https?://\S+")
 # product-shaped names no list knows: QuestDB, InfluxDB, ClickHouse, VictoriaMetrics, TDengine, PostgreSQL
-_PRODUCT = re.compile(r"(?<![\w/.@#-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A-Z])"
-                      r"(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z]+(?:DB|SQL|QL|MQ|ML|AI|IO)|[A-Z]{2}[a-z]{3,}\w*)"
+# a name shaped like a product: two capitalised parts ("FrobBit"), a part and an acronym ("QuollDB"), an acronym
+# and a word ("QLdrive"). Three or more parts ("ActionQueueHighWaterMark") spell an identifier, a setting or a type,
+# and a word after "$" or "%" a variable: neither is a product
+_PRODUCT = re.compile(r"(?<![\w/.@#$%-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A-Z])"
+                      r"(?:[A-Z][a-z]+[A-Z][a-z0-9]+(?![A-Z][a-z])|[A-Z][a-z]+(?:DB|SQL|QL|MQ|ML|AI|IO)|[A-Z]{2}[a-z]{3,}\w*)"
                       r"(?![\w/-])")
 
 

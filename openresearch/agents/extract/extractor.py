@@ -32,7 +32,7 @@ from openresearch.agents.extract.benchlines import (
     line_observations,
     shared_stem,
 )
-from openresearch.agents.extract.definitions import defined_term, entry_unit, of_term, readable_term
+from openresearch.agents.extract.definitions import defined_term, entry_unit, of_term, readable_term, term_row
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
@@ -60,6 +60,7 @@ from openresearch.agents.extract.observations import (
     metric_words,
     observations,
 )
+from openresearch.agents.extract.releases import RELEASE_HEADING, heading_name, heading_observations
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
@@ -267,23 +268,6 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
     return None
 
 
-# a release heading: "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", and as NEWS files write them,
-# "Version 10.44 07-June-2024", "Changes in version 2.1 (released 2020-03-01)", "widget 3.2.0, 2021-05-06"
-# "8.7.0 (2023-09-22)", "Changes in version 2.1 (released 2020-03-01)", "* Noteworthy changes in release 3.8.4
-# (2024-03-18) [stable]", "= Acme 3.6.0 branch released 2024-03-28": a release and its date (outline marks and a
-# trailing tag such as "[stable]" allowed); "Changes with widget 1.31.3 15 Jul 2026", and the date first:
-# "2026/08/21 : 3.5-dev5"
-_DATE = r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})"
-_RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:" + _DATE + r"\s*[:–—-]\s*)?"
-                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
-                              r"(?:in|for|with) |release notes for )?"
-                              r"(?:(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
-                              r"(?:version |release )?"
-                              r"\[?v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)\.?\d*)?\]?(?: branch)?"
-                              r"(?:(?:\s*(?:[-–—,:]\s*|\()|\s+)\s*(?:released:? |released on )?"
-                              + _DATE + r"\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
-
-
 def _names_at_top(name: str, source: SourceDoc) -> bool:
     """Whether the title or the opening of `source` names `name` as a word of its own ("PHP" in "the PHP
     language" or "wiki.php.net", "Go" in "the Go team" but not in "to go" or "google")."""
@@ -307,7 +291,7 @@ def _is_change_log(text: str) -> bool:
     change log, whose other headings ("Bug Fixes", "Public API Changes") divide a release."""
     found = 0
     for m in re.finditer(r"(?:^|\n\n)([^\n]{1,60})(?=\n\n|$)", text):
-        if _RELEASE_HEADING.fullmatch(m.group(1).strip()):
+        if RELEASE_HEADING.fullmatch(m.group(1).strip()):
             found += 1
             if found >= 2:
                 return True
@@ -325,7 +309,7 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
         cut = text.rfind("\n\n", low, pos - 1)
         para = text[cut + 2 if cut >= 0 else low:pos].strip()
         pos = cut if cut >= 0 else low
-        if para and _RELEASE_HEADING.fullmatch(para):
+        if para and RELEASE_HEADING.fullmatch(para):
             return para  # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release
         if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \
                 not re.search(r"[.!?。！？;；,，)）]$", para) and not re.match(r"\d", para):
@@ -656,6 +640,8 @@ class DeterministicExtractor:
             elif len(head) >= 3000 and n >= 5 and (not rest or n >= 2 * rest[0][1]) and \
                     n > 2 * max(counts.values(), default=0):
                 dominant, basis = self.aliases.canonical(word), n
+            elif dominant is None and (logged := heading_name(source.text)):
+                dominant = self.aliases.canonical(logged)  # a change log whose release headings name its product
             if (addressed := address_subject(source.url, head, source.text)) and addressed[1] > 2 * basis:
                 # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet (also when it
                 # names another name, if far less often)
@@ -808,6 +794,12 @@ class DeterministicExtractor:
             subject = self.doc_subject(source)
             read = row_observations(row, start, quote, shifted, want, ctx_entity, subject.named,
                                     subject.lead or subject.dominant)
+            if read and len(row.labels) == 1 and ctx_entity and (term := defined_term(source.text, start)):
+                read = term_row(read, term, ctx_entity)  # "default | max" of the setting the section defines
+        heading = None
+        if read is None and row is None:
+            # "## 1.19.0 - 2025/07/30": the release's date (no heading above it makes it conditional)
+            heading = read = heading_observations(quote, found, ctx_entity)
         term = defined_term(source.text, start) if row is None else None
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
@@ -819,7 +811,7 @@ class DeterministicExtractor:
                                                           asked=asked_for(plan))
         if obs and term:
             obs = of_term(obs, term, entry_unit(source.text, start))  # "The default value is 16384" of quoll.bufsize
-        obs = [o for o in self._in_context(source, start, obs) if storable(o)]
+        obs = [o for o in (obs if heading else self._in_context(source, start, obs)) if storable(o)]
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
         return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,

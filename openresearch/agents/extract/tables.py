@@ -415,8 +415,21 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
     # a label that recurs ("encode", "decode" under each data set) names no entity: a table lists an entity once
     recurring = sum(clean_cell(lab).lower() == clean_cell(label.text).lower() for lab in row.labels) >= 2
     layout = subject_layout(subject, header, row.labels, known)
+    # names across the header and none down the rows ("Test | quollship | zorbd | ..." over "TCP to HTTP | ..."):
+    # the columns are the entities, whatever the corner cell says
+    known_across = sum(entity_key(clean_cell(h)) in known for h in across)
+    names_only_across = len(across) >= 2 and 2 * known_across >= len(across) and known_across >= 2 and not any(
+        entity_key(clean_cell(lab)) in known for lab in row.labels)
+    # or the document's own product is one of the column headers and the row labels are phrases, not names: a README
+    # comparing itself with its peers test by test
+    own_key = entity_key(subject or "")
+    labels = [clean_cell(lab) for lab in row.labels if clean_cell(lab)]
+    names_only_across = names_only_across or (
+        len(across) >= 2 and len(own_key) >= 2 and any(entity_key(clean_cell(h)) == own_key for h in across) and
+        bool(labels) and not any(entity_key(lab) == own_key or _NAME_SHAPED.fullmatch(lab) for lab in labels))
     transposed = (len(across) >= 2 and not clean_cell(header[0]) and (recurring or names_across)) or (
-        bool(label_key or _HEAD_UNIT.search(clean_cell(label.text))) and names_across) or layout == "columns"
+        bool(label_key or _HEAD_UNIT.search(clean_cell(label.text))) and names_across) or layout == "columns" or \
+        names_only_across
     setup = _caption_setup(row.caption)
     if transposed:
         entity, qualifier = None, ""
@@ -466,6 +479,8 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
                 unit = "date" if v.kind == "date" else "year"  # a month ("2028-10", "April 2029") reads as its year
             else:
                 unit = v.unit or col.unit
+            if transposed and not label_key and (kind := _unit_metric(unit)) and kind not in metric:
+                metric = f"{metric}_{kind}"  # "TCP to HTTP" in MiB/s: the TCP-to-HTTP throughput
             at = cell.start - quote_start + v.start
             if at < 0 or quote[at:at + len(v.raw)] != v.raw:
                 continue

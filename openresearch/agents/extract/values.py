@@ -54,7 +54,9 @@ _Y = r"(?:1[0-9]\d\d|20\d\d)"
 _CALENDAR = re.compile(
     rf"(?P<date>\b\d{{1,2}}(?:st|nd|rd|th)?\s(?:{_MONTHS})\.?,?\s\d{{3,4}}\b|"
     rf"\b(?:{_MONTHS})\.?\s\d{{1,2}}(?:st|nd|rd|th)?,?\s\d{{3,4}}\b|"
-    r"\b\d{4}-\d{2}-\d{2}\b|\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日)|"
+    rf"\b\d{{1,2}}-(?:{_MONTHS})-\d{{4}}\b|"
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b|"
+    r"\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日)|"
     rf"(?P<year>\b(?:{_MONTHS})\.?\s{_Y}\b|(?<![\d.,\-/A-Za-z_]){_Y}(?:\s?(?:–|-|—|to)\s?(?:{_Y}|\d\d)\b)?(?![\d%]|[.,]\d)"
     r"(?:\s?年(?!\s?\d{1,2}\s?月))?)")
 _BARE = re.compile(r"(?<![A-Za-z0-9_.\-/=#:$€¥￥])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
@@ -166,7 +168,7 @@ _PLURAL_AFTER = re.compile(rf"\s(?:{_ADJECTIVE}\s|[a-z]+\s)?[a-z]{{2,}}s\b")
 
 
 def _calendar(text: str) -> list[Value]:
-    """Dates ("2 July 1829", "August 1, 1983", "1983年8月1日") and years ("1912", "1918-1919", "2010年") as written;
+    """Dates ("2 July 1829", "August 1, 1983", "2025/07/30", "11/17/2016", "07-June-2024", "1983年8月1日") and years ("1912", "1918-1919", "2010年") as written;
     a four-digit number that carries a unit ("2048 columns", "1000 rows") is a count, not a year."""
     out: list[Value] = []
     for m in _CALENDAR.finditer(text):
@@ -182,7 +184,9 @@ def _calendar(text: str) -> list[Value]:
         try:
             out.append(Value(m.start(), m.start() + len(raw), raw, kind, parse_quantity(raw, kind), kind))
         except NumberFormatError:
-            continue
+            if kind == "date" and "/" in raw:
+                # "03/04/2020" is the 3rd of April or the 4th of March: only its year is certain
+                out.append(Value(m.start(), m.start() + len(raw), raw, "year", parse_quantity(raw, "year"), "year"))
     return out
 
 

@@ -267,10 +267,16 @@ _LIST_OF_NAMES = re.compile(rf"(?:compare|comparing|between|of|among|:)\s+((?:{_
                             r"(?=\s*(?:[:?.,;]|\bon\b|\bin\b|\bfor\b|$))", re.I)
 
 
+_RELEASE_NOUN = r"(?:releases?|versions?|editions?)"
+_RELEASE_VERB = r"(?:published|released|shipped|announced|tagged|cut|made available|out|ship|release|publish)"
 _COMPARED = re.compile(
     r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:on|in terms of|by|across|regarding|with respect to|for)\s|"
     r"\bhow\s+(?:do|does|did)\s+(?P<b>.+?)\s+(?:compare|differ|stack up|perform)\b|"
-    r"\b(?:between|among)\s+(?P<c>.+?)\s+(?:on|in terms of|regarding|for|when)\s", re.I)
+    r"\b(?:between|among)\s+(?P<c>.+?)\s+(?:on|in terms of|regarding|for|when)\s|"
+    # "When were the A, B and C releases published?", "When did A and B ship their last versions?": the dates of
+    # each one's releases, compared
+    rf"^\s*when\s+(?:was|were|did|are|is)\s+(?:the\s+)?(?:(?:recent|latest|last|first|major|minor)\s+)?"
+    rf"(?:{_RELEASE_NOUN}\s+of\s+)?(?P<d>.+?)\s+(?:{_RELEASE_NOUN}\s+)?{_RELEASE_VERB}\b", re.I)
 
 
 _ZH_SETTING = re.compile(r"\s*(?:语言|平台|环境|生态|系统)?\s*(?:中|里|下)")
@@ -348,7 +354,7 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
     m = _COMPARED.search(first)
     if not m:
         return []
-    group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+    group = next(g for g in ("a", "b", "c", "d") if m.group(g) is not None)
     start, span = m.start(group), m.group(group)
     out: list[tuple[int, str]] = []
     for piece in re.finditer(r"[^,]+", span):

@@ -158,8 +158,21 @@ def lookup(question: str, language: str) -> Lookup | None:
             stem += "e" if stem.endswith(("as", "us", "at", "iz", "ur")) else ""  # released, used, rated
             attr, subject = f"{stem} duration", subject[:done.start()]
             subject = re.sub(r"^(?:an?|the|each|every)\s+", "", subject, flags=re.I)
+        # "the releases of quollship", "the quollship releases": the product whose releases are asked about; when
+        # they were published is their release date
+        released = _RELEASES_OF.sub("", subject)
+        released = _RELEASES_AFTER.sub("", released) if released == subject else released
+        if released != subject and released.strip():
+            subject = released
+            attr = "release date" if canonical_metric(attr) == "released" or attr in _PUBLISHED else attr
         return Lookup(attr, core_entity(subject).strip(" ,\"'“”"))
     return None
+
+
+_RELEASES_OF = re.compile(r"^(?:the\s+)?(?:(?:recent|latest|last|first|major|minor)\s+)?"
+                          r"(?:releases?|versions?|editions?)\s+of\s+(?:the\s+)?", re.I)
+_RELEASES_AFTER = re.compile(r"\s+(?:releases|versions|editions)$", re.I)
+_PUBLISHED = frozenset({"published", "shipped", "tagged", "cut", "out", "announced"})
 
 
 # the kind of thing a question writes after a name ("the Moravica river", "the Elks organization")
@@ -200,6 +213,15 @@ def _clean_item(item: str) -> str:
     while words and words[-1].lower() in _FRAGMENT_WORDS:
         words.pop()
     return " ".join(words).strip("-/ ")
+
+
+# a version or a range of them ("v3.1", "4.3.x", "0.19 to 0.22.1") qualifies what is asked; it is no attribute
+_VERSIONS = re.compile(r"v?\d+(?:\.(?:\d+|x))*(?:\s*(?:to|-|–|through)\s*v?\d+(?:\.(?:\d+|x))*)?", re.I)
+# a question for the dates releases came out on: "When were the A releases published?", "When did B ship 2.0?"
+_EN_RELEASE_DATES = re.compile(r"^\s*(?:when|(?:on |in )?(?:what|which) (?:date|day|month|year)s?)\b[^?]{0,200}?\b"
+                               r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out)\b",
+                               re.I)
+_ZH_RELEASE_DATES = re.compile(r"(?:什么时候|何时|哪天|哪一天|哪年|哪一年)[^？?]{0,8}发布|发布(?:日期|时间)")
 
 
 def attribute_list(question: str, language: str, entities: list[str]) -> list[str]:
@@ -245,9 +267,12 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                         f.lower() for f in found):
                     found.append(item)
     # a version ("3.12") or a clause ("are the key dates") is no attribute
-    found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not re.match(
+    found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
     found = [*(_spans_asked(question, found) if language != "zh" else _zh_spans_asked(question, found)), *found]
+    if (_ZH_RELEASE_DATES if language == "zh" else _EN_RELEASE_DATES).search(text) and not any(
+            canonical_metric(f) == "released" for f in found):
+        found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][:8]
 
 

@@ -1,0 +1,100 @@
+"""A change log's release headings: which release, of what, and when.
+
+Change logs and NEWS files head each release's entries with its version and, usually, its date, in many shapes:
+"0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", "Version 10.44 07-June-2024", "Changes in version 2.1
+(released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
+"= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
+2025/07/30", and the date first, "2026/08/21 : 3.5-dev5". A dated heading is a fact of its own: the release's
+date (metric release_date, the version as its condition), of the product the heading names or else of the
+document's own subject. The heading's shape decides; no product or vendor is named here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from openresearch.identity import entity_key
+from openresearch.models import ObservationIn
+from openresearch.numbers import calendar_value
+
+if TYPE_CHECKING:
+    from openresearch.agents.extract.extract_rules import Mention
+
+DATE = r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})"
+_VERSION = r"\[?v?(?P<version>\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)\.?\d*)?)\]?"
+RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
+                             r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
+                             r"(?:in|for|with) |release notes for )?"
+                             r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
+                             r"(?:version |release )?" + _VERSION + r"(?: branch)?"
+                             r"(?:(?:\s*(?:[-–—,:]\s*|\()|\s+)\s*(?:released:? |released on )?"
+                             r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
+# words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
+_NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes", "changelog", "news", "new",
+                        "notes", "in", "for", "with", "the", "of", "stable", "latest", "branch", "tag", "what's",
+                        "whats", "noteworthy", "notable", "major", "minor", "patch"})
+
+
+class Release(NamedTuple):
+    name: str | None  # the product the heading names, as written ("zorbd"), if it names one
+    version: str
+    date: str | None  # the date as written
+    date_at: int  # where the date starts in the heading (-1 without one)
+
+
+def release_heading(text: str) -> Release | None:
+    """The release a heading line announces, or None when `text` is no release heading."""
+    stripped = text.strip()
+    m = RELEASE_HEADING.fullmatch(stripped)
+    if m is None:
+        return None
+    lead = len(text) - len(text.lstrip())
+    words = [w for w in (m.group("name") or "").split() if w.lower() not in _NOT_NAMES]
+    group = "date" if m.group("date") else "first" if m.group("first") else None
+    return Release(" ".join(words) or None, m.group("version"), m.group(group) if group else None,
+                   lead + m.start(group) if group else -1)
+
+
+def dated_release(text: str) -> Release | None:
+    """The release a heading announces with a date that reads one way ("2025/07/30", not "4/8/2016")."""
+    release = release_heading(text)
+    if release is None or release.date is None or calendar_value(release.date, "date") is None:
+        return None
+    return release
+
+
+def heading_observations(heading: str, mentions: Sequence[Mention],
+                         context_entity: str | None) -> list[ObservationIn] | None:
+    """A dated release heading's one fact: the release's date, of the product the heading names (a recognised
+    name inside it, else the words it writes before the version), else of the document's subject. None when
+    `heading` is no dated release heading or its date reads two ways ("4/8/2016")."""
+    if (release := dated_release(heading)) is None:
+        return None
+    named = next((m.canonical for m in mentions if m.start < release.date_at or release.date_at < 0), None)
+    entity = named or release.name or context_entity
+    if not entity or entity_key(entity) == entity_key(release.version):
+        return None
+    return [ObservationIn(entity=entity, metric="release_date", value=release.date, unit="date",
+                          condition=f"version {release.version}")]
+
+
+_SHORT_PARAGRAPH = re.compile(r"(?:^|\n\n)([^\n]{3,80})(?=\n\n|$)")
+
+
+@lru_cache(maxsize=64)
+def heading_name(text: str) -> str | None:
+    """The product a change log's release headings name, when two or more name the same one and no other
+    ("Changes with zorbd 1.27.2 ..." over each release): what the whole log is about."""
+    names = Counter(r.name.lower() for m in _SHORT_PARAGRAPH.finditer(text)
+                    if (r := release_heading(m.group(1))) is not None and r.name)
+    if not names:
+        return None
+    (top, n), *rest = names.most_common(2)
+    if n < 2 or (rest and rest[0][1] * 2 > n):
+        return None
+    return next(r.name for m in _SHORT_PARAGRAPH.finditer(text)
+                if (r := release_heading(m.group(1))) is not None and r.name and r.name.lower() == top)
