@@ -153,7 +153,7 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
             continue
         piece = text[u.start:u.end]
         # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
-        if (dated_release(piece) or worth_quoting(piece) and not _heading(text, u) and not furniture(piece)) and \
+        if (dated_release(piece) or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)
     return out

@@ -72,7 +72,7 @@ def heading_observations(heading: str, mentions: Sequence[Mention],
     """A dated release heading's one fact: the release's date, of the product the heading names (a recognised
     name inside it, else the words it writes before the version), else of the document's subject. None when
     `heading` is no dated release heading or its date reads two ways ("4/8/2016")."""
-    if (release := dated_release(heading)) is None:
+    if (release := dated_release(heading)) is None or release.date is None:
         return None
     named = next((m.canonical for m in mentions if m.start < release.date_at or release.date_at < 0), None)
     entity = named or release.name or context_entity

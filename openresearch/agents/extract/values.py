@@ -168,7 +168,8 @@ _PLURAL_AFTER = re.compile(rf"\s(?:{_ADJECTIVE}\s|[a-z]+\s)?[a-z]{{2,}}s\b")
 
 
 def _calendar(text: str) -> list[Value]:
-    """Dates ("2 July 1829", "August 1, 1983", "2025/07/30", "11/17/2016", "07-June-2024", "1983年8月1日") and years ("1912", "1918-1919", "2010年") as written;
+    """Dates ("2 July 1829", "August 1, 1983", "2025/07/30", "11/17/2016", "07-June-2024", "1983年8月1日") and
+    years ("1912", "1918-1919", "2010年") as written;
     a four-digit number that carries a unit ("2048 columns", "1000 rows") is a count, not a year."""
     out: list[Value] = []
     for m in _CALENDAR.finditer(text):
