@@ -83,7 +83,7 @@ def test_release_heading_shapes() -> None:
     r = release_heading("2026/08/21 : 3.5-dev5")
     assert r is not None and (r.name, r.version, r.date) == (None, "3.5-dev5", "2026/08/21")
     r = release_heading("Release v1.19.0 - 2025/07/30")
-    assert r is not None and (r.name, r.version) == (None, "1.19.0")  # "Release" names no product
+    assert r is not None and (r.name, r.version) == (None, "v1.19.0")  # "Release" names no product
     assert dated_release("1.17.0 (4/8/2025)") is None  # the 4th of August or the 8th of April
     assert dated_release("0.28.2") is None and release_heading("0.28.2") is not None  # a release, undated
     assert release_heading("Bug fixes and improvements") is None
@@ -93,8 +93,8 @@ def test_a_change_log_dates_each_release_of_its_product(tmp_path: Path) -> None:
     (tmp_path / "CHANGELOG.md").write_text(CHANGELOG)
     got = _obs(tmp_path / "CHANGELOG.md", "When were the quollship releases published?")
     dates = [(e, v, c) for e, m, v, u, c in got if m == "release_date"]
-    assert dates == [("quollship", "2025/07/30", "version 1.19.0"), ("quollship", "2025/06/02", "version 1.18.2"),
-                     ("quollship", "2025-04-11", "version 1.18.0")]
+    assert dates == [("quollship", "2025/07/30", "v1.19.0"), ("quollship", "2025/06/02", "v1.18.2"),
+                     ("quollship", "2025-04-11", "1.18.0")]
     assert ("quollship", "storage", "450", "KB", "Release v1.19.0 - 2025/07/30") in got  # the entity decoded
 
 
@@ -104,8 +104,8 @@ def test_a_news_file_is_about_the_product_its_headings_name(tmp_path: Path) -> N
     # asked about another product: the file still dates zorbd's releases, and its entries are zorbd's
     got = _obs(tmp_path / "NEWS", "When were the quollship releases published?")
     assert [(e, m, v, c) for e, m, v, u, c in got if m == "release_date"] == [
-        ("zorbd", "release_date", "07 Aug 2024", "version 1.27.2"),
-        ("zorbd", "release_date", "29 May 2024", "version 1.27.1")]  # no heading is another's condition
+        ("zorbd", "release_date", "07 Aug 2024", "1.27.2"),
+        ("zorbd", "release_date", "29 May 2024", "1.27.1")]  # no heading is another's condition
     assert {e for e, *_ in got} == {"zorbd"}
 
 

@@ -5,7 +5,7 @@ Change logs and NEWS files head each release's entries with its version and, usu
 (released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
 "= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
 2025/07/30", and the date first, "2026/08/21 : 3.5-dev5". A dated heading is a fact of its own: the release's
-date (metric release_date, the version as its condition), of the product the heading names or else of the
+date (metric release_date, the version as written its condition), of the product the heading names or else of the
 document's own subject. The heading's shape decides; no product or vendor is named here.
 """
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from openresearch.agents.extract.extract_rules import Mention
 
 DATE = r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})"
-_VERSION = r"\[?v?(?P<version>\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)\.?\d*)?)\]?"
+_VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)\.?\d*)?)\]?"
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
                              r"(?:in|for|with) |release notes for )?"
@@ -41,7 +41,7 @@ _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes",
 
 class Release(NamedTuple):
     name: str | None  # the product the heading names, as written ("zorbd"), if it names one
-    version: str
+    version: str  # as written ("v1.19.0", "1.27.2")
     date: str | None  # the date as written
     date_at: int  # where the date starts in the heading (-1 without one)
 
@@ -79,7 +79,7 @@ def heading_observations(heading: str, mentions: Sequence[Mention],
     if not entity or entity_key(entity) == entity_key(release.version):
         return None
     return [ObservationIn(entity=entity, metric="release_date", value=release.date, unit="date",
-                          condition=f"version {release.version}")]
+                          condition=release.version)]
 
 
 _SHORT_PARAGRAPH = re.compile(r"(?:^|\n\n)([^\n]{3,80})(?=\n\n|$)")

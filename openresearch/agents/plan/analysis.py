@@ -30,6 +30,7 @@ from openresearch.agents.plan.lexicon import (
     ZH_FILLER,
     ZH_KIND_MARKERS,
 )
+from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.textnorm import STOP_WORDS, guess_lang
 
@@ -108,6 +109,9 @@ class Analyzer:
                 # "What figures does wibblet publish for itself (decoding, GC pauses, ...)?": the question is
                 # about its subject, whatever its case; the capitalised words of its aside are context
                 found = [subject]
+        if language == "en" and asked is None and (owner := _owner(text)) and not any(
+                s.lower() == owner[1].lower() for _, s in found):
+            found.append(owner)  # "What are zorbd's default settings ...?": what owns what is asked
         if language == "zh":
             found = _zh_compared(text, found)
         named = found
@@ -182,6 +186,22 @@ _AUX_SUBJECT = re.compile(r"^(?:what|which|how\b[^?]{0,40}?|where|why|when)\b[^?
 _FUNCTION_WORDS = frozenset({"it", "its", "they", "them", "this", "that", "these", "those", "each", "every", "the", "a",
                              "an", "any", "all", "both", "either", "one", "there", "we", "you", "he", "she", "i",
                              "someone", "anyone", "anything", "something", "people", "users", "sources", "vendors"})
+
+
+_OWNER = re.compile(r"^\s*(?:what|which|how|where|when|who)\b[^?]{0,40}?(?<![\w'’.-])"
+                    r"(?P<name>[a-z][\w.+-]*[a-z0-9])['’]s\s+[a-z]", re.I)
+
+
+def _owner(text: str) -> tuple[int, str] | None:
+    """The owner a question asks about in lower case ("What are zorbd's default queue settings?"): a word no
+    ordinary English word ("the world's largest ...", "the kernel's limit" own nothing named)."""
+    m = _OWNER.match(text)
+    if m is None or not m.group("name").islower() or m.group("name") in _FUNCTION_WORDS:
+        return None
+    name = m.group("name")
+    if ordinary_word(name) and not re.search(r"[\d.+]", name):
+        return None
+    return m.start("name"), name
 
 
 def _asked_subject(text: str) -> tuple[int, str] | None:

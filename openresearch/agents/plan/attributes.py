@@ -108,6 +108,9 @@ _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
                           r"(?:the\s+)?\u2400[\s\u2400,]*(?:(?:and|or)\s+\u2400\s*)?[?.]?\s*$", re.I)
+# "What are X's default A and B for C?": the attributes the question asks of its owner, and what they are of
+_EN_OWNED = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+\u2400\s*['’]s\s+(.+?)"
+                       r"(?:\s+(?:for|of|in|on|under|with|when|across)\s+[^?]+)?\s*[?.]?\s*$", re.I)
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
                # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
@@ -242,11 +245,16 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                       "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
     asked_of = _EN_ASKED_OF.match(text) if language != "zh" else None
+    owned = _EN_OWNED.match(text) if language != "zh" and not asked_of else None
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
         found += [item for piece in _LIST_SPLIT.split(asked_of.group(1))
+                  if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
+                  and len(item.split()) <= 5]
+    if owned and not enumerated:  # "What are X's A and B for C?": A and B are asked, C says of which
+        found += [item for piece in _LIST_SPLIT.split(re.sub(r"\s*\([^()]*\)", "", owned.group(1)))
                   if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
                   and len(item.split()) <= 5]
     # "on x86" inside the list after a colon is part of an item, not a list of its own
@@ -255,7 +263,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         if pattern is _PAREN_LIST and enumerated:
             break  # "(3) the size of the reservations (arenas, spans, regions)": examples of an item, not items
         for m in pattern.finditer(text):
-            if pattern is _EN_LIST_AT[0] and 0 <= colon < m.start():
+            if pattern is _EN_LIST_AT[0] and (0 <= colon < m.start() or (owned and m.start() >= owned.end(1))):
                 continue
             pieces = _LIST_SPLIT.split(m.group(1))
             if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")

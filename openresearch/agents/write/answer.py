@@ -517,6 +517,12 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
     quals_of: dict[str, set[str]] = {}
     dated = bool(_ASKS_DATES.search(plan.question))
     for label, metric in asked_rows(plan):
+        if settings := settings_rows(label, plan, items):
+            # "default queue settings": one row per setting the sources give a default or a limit of
+            for name, setting_row in settings.items():
+                table[name] = setting_row
+                quals_of[name] = word_stems(name)
+            continue
         row: dict[str, list[Found]] = {}
         words = with_english(label)  # "解码性能" is also "decode performance", as an English source writes it
         # "what are the key dates: the x.y.0 release, ...": a row of a question about dates holds dates (a span
@@ -530,12 +536,42 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 if merged:
                     row[entity] = merged
             row = focus_row(row, quals, date_row)
+            if metric == "released":  # release dates: the latest release first, the one a reader asks about
+                row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
+                       for e, fs in row.items()}
         else:
             found = collect(items, metric, None, words, asked_units(plan.question))
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
             row = focus_row(dict(ranked[:MAX_UNNAMED]), quals, date_row)
         table[label] = comparable_first(row)
     return _one_row_each(table, quals_of)
+
+
+# an attribute that asks for a product's settings as a whole ("default queue settings", "connection limits")
+_SETTINGS = re.compile(r"\b(?:settings|parameters|options|limits|defaults|configuration|knobs|tunables)\b", re.I)
+_SETTINGS_WORDS = word_stems("default defaults setting settings parameter parameters option options limit limits "
+                             "configuration knobs tunables value values maximum minimum")
+_LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
+MAX_SETTINGS = 8
+
+
+def settings_rows(label: str, plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, list[Found]]]:
+    """The rows of an attribute that asks for settings as a whole: one per setting (a term's default, minimum or
+    maximum, as definition entries and parameter tables give them) whose name says the attribute's other words
+    ("queue" of "default queue settings"), at most MAX_SETTINGS; empty when the attribute asks for no settings."""
+    if not _SETTINGS.search(label) or not plan.entities:
+        return {}
+    quals = word_stems(label) - _SETTINGS_WORDS
+    rows: dict[str, dict[str, list[Found]]] = {}
+    for entity in plan.entities:
+        for fs in collect(items, None, entity).values():
+            for f in fs:
+                name = f.obs.metric.replace("_", " ")
+                if not _LIMIT_KIND.search(f.obs.condition or "") or (quals and not quals & word_stems(name)):
+                    continue
+                if name in rows or len(rows) < MAX_SETTINGS:
+                    rows.setdefault(name, {}).setdefault(entity, []).append(f)
+    return rows
 
 
 def _found_key(f: Found) -> tuple[tuple[str, ...], float, str, str]:
@@ -609,7 +645,11 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
             e: [f for f in fs if _DATED.search(f.obs.condition or "")] for e, fs in row.items()}
     score = {id(f): _relevance(f, quals) for fs in row.values() for f in fs} if quals else {}
     if any(score.values()):
-        row = {e: sorted((f for f in fs if score[id(f)] > 0), key=lambda f: -score[id(f)]) for e, fs in row.items()}
+        # figures that say every one of the attribute's own words ("TCP to Blackhole") are the row; one that says
+        # some of them ("File to TCP") is another test
+        least = len(quals) if len(quals) >= 2 and len(quals) in score.values() else 1
+        row = {e: sorted((f for f in fs if score[id(f)] >= least), key=lambda f: -score[id(f)])
+               for e, fs in row.items()}
     kinds: dict[str, set[str]] = defaultdict(set)
     for entity, fs in row.items():
         for f in fs:
