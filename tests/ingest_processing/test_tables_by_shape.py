@@ -95,3 +95,15 @@ def test_an_identifier_or_a_variable_is_no_product_name() -> None:
 
     assert names("FrobBit and QuollDB beat ZXbase") == ["FrobBit", "QuollDB", "ZXbase"]
     assert names("Set ActionQueueHighWaterMark and $QueueSize") == []
+
+
+def test_a_pair_of_figures_each_with_its_own_qualifier() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    def read(text: str) -> list[tuple[str, str, str | None]]:
+        return [(o.metric, str(o.value), o.condition) for o in observations(text, [], set(), "quollsyslog")]
+
+    assert read("The default batch size is 512 for HTTP sinks and 1000 for file sinks.") == [
+        ("batch_size", "512", "default, for HTTP sinks"), ("batch_size", "1000", "default, for file sinks")]
+    assert read("The default is 1000 for action queues and 50000 for ruleset queues.") == [
+        ("value", "1000", "default, for action queues"), ("value", "50000", "default, for ruleset queues")]

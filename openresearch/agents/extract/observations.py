@@ -946,6 +946,12 @@ def _was_values(text: str, values: Sequence[Value]) -> set[int]:
                                                  text[a.end:b.start], re.I)}
 
 
+# between two figures of one quantity, each with its own qualifier: "1000 for action queues and 50000"
+_PARALLEL = re.compile(r"(?P<qualifier>\s+(?:for|on|in|with|under|at)\s+[^,;.()\d]{1,40}?)(?:,\s*|\s+)"
+                       r"(?:and|or|while|but)\s+(?:(?:it\s+is|is|was)\s+)?")
+_QUALIFIER_AFTER = re.compile(r"\s+(?:for|on|in|with|under|at)\s+[^,;.()\d]{1,40}?(?=\s*(?:[,;.()]|\band\b|$))")
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = (),
                  asked: Asked | None = None) -> list[ObservationIn]:
@@ -962,6 +968,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     clauses: list[tuple[int, int]] = []  # where those clauses are: conditions of the changed value alone
     olds = _old_values(text, values)
     defaults: dict[int, str] = {}  # "the default cache is 4096 entries": the value's own limit kind
+    qualifiers: dict[int, str] = {}  # "1000 for action queues and 50000 for ruleset queues": each figure's own
     old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
         _was_values(text, values)
     for i, v in enumerate(values):
@@ -1005,6 +1012,18 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             measured.append((v, own[0], own[1], None))
             if own[2]:
                 defaults[v.start] = own[2]
+        elif measured and measured[-1][0] is values[i - 1] and measured[-1][2] not in ("year", "date") and (
+                v.kind == values[i - 1].kind or (bare and (values[i - 1].kind == "bare" or values[i - 1].raw.isdigit()))
+        ) and (pair := _PARALLEL.fullmatch(text[values[i - 1].end:v.start])) and (
+                after := _QUALIFIER_AFTER.match(text, v.end)):
+            # "the default is 1000 for action queues and 50000 for ruleset queues": the second figure of a pair
+            # is of what the first is, each under its own qualifier
+            prev = measured[-1]
+            measured.append((v, prev[1], prev[2], None))
+            if prev[0].start in defaults:
+                defaults[v.start] = defaults[prev[0].start]
+            qualifiers[prev[0].start] = pair.group("qualifier").strip()
+            qualifiers[v.start] = after.group(0).strip()
     measured = [(v, _named_by_subject(text, v, _widen(text, v, metric, mentions), mentions, rel, context_entity),
                  unit, rel)
                 for v, metric, unit, rel in measured if not _MISSED.search(text[max(0, v.start - 60):v.start])]
@@ -1062,6 +1081,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(f"changed from {olds[v.start]}")
         if v.start in defaults:
             parts.append(defaults[v.start])
+        if v.start in qualifiers:
+            parts.append(qualifiers[v.start])
         if (paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", text[v.end:])) and not re.match(
                 r"\s*(?:see|e\.g|i\.e|cf|source|ref|\d+\s*$)", paren.group(1), re.I):
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only
