@@ -407,3 +407,10 @@ def test_a_cell_gives_the_lines_other_figure_in_a_unit_the_question_asks_for() -
     p = plan("How fast do Frobz and Quux encode?", "comparison", ["Frobz", "Quux"], ["encode throughput"],
              ["throughput"])
     assert metric_table(p, items)["encode throughput"]["Frobz"][0].text == "402.40 MB/s"
+
+
+def test_a_value_is_read_where_the_quote_writes_it_alone() -> None:
+    # the "2" of "every 2 months", not the "2" of the version "3.12" before it ("2 received")
+    bugfix = ev("E-0000000000d1", "3.12 received bugfix updates approximately every 2 months for 18 months.",
+                [("Kestrel", "bugfix_update_interval", 2.0, "days", "2", "")])
+    assert value_text(bugfix, bugfix.observations[0]) == "2 months"

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from openresearch.agents.extract.extract_rules import Mention
-from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
 from openresearch.agents.extract.values import Value, find_values
 from openresearch.identity import entity_key
 from openresearch.models import ObservationIn, ObservationRole
@@ -286,6 +286,8 @@ def _caption_metric(caption: str) -> str | None:
 
 def _unit_metric(unit: str) -> str | None:
     u = unit.lower()
+    if unit_kind(unit) == "time" and "/" in u:
+        return "time_per_op"  # "ns/op": how long one operation takes, not how many are done
     if "/" in u or u.endswith("ps"):
         return "throughput"
     if re.fullmatch(r"[kmgt]?i?b", u):
@@ -479,6 +481,8 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
                 unit = "date" if v.kind == "date" else "year"  # a month ("2028-10", "April 2029") reads as its year
             else:
                 unit = v.unit or col.unit
+                if v.unit and col.unit.lower().startswith(f"{v.unit.lower()}/"):
+                    unit = col.unit  # "35510 ns/op" under "ns/op": the cell writes the header's unit
             if transposed and not label_key and (kind := _unit_metric(unit)) and kind not in metric:
                 metric = f"{metric}_{kind}"  # "TCP to HTTP" in MiB/s: the TCP-to-HTTP throughput
             at = cell.start - quote_start + v.start

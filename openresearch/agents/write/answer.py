@@ -184,9 +184,11 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
     form = surface(ev.quote, obs.value, obs.unit)
-    if form is None and raw and raw in ev.quote:
-        # "1500 seconds", not a bare "1500": a measure keeps the unit word its quote writes after it
-        after = ev.quote[ev.quote.find(raw) + len(raw):]
+    alone = re.search(rf"(?<![\w.,]){re.escape(raw)}(?![\d]|[.,]\d)", ev.quote) if raw else None
+    if form is None and alone is not None:
+        # "1500 seconds", not a bare "1500": a measure keeps the unit word its quote writes after it (the number
+        # itself, not the "2" of a version "3.12" before it)
+        after = ev.quote[alone.end():]
         measure = obs.unit in _TIME_UNITS or obs.unit == "days" or obs.unit.endswith(("B", "/s", "/sample"))
         word = re.match(r"\s?[A-Za-zµ/%]{1,14}(?![A-Za-z])", after) if measure else None
         return raw + (word.group(0) if word else "")
