@@ -32,7 +32,9 @@ class Neo4jBackend:
             # notifications off: "property key does not exist" warnings for optional properties are noise
             self._driver = GraphDatabase.driver(uri, auth=auth, max_transaction_retry_time=retry_time_s,
                                                 notifications_min_severity="OFF",
-                                                connection_acquisition_timeout=30.0)
+                                                # a loaded machine with deadlock retries in flight can take over
+                                                # 30 s to hand out a connection; a server that is down refuses at once
+                                                connection_acquisition_timeout=120.0)
             self._driver.verify_connectivity()
         except (*_UNAVAILABLE, ValueError, nexc.ConfigurationError) as e:
             raise GraphUnavailable(f"cannot reach Neo4j at {uri}: {_first_line(e)}") from None
