@@ -109,6 +109,9 @@ def continues_comparison(before: str, sentence: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(1))}\s?(?:x\b|×|times\b|倍)", before, re.I))
 
 
+_HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
+
+
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
     """Sentences (English and Chinese) as exact (start, end) slices of `text`, headings dropped.
 
@@ -153,7 +156,8 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
             continue
         piece = text[u.start:u.end]
         # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
-        if (dated_release(piece) or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
+        release = len(piece) <= _HEADING_CHARS and dated_release(piece) is not None
+        if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)
     return out

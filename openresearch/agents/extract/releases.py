@@ -89,12 +89,11 @@ _SHORT_PARAGRAPH = re.compile(r"(?:^|\n\n)([^\n]{3,80})(?=\n\n|$)")
 def heading_name(text: str) -> str | None:
     """The product a change log's release headings name, when two or more name the same one and no other
     ("Changes with zorbd 1.27.2 ..." over each release): what the whole log is about."""
-    names = Counter(r.name.lower() for m in _SHORT_PARAGRAPH.finditer(text)
-                    if (r := release_heading(m.group(1))) is not None and r.name)
-    if not names:
+    named = [r.name for m in _SHORT_PARAGRAPH.finditer(text)
+             if (r := release_heading(m.group(1))) is not None and r.name]
+    if not named:
         return None
-    (top, n), *rest = names.most_common(2)
+    (top, n), *rest = Counter(name.lower() for name in named).most_common(2)
     if n < 2 or (rest and rest[0][1] * 2 > n):
         return None
-    return next(r.name for m in _SHORT_PARAGRAPH.finditer(text)
-                if (r := release_heading(m.group(1))) is not None and r.name and r.name.lower() == top)
+    return next(name for name in named if name.lower() == top)

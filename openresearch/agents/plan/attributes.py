@@ -250,13 +250,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
-        found += [item for piece in _LIST_SPLIT.split(asked_of.group(1))
-                  if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
-                  and len(item.split()) <= 5]
+        found += _phrase_items(asked_of.group(1))
     if owned and not enumerated:  # "What are X's A and B for C?": A and B are asked, C says of which
-        found += [item for piece in _LIST_SPLIT.split(re.sub(r"\s*\([^()]*\)", "", owned.group(1)))
-                  if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
-                  and len(item.split()) <= 5]
+        found += _phrase_items(re.sub(r"\s*\([^()]*\)", "", owned.group(1)))
     # "on x86" inside the list after a colon is part of an item, not a list of its own
     colon = text.find(":") if language != "zh" and _EN_LIST_AT[1].search(text) else -1
     for pattern in patterns:
@@ -282,6 +278,13 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
             canonical_metric(f) == "released" for f in found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][:8]
+
+
+def _phrase_items(phrase: str) -> list[str]:
+    """The attributes a phrase lists ("the default A, B and C"), each cleaned, at most five words."""
+    return [item for piece in _LIST_SPLIT.split(phrase)
+            if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
+            and len(item.split()) <= 5]
 
 
 def _enumerated(text: str) -> list[str]:
