@@ -23,8 +23,9 @@ from openresearch.ingest.benchlines import BANNER, is_bench_line
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.front_matter import record_tables, toml_fields, toml_record_tables
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
-from openresearch.ingest.metadata import parse_date
+from openresearch.ingest.metadata import dateline, parse_date
 from openresearch.ingest.safe_open import LocalFile, read_regular
+from openresearch.ingest.settings_lines import setting_lines
 from openresearch.ingest.sniff import looks_like_markup, looks_like_prose
 from openresearch.ingest.textnorm import collapse
 from openresearch.ingest.xmldoc import xml_to_markdown
@@ -93,7 +94,7 @@ _LINK_DEFINITION = re.compile(r"^\s{0,3}(?:\[[^\]\n]+\]:\s*(?:<[^>\s]*>|\S+)(?:\
 _TAG_START = re.compile(r"^</?[A-Za-z][\w.:-]*(?=[\s/>]|$)")
 
 
-def markup_lines(lines: list[str]) -> set[int]:
+def markup_lines(lines: list[str], settings: set[int] | frozenset[int] = frozenset()) -> set[int]:
     """Indexes of lines that are code or markup rather than prose: fenced code blocks with their fences, MDX
     import/export lines, and tags that stand alone (a multi-line self-closing component to its `/>`). The
     prose between an opening and a closing tag stays."""
@@ -108,8 +109,8 @@ def markup_lines(lines: list[str]) -> set[int]:
             # over its rows and the line of column groups over that
             banner = BANNER.match(stripped) or (i + 1 < len(lines) and BANNER.match(lines[i + 1].strip()) and
                                                 0 < len(stripped.split()) <= 4 and "=" not in stripped)
-            if not is_bench_line(stripped) and not banner:
-                out.add(i)
+            if not is_bench_line(stripped) and not banner and i not in settings:
+                out.add(i)  # a setting with its default (settings_lines.py) stays
             if m and m.group(1) == fence and not stripped[3:].strip():
                 fence = None
         elif m and not _LIST_TABLE.match(lines[i]):  # a list-table in a MyST fence is a table, not code
@@ -330,13 +331,20 @@ def normalise_plain(body: str) -> str:
     paragraphs: list[str] = []
     current: list[str] = []
     lines = body.splitlines()
-    markup = markup_lines(lines)
+    settings = setting_lines(lines)
+    markup = markup_lines(lines, settings)
     rows = table_rows(lines)
     terms = definition_terms(lines, markup | rows.keys())
     for n, line in enumerate(lines):
         if n in markup:
             line = ""  # ends the paragraph, as the block did
         stripped = line.strip()
+        if n in settings:  # "port : 4000" in a listing of defaults, "-p, --port int ... (default 1313)"
+            if current:
+                paragraphs.append(_para(" ".join(current)))
+                current = []
+            paragraphs.append(_para(stripped))
+            continue
         if n in terms:
             # a definition list's term ("quoll.bufsize <size>" over its indented description) stands alone, as a
             # heading of the entry: what the description's figures are of (agents/extract/definitions.py)
@@ -522,6 +530,7 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
         published = parse_date(fields.get("published") or fields.get("date"))
         doc_kind = _kind(fields.get("kind"), default_kind)
         text = normalise_plain(body)
+        published = published or dateline(body)
         if title is None and text.startswith(("# ", "Title")):
             title = text.split("\n", 1)[0]
     if not text.strip():

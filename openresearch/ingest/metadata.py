@@ -65,10 +65,39 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
         return None
 
 
+# "Sun Aug 16 00:26:46 UTC 2026", "Wed Jul  8 10:15:53 KST 2026": a clock's date, as `date` prints it
+_CTIME = re.compile(r"\b([a-z]{3})[a-z]*\s+(\d{1,2})\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5}[+-]?\d{0,4})?"
+                    r"\s+(\d{4})\b", re.I)
+# a document's own dateline among its first lines: "**Generated:** Sun Aug 16 ...", "Last updated: 2025-03-01"
+_DATELINE = re.compile(r"^[\W_]*(?:generated|date|published|updated|last[ -]updated|last[ -]modified|posted|written|"
+                       r"as of|发布(?:日期|时间)?|日期|更新(?:日期|时间)?)(?:\s+(?:on|at))?[\W_]*?[:：][\W_]*"
+                       r"(.{6,60}?)[\W_]*$", re.I)
+DATELINE_LINES = 12
+
+
+def dateline(text: str) -> date | None:
+    """The date a document says it was written or generated on, in a labelled line among its first lines (before
+    its first table): the date of a generated report or a page that has no metadata."""
+    seen = 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if "|" in line or seen >= DATELINE_LINES:
+            return None
+        seen += 1
+        if (m := _DATELINE.match(line.strip())) and (found := parse_date(m.group(1))) and 1990 <= found.year <= 2100:
+            return found
+    return None
+
+
 def parse_date(value: str | None) -> date | None:
     """The calendar date written in `value`; partial dates round down (2023-05 -> 2023-05-01)."""
     if not value or not value.strip():
         return None
+    if match := _CTIME.search(value):
+        month = _MONTHS.get(match.group(1).lower())
+        if month:
+            return _safe_date(int(match.group(3)), month, int(match.group(2)))
     for pattern in (_ISO, _COMPACT, _CJK_DATE):
         if match := pattern.search(value) if pattern is _CJK_DATE else pattern.match(value):
             y, m, d = match.groups()

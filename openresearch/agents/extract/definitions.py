@@ -22,6 +22,10 @@ _PARAGRAPHS = 10
 # a manual page's option entry, its tag first: "--max-depth=n: Sets ...", "-t, --threads N: Use N threads"
 _OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-z][\w.-]*(?:=\S+)?)*"
                            r"(?: [<\[]?[A-Za-z]+[>\]]?)?):\s")
+# a command's help line, its tag first and its default last: "-p, --port int   port to listen on (default 1313)"
+_OPTION_HELP = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:,? --?[A-Za-z][\w.-]*)*)\s[^\n]*\(default:?\s[^)\n]+\)\s*$")
+# a definition list's entry as ingest writes it: its term, " : ", its description
+_TERM_ENTRY = re.compile(r"(?P<term>[A-Za-z_][\w.-]*[A-Za-z0-9]) : (?=\S)")
 # what a figure's own words call it when they name no quantity: the term's value, with the kind of limit it is
 _GENERIC = {"value": "", "default": "default", "default_value": "default", "defaults": "default",
             "min_value": "minimum", "minimum": "minimum", "min": "minimum",
@@ -75,6 +79,11 @@ def defined_term(text: str, start: int) -> str | None:
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
     if m := _OPTION_ENTRY.match(text, para_start):
         return keyword(m.group("term"))
+    if (m := _TERM_ENTRY.match(text, para_start)) and keyword_shape(m.group("term")):
+        return m.group("term")  # "summaryLength : (int) ... Default is 70.": a definition list's entry, as ingested
+    para_end = text.find("\n\n", para_start)
+    if m := _OPTION_HELP.match(text, para_start, para_end if para_end >= 0 else len(text)):
+        return keyword(m.group("term"))
     pos = para_start - 2
     for _ in range(_PARAGRAPHS):
         if pos <= 0 or start - pos > _REACH:
@@ -104,10 +113,12 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[O
     kind of limit a condition; a bare one takes the entry's unit. Others stay as they are."""
     out = []
     for o in obs:
-        if o.metric not in _GENERIC:
+        # an entry's default is the term's, whatever the entry's words call it ("port to listen on (default 1313)")
+        defaults = "default" in (o.condition or "").split(", ") and o.unit not in ("date", "year")
+        if o.metric not in _GENERIC and not defaults:
             out.append(o)
             continue
-        kind = _GENERIC[o.metric]
+        kind = _GENERIC.get(o.metric, "")
         condition = ", ".join(dict.fromkeys(filter(None, [*(o.condition or "").split(", "), kind]))) or None
         out.append(o.model_copy(update={"metric": term_metric(term), "condition": condition,
                                         "unit": o.unit or unit}))

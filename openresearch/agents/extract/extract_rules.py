@@ -66,10 +66,13 @@ def worth_quoting(piece: str) -> bool:
         return False  # a rule line, a fence, or a question: none of them states anything
     cjk = len(_CJK.findall(piece))
     # a short labelled figure ("default: 75s", "Max size: 4 GB") states a value, however few its words
-    return cjk >= 6 or len(piece) - cjk >= 15 or bool(_LABELLED_FIGURE.fullmatch(piece))
+    return cjk >= 6 or len(piece) - cjk >= 15 or bool(_LABELLED_FIGURE.fullmatch(piece) or _STATED_DEFAULT.fullmatch(
+        piece.rstrip(".")))
 
 
 _LABELLED_FIGURE = re.compile(r"[A-Za-z][\w .-]{1,30}:\s+(?:\S{1,30}\s){0,2}\S{0,30}\d\S{0,10}")
+# "Default is 70.", "Default: 2": an entry's default, however short
+_STATED_DEFAULT = re.compile(r"(?:the\s+)?default(?:\s+value)?(?:\s+is|:)\s+\S{0,20}\d\S{0,10}", re.I)
 
 
 _CALCULATION = re.compile(r"(\d[\d.,]*)(?:\s?[A-Za-z]{1,3})?\s*\\?[*×/÷+\-−]\s*\(?\d[^=＝。\n]{0,60}[=＝]")
@@ -195,7 +198,8 @@ def furniture(piece: str) -> bool:
     prose = _LINK_MARKUP.sub(" ", _LINK.sub(lambda m: m.group(1), no_images))
     words = _WORD_RX.findall(prose)
     cjk = len(_CJK.findall(prose))
-    if len(words) < 4 and cjk < 6 and not (not labels and _LABELLED_FIGURE.fullmatch(piece)):
+    if len(words) < 4 and cjk < 6 and not (not labels and (_LABELLED_FIGURE.fullmatch(piece) or
+                                                          _STATED_DEFAULT.fullmatch(piece.rstrip(".")))):
         return True  # a badge row, "[Docs](…) · [API](…)", a link-only list item ("default: 75s" states a value)
     label_words = sum(len(_WORD_RX.findall(label)) for label in labels)
     if len(labels) >= 2 and label_words * 10 >= len(words) * 7 and cjk < 6:
@@ -293,7 +297,7 @@ _LINK_TARGET = re.compile(r"!?\[(?=[^\]]{0,200}\]\()|\]\([^)\s]*\)|<https?://[^>
 # and a word after "$" or "%" a variable: neither is a product
 _PRODUCT = re.compile(r"(?<![\w/.@#$%-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A-Z])"
                       r"(?:[A-Z][a-z]+[A-Z][a-z0-9]+(?![A-Z][a-z])|[A-Z][a-z]+(?:DB|SQL|QL|MQ|ML|AI|IO)|[A-Z]{2}[a-z]{3,}\w*)"
-                      r"(?![\w/-])")
+                      r"(?![\w/-]|\s?=|\()")  # "BuildDate=2025-..." is a key, "SomeType(" a call: neither a product
 
 
 def mask_links(text: str) -> str:

@@ -18,6 +18,7 @@ from openresearch.agents.extract.extract_rules import Mention, mask_links
 from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
 from openresearch.agents.extract.subjects import subject_at, subject_span
 from openresearch.agents.extract.values import Value, find_values
+from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.models import ObservationIn, ObservationRole
 
 _N = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|single)"
@@ -824,7 +825,10 @@ def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: 
     inside = [m for m in pool if subj.start <= m.start < subj.end]
     if inside:
         return inside[0].canonical
-    # a proper-noun subject no list knows ("Glorp, by contrast, manages 1 GB/s"), unless a name it skips is it
+    # a proper-noun subject no list knows ("Glorp, by contrast, manages 1 GB/s"), unless a name it skips is it; an
+    # ordinary word capitalised as a sentence's first ("Default is 70.") names nothing
+    if subj.name and " " not in subj.name and not sentence[:subj.start].strip(" *_\"'(") and ordinary_word(subj.name):
+        return None
     return subj.name if subj.name and not any(subj.start <= m.start < subj.end for m in mentions) else None
 
 

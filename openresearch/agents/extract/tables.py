@@ -40,6 +40,7 @@ class TableRow(NamedTuple):
     labels: list[str]  # the first cell of every body row of the table
     caption: str  # the paragraph before the table ("" if none)
     group: str = ""  # the label of the nearest row above with no other cell ("Array with 256 doubles")
+    body: tuple[tuple[str, ...], ...] = ()  # every body row's cell texts, this one included (a column read whole)
 
 
 def is_row(line: str) -> bool:
@@ -95,7 +96,8 @@ def table_row(text: str, pos: int) -> TableRow | None:
     header = [c.text for c in split_cells(text, *rows[0])]
     if _looks_like_data(header):
         return None
-    labels = [split_cells(text, *r)[0].text for r in rows[1:]]
+    body = [tuple(c.text for c in split_cells(text, *r)) for r in rows[1:]]
+    labels = [cells[0] for cells in body]
     group = ""
     for r in reversed(rows[1:-1]):
         cells = split_cells(text, *r)
@@ -111,10 +113,11 @@ def table_row(text: str, pos: int) -> TableRow | None:
         ns, ne = _line(text, m.end())
         if not is_row(text[ns:ne]):
             break
-        labels.append(split_cells(text, ns, ne)[0].text)
+        body.append(tuple(c.text for c in split_cells(text, ns, ne)))
+        labels.append(body[-1][0])
         nxt = ne
     return TableRow(header, split_cells(text, ls, le), labels, caption if len(caption) <= MAX_CAPTION else "",
-                    clean_cell(group))
+                    clean_cell(group), tuple(body))
 
 
 def _looks_like_data(cells: Sequence[str]) -> bool:
@@ -140,8 +143,12 @@ _MARK = re.compile(r"[*_`]+")
 
 
 def clean_cell(text: str) -> str:
-    # a link keeps its text, an image ("![chart](x.svg)") is nothing to read
+    # a link keeps its text, an image ("![chart](x.svg)") is nothing to read, nor a pictograph ("hugo 🏆")
+    text = _PICTOGRAPH.sub("", text)
     return _MARK.sub("", _LINK.sub(lambda m: "" if m.group(0).startswith("!") else m.group(1) or "", text)).strip()
+
+
+_PICTOGRAPH = re.compile("[\U0001F000-\U0001FAFF\uFE0F\u200D]")
 
 
 _REFERENCE = re.compile(r"(?::pep:|:rfc:|\b(?:PEP|RFC|CVE|issue|PR|bug|ticket)[\s#-]*|#)\W{0,2}$", re.I)
@@ -255,7 +262,20 @@ def column(head: str, caption: str, before: Column | None) -> Column:
         return Column(canonical_metric(caption) or _caption_metric(caption) or _unit_metric(unit), unit, None, False)
     if _VERSION_HEAD.match(text):
         return Column(None, unit, None, True)
+    if (stat := _STAT_HEAD.match(text)) and not canonical_metric(text):
+        # "Median (ms) | Min | Max": statistics of one quantity the header does not name (the caption's, else the
+        # unit's: a time); a statistic without a unit has the one of the statistic before it
+        if not unit and before and before.metric and before.metric.split("_")[0] in _STAT_NAMES.values():
+            unit = before.unit
+        if quantity := _named_quantity(caption) or _unit_metric(unit):
+            name = next(_STAT_NAMES[k] for k, v in stat.groupdict().items() if v)
+            return Column(f"{name}_{quantity}", unit, None, False)
     return Column(canonical_metric(text) or _slug(text) or None, unit, None, False)
+
+
+_STAT_HEAD = re.compile(r"^(?:(?P<avg>mean|average|avg)|(?P<median>median)|(?P<min>min(?:imum)?)|"
+                        r"(?P<max>max(?:imum)?)|(?P<stddev>std\.?\s?dev\.?|stddev|σ))$", re.I)
+_STAT_NAMES = {"avg": "avg", "median": "median", "min": "min", "max": "max", "stddev": "stddev"}
 
 
 def _distinct_metrics(columns: list[Column], header: Sequence[str]) -> list[Column]:
@@ -274,12 +294,17 @@ def _distinct_metrics(columns: list[Column], header: Sequence[str]) -> list[Colu
     return out + columns[len(out):]
 
 
-def _caption_metric(caption: str) -> str | None:
-    """The noun phrase a caption names its figures by: "the parsing speeds (in GB/s) of ..." -> parsing_speed."""
+def _named_quantity(caption: str) -> str | None:
+    """The quantity a caption names: "the parsing speeds (in GB/s) of ..." -> parsing_speed."""
     m = re.search(r"\b(?:the\s+)?((?:[a-z]+[- ]){0,2}(?:speeds?|rates?|times?|throughputs?|latenc(?:y|ies)|sizes?|"
                   r"ratios?|usage|memory|performance|scores?|durations?))\b", caption, re.I)
-    if m:
-        return _slug(m.group(1)).removesuffix("s")
+    return _slug(m.group(1)).removesuffix("s") if m else None
+
+
+def _caption_metric(caption: str) -> str | None:
+    """The noun phrase a caption names its figures by, or a short caption as a whole ("Sizes")."""
+    if named := _named_quantity(caption):
+        return named
     words = re.findall(r"[A-Za-z]+", caption)
     return _slug(caption).removesuffix("s") if 0 < len(words) <= 3 and not re.search(r"\d", caption) else None
 
@@ -295,6 +320,64 @@ def _unit_metric(unit: str) -> str | None:
     if re.fullmatch(r"ms|µs|us|ns|s|sec", u):
         return "time"
     return None
+
+
+# --- columns read whole ------------------------------------------------------------------------------------
+
+_COUNT_CELL = re.compile(r"\d[\d,]*[kKM]?")
+
+
+def factor_columns(row: TableRow) -> frozenset[int]:
+    """See `_factor_columns`."""
+    return _factor_columns(tuple(row.header), row.body)
+
+
+@lru_cache(maxsize=256)
+def _factor_columns(header: tuple[str, ...], body: tuple[tuple[str, ...], ...]) -> frozenset[int]:
+    """The columns that say what the rows' figures were measured at, not what was measured: in a table that lists
+    entities more than once ("hugo | 10 | 30", "hugo | 1000 | 283", "zola | 10 | 13"), a column of whole numbers
+    that takes the same few values for every entity, each once (pages, threads, clients, payload size), or one
+    value in every row."""
+    rows_of: dict[tuple[str, ...], list[int]] = {}
+    for n, cells in enumerate(body):
+        # a row's key: its label and its other cells that hold no number ("jekyll | blog | 100", "jekyll | heavy | 100")
+        if cells and (label := entity_key(clean_cell(cells[0]))):
+            key = (label, *(clean_cell(c).lower() for c in cells[1:] if not re.search(r"\d", c)))
+            rows_of.setdefault(key, []).append(n)
+    groups = [g for g in rows_of.values() if len(g) >= 2]
+    out: set[int] = set()
+    for i in range(1, len(header)):
+        column_cells = [clean_cell(r[i]) if len(r) > i else "" for r in body]
+        if not all(_COUNT_CELL.fullmatch(c) for c in column_cells):
+            continue
+        if len(body) >= 3 and len(set(column_cells)) == 1 and not _HEAD_UNIT.search(clean_cell(header[i])):
+            out.add(i)  # "Pages" at 1000 in every row: what all of them were measured at
+            continue
+        if len(groups) < 2:
+            continue
+        per_group = [[column_cells[n] for n in g] for g in groups]
+        if len(set(column_cells)) >= 2 and all(len(set(vs)) == len(vs) for vs in per_group) and all(
+                sum(v in vs for vs in per_group) >= 2 for v in set(column_cells)):
+            out.add(i)
+    return frozenset(out)
+
+
+def _factor_condition(head: str, cell: str) -> str:
+    """"Pages" over "1000": "1000 pages"; "Payload (KB)" over "64": "payload 64 KB"."""
+    text = clean_cell(head)
+    unit = ""
+    if m := _HEAD_UNIT.search(text):
+        unit = (m.group(1) or m.group(2) or "").strip()
+        text = (text[:m.start()] + text[m.end():]).strip()
+    value = clean_cell(cell)
+    return f"{text.lower()} {value} {unit}" if unit else f"{value} {text.lower()}"
+
+
+def year_column(row: TableRow, i: int) -> bool:
+    """Whether the numbers of column i may be years: none of its other numbers is anything but a year ("1000" and
+    "2008" under a column of "10", "100" are counts and times, not years)."""
+    cells = [clean_cell(r[i]) for r in row.body if len(r) > i]
+    return all(re.fullmatch(r"(?:1[89]|20)\d\d", c) for c in cells if re.fullmatch(r"[\d.,]+", c))
 
 
 # --- rows -----------------------------------------------------------------------------------------------
@@ -454,9 +537,11 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
     data_file = corner if not transposed and _DATASET.match(corner) else ""
     notes = [clean_cell(c.text) for c, col in zip(cells[1:], columns[1:], strict=False)
              if c.text and (col.version or (not cell_values(c.text) and len(c.text) <= 30 and col.metric is None))]
+    factors = frozenset() if transposed else factor_columns(row)
+    notes = [_factor_condition(header[i], cells[i].text) for i in sorted(factors) if i < len(cells)] + notes
     out: list[ObservationIn] = []
     for i, (cell, col) in enumerate(zip(cells[1:], columns[1:], strict=False), start=1):
-        if not cell.text or col.version or (col.metric is None and not transposed):
+        if not cell.text or col.version or (col.metric is None and not transposed) or i in factors:
             continue
         who = clean_cell(header[i]) if transposed else entity
         edition = ""
@@ -477,10 +562,12 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
                                              p for p in (qualifier, edition, row.group, setup) if p)) or None))
             continue
         for v in cell_values(cell.text):
-            if v.kind in ("date", "year") or (v.kind == "bare" and re.fullmatch(r"(?:19|20)\d\d", v.raw)):
+            if (v.kind == "date" or ((v.kind == "year" or (v.kind == "bare" and re.fullmatch(r"(?:19|20)\d\d", v.raw)))
+                    and not (re.fullmatch(r"\d{4}", v.raw) and (col.unit or not year_column(row, i))))):
                 unit = "date" if v.kind == "date" else "year"  # a month ("2028-10", "April 2029") reads as its year
             else:
-                unit = v.unit or col.unit
+                # a four-digit number read as a year is a count of the column's unit where the column says so
+                unit = (v.unit if v.kind != "year" else "") or col.unit
                 if v.unit and col.unit.lower().startswith(f"{v.unit.lower()}/"):
                     unit = col.unit  # "35510 ns/op" under "ns/op": the cell writes the header's unit
             if transposed and not label_key and (kind := _unit_metric(unit)) and kind not in metric:

@@ -109,6 +109,10 @@ class Analyzer:
                 # "What figures does wibblet publish for itself (decoding, GC pauses, ...)?": the question is
                 # about its subject, whatever its case; the capitalised words of its aside are context
                 found = [subject]
+        if language == "en" and asked is None and (owned := _OWNED_BY.match(text)):
+            # "What are Hugo's default settings for ... JPEG/WebP/AVIF image encoding ...?": one owner is asked
+            # about; the names after it qualify what is asked of it
+            found = [f for f in found if f[0] < owned.end("name") or re.match(r"['’]s\b", text[f[0] + len(f[1]):])]
         if language == "en" and asked is None and (owner := _owner(text)) and not any(
                 s.lower() == owner[1].lower() for _, s in found):
             found.append(owner)  # "What are zorbd's default settings ...?": what owns what is asked
@@ -190,6 +194,9 @@ _FUNCTION_WORDS = frozenset({"it", "its", "they", "them", "this", "that", "these
 
 _OWNER = re.compile(r"^\s*(?:what|which|how|where|when|who)\b[^?]{0,40}?(?<![\w'’.-])"
                     r"(?P<name>[a-z][\w.+-]*[a-z0-9])['’]s\s+[a-z]", re.I)
+
+
+_OWNED_BY = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>[\w.+-]+)['’]s\s+", re.I)
 
 
 def _owner(text: str) -> tuple[int, str] | None:

@@ -103,7 +103,7 @@ _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|w
                r"(?:,|(?<=,)|(?<=,\s))\s*(?:according|based|as|using|measured|published|reported|including|given|if|when|where|while|"
                r"from|in\s+(?:their|its|the)\b)\b|$)")
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
-                          r"((?:[\w/+\u2024\u27ee\u27ef-]++[ ,]*+){1,14}?)" + _CLAUSE_END, re.I),
+                          r"((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
@@ -111,6 +111,10 @@ _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+
 # "What are X's default A and B for C?": the attributes the question asks of its owner, and what they are of
 _EN_OWNED = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+\u2400\s*['’]s\s+(.+?)"
                        r"(?:\s+(?:for|of|in|on|under|with|when|across)\s+[^?]+)?\s*[?.]?\s*$", re.I)
+# "What are X's default settings for A (a1, a2), B and C?": the list after the settings word names the settings
+_SETTINGS_WORD = re.compile(r"\b(?:settings|parameters|options|limits|defaults|configuration|values|knobs)\s*$", re.I)
+_SETTINGS_OF = re.compile(r"\s+(?:for|of|in|on|under|across)\s+(.+?)\s*[?.]?\s*$", re.I)
+MAX_SETTINGS = 12
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
                # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
@@ -236,6 +240,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
     # an entity ("nlohmann/json (JSON for Modern C++)"), goes
     text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "\u066c", text)  # "1,000-page" is one word, not two items
     enumerated = [] if language == "zh" else _enumerated(text.replace("\u2400", " "))
     if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
         text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
@@ -251,6 +256,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     found: list[str] = list(enumerated)
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
         found += _phrase_items(asked_of.group(1))
+    settings = _settings_items(text, owned) if owned and not enumerated else []
+    if settings:  # "What are X's default settings for A (a1, a2), B and C?": a1, a2, B and C are asked
+        return [f.replace("\u066c", ",").replace("\u2024", ".") for f in settings][:MAX_SETTINGS]
     if owned and not enumerated:  # "What are X's A and B for C?": A and B are asked, C says of which
         found += _phrase_items(re.sub(r"\s*\([^()]*\)", "", owned.group(1)))
     # "on x86" inside the list after a colon is part of an item, not a list of its own
@@ -267,8 +275,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                     len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
             for piece in pieces:
                 item = _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
-                if item and (language == "zh" or len(item.split()) <= 5) and item.lower() not in (
-                        f.lower() for f in found):
+                item = item.replace("\u066c", ",")
+                if item and (language == "zh" or len(item.split()) <= 5 or _qualified_item(item)) and \
+                        item.lower() not in (f.lower() for f in found):
                     found.append(item)
     # a version ("3.12") or a clause ("are the key dates") is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
@@ -277,7 +286,23 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if (_ZH_RELEASE_DATES if language == "zh" else _EN_RELEASE_DATES).search(text) and not any(
             canonical_metric(f) == "released" for f in found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
+    found = [f.replace("\u066c", ",") for f in found]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][:8]
+
+
+def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
+    """The settings a question lists after its settings word ("default settings for the development server (port,
+    bind address), pagination page size and file-cache maxAge"): each item, or the items its parentheses list."""
+    if not _SETTINGS_WORD.search(owned.group(1)) or not (rest := _SETTINGS_OF.match(text, owned.end(1))):
+        return []
+    out: list[str] = []
+    for piece in re.split(r"\s*(?:,|;|\band\b|\bor\b)\s*(?![^()]*\))", rest.group(1).replace("\u2400", " ")):
+        inner = re.search(r"\(([^()]*)\)", piece)
+        for item in _phrase_items(inner.group(1)) if inner else [_clean_item(piece)]:
+            item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
+            if item and len(item.split()) <= 5 and item.lower() not in (o.lower() for o in out):
+                out.append(item)
+    return out if len(out) >= 2 else []
 
 
 def _phrase_items(phrase: str) -> list[str]:
@@ -370,8 +395,28 @@ _EVENTS = frozenset({"born", "died", "built", "opened", "founded", "released", "
 _SPAN_WORDS = re.compile(r"\b(?:interval|duration|cadence|period|frequency|window|lifetime|phase)\b", re.I)
 
 
+# what an attribute is measured under or of, after the quantity itself: "build time for a 1,000-page site", "peak
+# memory use during the build", "default port of their local development server"
+_QUALIFIER = re.compile(r"\s+(?:(?:for|during|in|on|at|under|with|across|when|while)\s+(?:a|an|the|their|its|each|"
+                        r"every|one|\d)|of\s+(?:their|its|each|every))\b.*$", re.I)
+
+
+def attribute_head(attribute: str) -> str:
+    """The quantity an attribute names, without what it is measured under ("build time for a 1,000-page site" ->
+    "build time")."""
+    return _QUALIFIER.sub("", attribute).strip() or attribute
+
+
+def _qualified_item(item: str) -> str | None:
+    """A long list item that is a short quantity and what it is measured under, kept whole; None otherwise."""
+    head = attribute_head(item)
+    rest = item[len(head):].split()
+    return item if head != item and len(head.split()) <= 5 and len(rest) <= 7 else None
+
+
 def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known."""
+    attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)
     if known and not (known in _EVENTS and _SPAN_WORDS.search(attribute)):
         return known  # a "release interval" is a span between releases, not the date of one

@@ -243,10 +243,33 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     for bucket in out.values():  # a first-hand record's figure first (its newest period first), then best supported
         # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
         # of contributors; "idle_timeout" before "body_read_timeout" for "default idle timeout")
-        bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted,
+        bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted, _extreme(f.obs.metric, wanted),
                                    -len(word_stems(f.obs.metric) & asked_words), -period_year(f),
-                                   -len({e.source.id for e in f.evidence}), -len(f.evidence)))
+                                   -len({e.source.id for e in f.evidence}), -_newest(f), -len(f.evidence)))
     return dict(out)
+
+
+_EXTREMES = ("min", "max", "stddev")
+
+
+def _newest(f: Found) -> int:
+    """The day its newest dated source was published (0 when none is dated): of two equally supported figures,
+    the more recent measurement first."""
+    return max((e.source.published_at.toordinal() for e in f.evidence if e.source.published_at), default=0)
+
+
+def _extreme(metric: str, wanted: str | None) -> bool:
+    """A run's fastest, slowest or spread ("min_time", "max_time") says less than its median or mean, unless asked."""
+    return metric.split("_")[0] in _EXTREMES and (wanted or "").split("_")[0] not in _EXTREMES
+
+
+_FIGURE_WORD = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\s?([kK])(?![\w]))?(?![.,]?\d)")
+
+
+def figure_words(text: str) -> set[str]:
+    """The whole numbers a phrase says, as words ("a 1,000-page site", "1k pages" and "1000 pages" all say #1000):
+    an asked condition that is a number ("for 1,000 pages", "with 64 clients") tells its figures from the others."""
+    return {f"#{int(m.group(1).replace(',', '')) * (1000 if m.group(2) else 1)}" for m in _FIGURE_WORD.finditer(text)}
 
 
 def asked_units(question: str) -> frozenset[str]:
@@ -394,8 +417,10 @@ def best_statements(lang: Lang, items: list[EvidenceView], focus: list[str], wor
 
 
 def _groups_for(groups: list[ConflictGroup], entities: list[str], metrics: list[str]) -> list[ConflictGroup]:
+    # runs' fastest or slowest figures that differ are in the conflicts section, not the answer, unless asked
     return [g for g in groups if any(same_thing(g.entity, e) for e in entities)
-            and (not metrics or any(g.metric == m or same_family(g.metric, m) for m in metrics))]
+            and (not metrics or any(g.metric == m or same_family(g.metric, m) for m in metrics))
+            and not all(_extreme(g.metric, m) for m in metrics or [""])]
 
 
 # past participles a question puts after "was" ("When was X built / first published / called to the Bar?")
@@ -530,7 +555,9 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         # "what are the key dates: the x.y.0 release, ...": a row of a question about dates holds dates (a span
         # is its own attribute: "how long", "period")
         date_row = dated and not _SPAN_ATTRIBUTE.search(label)
-        quals = quals_of[label] = qualifier_stems(words, metric, items)
+        # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
+        asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
+        quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
@@ -545,7 +572,9 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             found = collect(items, metric, None, words, asked_units(plan.question))
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
             row = focus_row(dict(ranked[:MAX_UNNAMED]), quals, date_row)
-        table[label] = comparable_first(row)
+        # a run's median or mean before its fastest and slowest, whatever their conditions
+        table[label] = {e: sorted(fs, key=lambda f: _extreme(f.obs.metric, metric))
+                        for e, fs in comparable_first(row).items()}
     return _one_row_each(table, quals_of)
 
 
@@ -612,16 +641,19 @@ def _one_row_each(table: dict[str, dict[str, list[Found]]],
 def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView]) -> set[str]:
     """What an attribute's words add to its metric ("parsing", "twitter", not "throughput"), less the words most of
     the evidence shares (every quote of a JSON corpus says "JSON"): what tells its figures from other ones."""
-    quals = word_stems(label) - word_stems(metric)
+    quals = word_stems(label) - word_stems(metric) | figure_words(label)
     if not quals or not items:
         return quals
-    seen = [word_stems(" ".join([ev.quote, *(o.condition or "" for o in ev.observations)])) for ev in items]
+    seen = [_said(" ".join([ev.quote, *(o.condition or "" for o in ev.observations)])) for ev in items]
     return {q for q in quals if sum(q in s for s in seen) * 2 <= len(seen)}
 
 
 def _relevance(f: Found, quals: set[str]) -> int:
-    said = word_stems(" ".join([f.obs.metric, f.obs.condition or "", *(e.quote for e in f.evidence)]))
-    return len(quals & said)
+    return len(quals & _said(" ".join([f.obs.metric, f.obs.condition or "", *(e.quote for e in f.evidence)])))
+
+
+def _said(text: str) -> set[str]:
+    return word_stems(text) | figure_words(text)
 
 
 # a question that asks for dates ("what are the key dates", "when was ... released"), not one that mentions one

@@ -1,0 +1,61 @@
+"""The settings a code block lists: lines of a configuration listing of defaults ("port : 4000" in a YAML block
+under "Jekyll runs with the following configuration options by default", "port: 8080," under "// Default values
+are shown:") and a command's help lines that state a default ("-p, --port int   port to listen on (default
+1313)"). Ingest drops code blocks as no prose; these lines are facts, each kept as a paragraph of its own. A block
+that shows an example configuration ("pagerSize = 20" for one language) says nothing of defaults and stays out.
+Pure core: the shape of the lines and the words around the block decide, no list of settings.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+# "key: value", "key = value", "key : value,", optionally quoted keys and a trailing comment
+SETTING = re.compile(r"^\s*[\"']?(?P<key>[A-Za-z_][\w.-]{0,60})[\"']?\s*[:=]\s*(?P<value>[^\s#/,{}\[\]()][^#]{0,60}?)"
+                     r"\s*,?\s*(?:(?:#|//).*)?$")
+# a value a setting may hold and that says a figure: a number, a duration, a size, an address with a port
+_FIGURE_VALUE = re.compile(r"^[\"']?(?:-?\d[\d_.,]*\s?[A-Za-z%]{0,4}|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|"
+                           r"[\w.-]+:\d{2,5})[\"']?$")
+# a command's help line with its default: "-p, --port int   port on which the server will listen (default 1313)"
+OPTION_HELP = re.compile(r"^\s*(?:-\w,\s+)?--?[A-Za-z][\w.-]*(?:[ =][\w<>\[\].|-]+)?\s{2,}\S.*"
+                         r"\(default:?\s[^)]*\d[^)]*\)\s*$")
+_COMMENT = re.compile(r"^\s*(?:#|//|;|/\*|\*)")
+_DEFAULTS = re.compile(r"\bdefaults?\b|\bby default\b|默认", re.I)
+_CODE = re.compile(r"\b(?:const|let|var|return|import|def|function|func|if|for|while)\b|=>|\(")
+CONTEXT_LINES = 4  # non-blank lines before a fence that may say what the block shows
+
+
+def setting_lines(lines: list[str]) -> set[int]:
+    """Indexes of the lines inside fenced code blocks that are settings with their default values."""
+    keep: set[int] = set()
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip().startswith(m.group(1))
+                    and not lines[j].strip()[3:].strip()), len(lines))
+        keep |= _block(lines, i, end)
+        i = end + 1
+    return keep
+
+
+def _block(lines: list[str], fence: int, end: int) -> set[int]:
+    body = range(fence + 1, end)
+    keep = {n for n in body if OPTION_HELP.match(lines[n])}
+    # the prose before it, past any note or markup in between ("<div class=note>...</div>")
+    before = [ln for ln in lines[max(0, fence - 30):fence] if ln.strip() and not ln.lstrip().startswith("<")]
+    before = before[-CONTEXT_LINES:]
+    comments = [lines[n] for n in body if _COMMENT.match(lines[n])]
+    if not _DEFAULTS.search(" ".join([*before, *comments])):
+        return keep
+    for n in body:
+        line = lines[n]
+        if _COMMENT.match(line) or not (s := SETTING.match(line)):
+            continue
+        value = s.group("value").strip().rstrip(",").strip()
+        if _FIGURE_VALUE.match(value) and not _CODE.search(line.split("#", 1)[0].split("//", 1)[0]):
+            keep.add(n)
+    return keep
