@@ -414,3 +414,20 @@ def test_a_value_is_read_where_the_quote_writes_it_alone() -> None:
     bugfix = ev("E-0000000000d1", "3.12 received bugfix updates approximately every 2 months for 18 months.",
                 [("Kestrel", "bugfix_update_interval", 2.0, "days", "2", "")])
     assert value_text(bugfix, bugfix.observations[0]) == "2 months"
+
+
+def test_a_row_shows_the_asked_size_and_a_runs_median_before_its_extremes() -> None:
+    def row_of(eid: str, entity: str, pages: int, median: float, low: float, high: float) -> EvidenceView:
+        quote = f"{entity} | {pages} | {median:g} | {low:g} | {high:g}"
+        cond = f"{pages} pages, Scenario: minimal"
+        return ev(eid, quote, [(entity, "max_time", high, "ms", f"{high:g}", cond),
+                               (entity, "median_time", median, "ms", f"{median:g}", cond),
+                               (entity, "min_time", low, "ms", f"{low:g}", cond)], src="run")
+
+    rows = [row_of("E-000000000501", "quux", 10, 30, 29, 31), row_of("E-000000000502", "quux", 1000, 283, 244, 363),
+            row_of("E-000000000503", "frobz", 10, 13, 12, 13), row_of("E-000000000504", "frobz", 1000, 179, 179, 181)]
+    p = plan("How do quux and frobz compare on build time for a 1,000-page site?", "comparison", ["quux", "frobz"],
+             ["build time for a 1,000-page site"], ["build_time"])
+    row = metric_table(p, rows)["build time for a 1,000-page site"]
+    assert {e: cell_values(fs)[0].text for e, fs in row.items()} == {"quux": "283 ms", "frobz": "179 ms"}
+    assert {e: fs[0].obs.metric for e, fs in row.items()} == {"quux": "median_time", "frobz": "median_time"}

@@ -23,3 +23,24 @@ def test_a_lower_case_owner_is_the_entity() -> None:
     assert a.entities == ["Quux"] and a.attributes == ["write throughput", "p99 latency"]
     assert _owner("What are the kernel's default limits for open files?") is None  # an ordinary word
     assert _owner("What are zorbd2's limits?") == (9, "zorbd2")
+
+
+def test_an_owned_list_of_settings_names_the_settings_and_one_entity() -> None:
+    a = analyse("What are Quux's default settings for the development server (port, bind address, live-reload port), "
+                "pagination page size, summary length, file-cache maxAge, and JPEG/WebP image encoding (quality, "
+                "WebP method)?")
+    assert a.entities == ["Quux"]  # the formats and the setting named in the list qualify what is asked
+    assert a.attributes == ["port", "bind address", "live-reload port", "pagination page size", "summary length",
+                            "file-cache maxAge", "quality", "WebP method"]
+
+
+def test_a_compared_attribute_keeps_what_it_is_measured_under() -> None:
+    from openresearch.agents.plan.attributes import attribute_head, metric_key
+
+    a = analyse("How do Quux, Zorbly, Wexgen and Frob compare on build time for a 1,000-page site, peak memory use "
+                "during the build, and the default port of their local development server?")
+    assert a.entities == ["Quux", "Zorbly", "Wexgen", "Frob"]
+    assert a.attributes == ["build time for a 1,000-page site", "peak memory use during the build",
+                            "default port of their local development server"]
+    assert attribute_head("build time for a 1,000-page site") == "build time"
+    assert metric_key("build time for a 1,000-page site") == "build_time"

@@ -87,6 +87,8 @@ def test_release_heading_shapes() -> None:
     assert dated_release("1.17.0 (4/8/2025)") is None  # the 4th of August or the 8th of April
     assert dated_release("0.28.2") is None and release_heading("0.28.2") is not None  # a release, undated
     assert release_heading("Bug fixes and improvements") is None
+    r = release_heading("3.5.0 / 2017-06-18")  # a slash between the version and its date
+    assert r is not None and (r.version, r.date) == ("3.5.0", "2017-06-18")
 
 
 def test_a_change_log_dates_each_release_of_its_product(tmp_path: Path) -> None:

@@ -112,7 +112,7 @@ def continues_comparison(before: str, sentence: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(1))}\s?(?:x\b|×|times\b|倍)", before, re.I))
 
 
-_HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
+HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
 
 
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
@@ -159,7 +159,7 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
             continue
         piece = text[u.start:u.end]
         # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
-        release = len(piece) <= _HEADING_CHARS and dated_release(piece) is not None
+        release = len(piece) <= HEADING_CHARS and dated_release(piece) is not None
         if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)

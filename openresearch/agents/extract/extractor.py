@@ -43,6 +43,7 @@ from openresearch.agents.extract.extract_llm import (
     windows,
 )
 from openresearch.agents.extract.extract_rules import (
+    HEADING_CHARS,
     EntityLinker,
     Mention,
     Unit,
@@ -60,7 +61,14 @@ from openresearch.agents.extract.observations import (
     metric_words,
     observations,
 )
-from openresearch.agents.extract.releases import RELEASE_HEADING, heading_name, heading_observations
+from openresearch.agents.extract.releases import (
+    RELEASE_HEADING,
+    asked_releases,
+    dated_release,
+    heading_name,
+    heading_observations,
+    release_asked,
+)
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
@@ -98,6 +106,7 @@ _FACTS_CACHE = 50_000  # sentences
 # "series cardinality") outranks one that only shares its words
 _ASKED_METRIC_BONUS = 0.15
 _NO_FIGURE_FACTOR = 0.75
+_ASKED_RELEASE_BONUS = 0.25
 _NOT_FIGURES = frozenset({"port", "year", "date"})
 # quantities whose values are dates or years
 _EVENT_METRICS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
@@ -558,6 +567,7 @@ class DeterministicExtractor:
         asked = [a for a in question.aspects if a in plan.metrics] or list(plan.metrics)
         own = asked_for(plan)  # a date or count asked under the question's own words
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
+        releases = asked_releases(plan.question) if dated else []
         out = []
         for span, sent, emb, found, row, term in zip(spans, ranked, sims, mentions, rows, terms, strict=True):
             facts = self._sentence_facts(sent)
@@ -583,6 +593,11 @@ class DeterministicExtractor:
                 elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
                         term and any(shares_words(term, a) for a in asked)):
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
+                if dated and len(sent) <= HEADING_CHARS and (release := dated_release(sent)):
+                    # a change log's dated heading is the date a question for release dates asks for; the most
+                    # where it heads a release the question names ("0.19 to 0.22.1", "4.3.x")
+                    bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if release_asked(release.version, releases)
+                                                    else 0.0)
             out.append(round(score + bonus, 6))
         return out
 

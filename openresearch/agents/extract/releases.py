@@ -4,9 +4,10 @@ Change logs and NEWS files head each release's entries with its version and, usu
 "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", "Version 10.44 07-June-2024", "Changes in version 2.1
 (released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
 "= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
-2025/07/30", and the date first, "2026/08/21 : 3.5-dev5". A dated heading is a fact of its own: the release's
-date (metric release_date, the version as written its condition), of the product the heading names or else of the
-document's own subject. The heading's shape decides; no product or vendor is named here.
+2025/07/30", "## 3.5.0 / 2017-06-18", and the date first, "2026/08/21 : 3.5-dev5". A dated heading is a fact of
+its own: the release's date (metric release_date, the version as written its condition), of the product the
+heading names or else of the document's own subject. The heading's shape decides; no product or vendor is named
+here.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?:in|for|with) |release notes for )?"
                              r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?"
-                             r"(?:(?:\s*(?:[-–—,:]\s*|\()|\s+)\s*(?:released:? |released on )?"
+                             r"(?:(?:\s*(?:[-–—,:/|]\s*|\()|\s+)\s*(?:released:? |released on )?"
                              r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
 _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes", "changelog", "news", "new",
@@ -97,3 +98,31 @@ def heading_name(text: str) -> str | None:
     if n < 2 or (rest and rest[0][1] * 2 > n):
         return None
     return next(name for name in named if name.lower() == top)
+
+
+# the releases a question names: "0.19 to 0.22.1" (a range), "4.3.x" (a series), "v3.1.0", "3.10"
+_ASKED_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.(?:\d+|x))+)(?:\s*(?:to|-|–|through|until)\s*"
+                            r"v?(\d+(?:\.\d+)+))?(?![\w.])", re.I)
+
+
+def _parts(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version.split("-")[0].split("+")[0])[:4])
+
+
+def asked_releases(question: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The version ranges a question names, each as (lowest, highest) parts: "0.19 to 0.22.1" -> ((0, 19), (0, 22,
+    1)); "4.3.x" -> ((4, 3), (4, 3)); "v3.1.0" -> ((3, 1, 0), (3, 1, 0))."""
+    out = []
+    for m in _ASKED_VERSION.finditer(question):
+        low = _parts(m.group(1).lower().replace(".x", ""))
+        out.append((low, _parts(m.group(2)) if m.group(2) else low))
+    return out
+
+
+def release_asked(version: str, asked: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> bool:
+    """Whether a release ("0.19.2", "v3.1.0") is one a question names: inside a named range, in a named series
+    ("4.3.x", "0.19" cover 4.3.4, 0.19.2), or the named version itself."""
+    parts = _parts(version)
+    if not parts:
+        return False
+    return any(parts[:len(low)] >= low and parts[:len(high)] <= high for low, high in asked)

@@ -295,8 +295,12 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
     bind address), pagination page size and file-cache maxAge"): each item, or the items its parentheses list."""
     if not _SETTINGS_WORD.search(owned.group(1)) or not (rest := _SETTINGS_OF.match(text, owned.end(1))):
         return []
+    pieces = [p for p in re.split(r"\s*(?:,|;|\band\b|\bor\b)\s*(?![^()]*\))", rest.group(1).replace("\u2400", " "))
+              if p.strip()]
+    if len(pieces) < 3 and not any("(" in p for p in pieces):
+        return []  # "settings for action and ruleset queues": which ones, not a list of settings
     out: list[str] = []
-    for piece in re.split(r"\s*(?:,|;|\band\b|\bor\b)\s*(?![^()]*\))", rest.group(1).replace("\u2400", " ")):
+    for piece in pieces:
         inner = re.search(r"\(([^()]*)\)", piece)
         for item in _phrase_items(inner.group(1)) if inner else [_clean_item(piece)]:
             item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)

@@ -31,6 +31,7 @@ from openresearch.agents.extract.metric_names import (
     word_stems,
 )
 from openresearch.agents.extract.observations import relative_baseline
+from openresearch.agents.extract.releases import asked_releases, release_asked
 from openresearch.agents.plan.attributes import metric_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
@@ -263,13 +264,16 @@ def _extreme(metric: str, wanted: str | None) -> bool:
     return metric.split("_")[0] in _EXTREMES and (wanted or "").split("_")[0] not in _EXTREMES
 
 
-_FIGURE_WORD = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\s?([kK])(?![\w]))?(?![.,]?\d)")
+_FIGURE_WORD = re.compile(r"(?<![\w.,])(?<!\()(\d{1,3}(?:,\d{3})+|\d+)(?:\s?([kK])(?![\w]))?(?![.,]?\d)(?![A-Za-z])|"
+                          r"(?<=\()(\d{1,3}(?:,\d{3})+|\d+)(?![.,]?\d)(?![A-Za-z)])")
 
 
 def figure_words(text: str) -> set[str]:
     """The whole numbers a phrase says, as words ("a 1,000-page site", "1k pages" and "1000 pages" all say #1000):
     an asked condition that is a number ("for 1,000 pages", "with 64 clients") tells its figures from the others."""
-    return {f"#{int(m.group(1).replace(',', '')) * (1000 if m.group(2) else 1)}" for m in _FIGURE_WORD.finditer(text)}
+    # a number glued to its unit ("1GiB") is a figure, not a count; an enumeration's "(1)" is neither
+    return {f"#{int((m.group(1) or m.group(3)).replace(',', '')) * (1000 if m.group(2) else 1)}"
+            for m in _FIGURE_WORD.finditer(text)}
 
 
 def asked_units(question: str) -> frozenset[str]:
@@ -568,6 +572,9 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}
+                if named := asked_releases(plan.question):  # "0.19 to 0.22.1", "4.3.x": those releases' dates
+                    row = {e: [f for f in fs if release_asked(f.obs.condition or "", named)] or fs
+                           for e, fs in row.items()}
         else:
             found = collect(items, metric, None, words, asked_units(plan.question))
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
@@ -735,7 +742,8 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
             continue
         # it cites the table's figures too (the table is drawn from what the answer cites)
         shown = [c for vs in row.values() for c in _cited([headline(vs)], 1)]
-        table = [c for vs in row.values() for c in _cited(cell_values(vs), TABLE_FIGURES, 1)]
+        table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
+                                                          figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
     if not any(s.citations for s in out):
         out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
@@ -748,6 +756,13 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
 
 MAX_ANSWER_CONFLICTS = 3
 TABLE_FIGURES = 3  # figures per comparison table cell
+MAX_RELEASES = 8  # release dates per cell when the question names the releases
+
+
+def figures_per_cell(question: str, found: list[Found]) -> int:
+    """Three figures a cell; the date of each release a question names, up to MAX_RELEASES."""
+    dates = bool(found) and all(f.obs.unit in ("date", "year") for f in found)
+    return MAX_RELEASES if dates and asked_releases(question) else TABLE_FIGURES
 
 
 def headline(found: list[Found]) -> Found:

@@ -11,10 +11,11 @@ import networkx as nx
 
 from openresearch.agents.write.answer import (
     ANSWER_ID,
-    TABLE_FIGURES,
+    MAX_RELEASES,
     Found,
     cell_values,
     cite_ids,
+    figures_per_cell,
     metric_table,
     ranked,
     same_thing,
@@ -71,7 +72,8 @@ def comparison_rows(result: Report, table: Table | None = None) -> tuple[list[st
             found = row.get(entity, [])
             cells.append("; ".join(f"{f.text}{f' ({f.obs.condition})' if f.obs.condition else ''} "
                                    + "".join(f"[{e}]" for e in cite_ids(f))
-                                   for f in cell_values(found)[:TABLE_FIGURES]) or "—")
+                                   for f in cell_values(found, absolute=MAX_RELEASES)[
+                                       :figures_per_cell(plan.question, found)]) or "—")
         rows.append((label, cells))
     return entities, rows
 
