@@ -431,3 +431,20 @@ def test_a_row_shows_the_asked_size_and_a_runs_median_before_its_extremes() -> N
     row = metric_table(p, rows)["build time for a 1,000-page site"]
     assert {e: cell_values(fs)[0].text for e, fs in row.items()} == {"quux": "283 ms", "frobz": "179 ms"}
     assert {e: fs[0].obs.metric for e, fs in row.items()} == {"quux": "median_time", "frobz": "median_time"}
+
+
+def test_defaults_asked_of_one_product_are_answered_by_defaults_each_with_its_condition() -> None:
+    rows = [ev("E-000000000601", "Default is 60.", [("quux", "quality", 60.0, "", "60", "default, AVIF")], src="i"),
+            ev("E-000000000602", "Default is 75.", [("quux", "quality", 75.0, "", "75", "default, JPEG")], src="i"),
+            ev("E-000000000603", "quux | 10 | 30 | 29", [("quux", "median_time", 30.0, "ms", "30", "10 pages")],
+               src="b"),
+            ev("E-000000000604", "Default is 10.", [("quux", "encoder_speed", 10.0, "", "10", "default")], src="i")]
+    p = plan("What are quux's default settings for image encoding (quality, AVIF encoder speed) and content timeout?",
+             "overview", ["quux"], ["quality", "AVIF encoder speed", "content timeout"],
+             ["quality", "avif_encoder_speed", "content_timeout"])
+    table = metric_table(p, rows)
+    assert [f.text for f in table["quality"]["quux"]] == ["60", "75"]
+    assert [f.text for f in table["AVIF encoder speed"]["quux"]] == ["10"]  # a unitless setting, two words shared
+    assert "quux" not in table["content timeout"]  # a run's time is no default timeout
+    text = " ".join(s.text for s in answer_section(p, {"Q-1": rows}, []).sentences)
+    assert "60 (default, AVIF)" in text and "75 (default, JPEG)" in text

@@ -140,3 +140,34 @@ def parse_local_file_dated(text: str) -> date | None:
     from openresearch.ingest.documents import parse_bytes
 
     return parse_bytes(text.encode(), kind="markdown", url="file:///r.md", default_kind="local").published_at
+
+
+FORMATS = """# Image settings
+
+quollgen applies these settings when it encodes images. quollgen reads them from its configuration.
+
+## AVIF
+
+These settings apply when encoding AVIF images.
+
+`quality`
+: (`int`) The visual fidelity. Expressed as a whole number from 1 to 100, inclusive. Default is `60`.
+
+`encoderSpeed`
+: (`int`) The encoder speed. Default is `10`.
+
+## JPEG
+
+These settings apply when encoding JPEG images.
+
+`quality`
+: (`int`) The visual fidelity. Expressed as a whole number from 1 to 100, inclusive. Default is `75`.
+"""
+
+
+def test_a_term_defined_in_two_sections_is_told_apart_by_its_section(tmp_path: Path) -> None:
+    (tmp_path / "imaging.md").write_text(FORMATS)
+    got = _obs(tmp_path / "imaging.md", "What are quollgen's default image quality and encoder speed for AVIF and JPEG?")
+    got = [(m, v, c) for e, m, v, u, c in got if e == "quollgen"]
+    assert ("quality", "60", "default, AVIF") in got and ("quality", "75", "default, JPEG") in got
+    assert ("encoder_speed", "10", "default") in got  # defined once: no section needed

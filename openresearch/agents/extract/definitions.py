@@ -97,6 +97,27 @@ def defined_term(text: str, start: int) -> str | None:
     return None
 
 
+_SECTION_REACH = 40  # paragraphs back from an entry to the heading of its section
+
+
+def term_section(text: str, start: int, term: str) -> str | None:
+    """The heading of the section the entry at `start` is in, when the document defines its term in more than one
+    section ("quality" under "AVIF", under "JPEG" and under "WebP"): what tells the definitions apart. None when
+    the term is defined once, or no heading is found."""
+    if len(re.findall(rf"(?m)^{re.escape(term)} : ", text)) < 2:
+        return None
+    pos = text.rfind("\n\n", 0, start)
+    for _ in range(_SECTION_REACH):
+        if pos <= 0:
+            return None
+        cut = text.rfind("\n\n", 0, pos)
+        para = text[cut + 2 if cut >= 0 else 0:pos].strip()
+        pos = cut
+        if _heading_like(para) and not para.startswith(("{{", "{%", "<", "[!", ">")) and not _TERM_ENTRY.match(para):
+            return para
+    return None
+
+
 def entry_unit(text: str, start: int) -> str | None:
     """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
     is expressed in seconds"), from the paragraph's start to `start`; None when it states none it knows."""

@@ -32,7 +32,14 @@ from openresearch.agents.extract.benchlines import (
     line_observations,
     shared_stem,
 )
-from openresearch.agents.extract.definitions import defined_term, entry_unit, of_term, readable_term, term_row
+from openresearch.agents.extract.definitions import (
+    defined_term,
+    entry_unit,
+    of_term,
+    readable_term,
+    term_row,
+    term_section,
+)
 from openresearch.agents.extract.extract_llm import (
     LLMExtraction,
     LLMQuote,
@@ -826,6 +833,9 @@ class DeterministicExtractor:
                                                           asked=asked_for(plan))
         if obs and term:
             obs = of_term(obs, term, entry_unit(source.text, start))  # "The default value is 16384" of quoll.bufsize
+            if section := term_section(source.text, start, term):  # "quality" under "AVIF", again under "JPEG"
+                obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
+                       for o in obs]
         obs = [o for o in (obs if heading else self._in_context(source, start, obs)) if storable(o)]
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))

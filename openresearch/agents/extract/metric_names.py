@@ -267,8 +267,10 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     for ("startup time" is never answered by MB/s, "parsing throughput" never by ms)."""
     if metric == wanted or same_family(metric, wanted):
         return True
-    if not _stems(metric) & _stems(wanted):
+    shared = _stems(metric) & _stems(wanted)
+    if not shared:
         return False
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
     have = unit_kind(unit)
-    return not asked or have in asked
+    # a setting without a unit ("encoder_speed" 10) answers an attribute it shares two words with ("AVIF encoder speed")
+    return not asked or have in asked or (not unit and len(shared) >= 2)

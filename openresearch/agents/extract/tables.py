@@ -267,7 +267,8 @@ def column(head: str, caption: str, before: Column | None) -> Column:
         # unit's: a time); a statistic without a unit has the one of the statistic before it
         if not unit and before and before.metric and before.metric.split("_")[0] in _STAT_NAMES.values():
             unit = before.unit
-        if quantity := _named_quantity(caption) or _unit_metric(unit):
+        # without a unit ("type | default | max" of a setting) a minimum or maximum is a limit, not a run's
+        if unit and (quantity := _named_quantity(caption) or _unit_metric(unit)):
             name = next(_STAT_NAMES[k] for k, v in stat.groupdict().items() if v)
             return Column(f"{name}_{quantity}", unit, None, False)
     return Column(canonical_metric(text) or _slug(text) or None, unit, None, False)

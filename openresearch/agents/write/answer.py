@@ -569,6 +569,12 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 if merged:
                     row[entity] = merged
             row = focus_row(row, quals, date_row)
+            if _ASKS_DEFAULTS.search(plan.question):
+                # "default settings": a default before any other figure; asked of one product, nothing else is one
+                strict = len(plan.entities) == 1
+                row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "")] or ([] if strict else fs)
+                       for e, fs in row.items()}
+                row = {e: fs for e, fs in row.items() if fs}
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}
@@ -590,6 +596,7 @@ _SETTINGS = re.compile(r"\b(?:settings|parameters|options|limits|defaults|config
 _SETTINGS_WORDS = word_stems("default defaults setting settings parameter parameters option options limit limits "
                              "configuration knobs tunables value values maximum minimum")
 _LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
+_ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|默认", re.I)
 MAX_SETTINGS = 8
 
 
@@ -729,7 +736,10 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
     out: list[Sentence] = []
     for label, row in metric_table(plan, items).items():
         # the answer gives each entity's headline figure with its condition; the table below holds up to three
-        cells = [_p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1)) for e, vs in row.items()]
+        # one entity (no table below): its figures under their conditions, up to a table cell's worth
+        alone = len(plan.entities) <= 1 and len(row) == 1
+        cells = [_p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1) if not alone else
+                    _values(lang, _headline_first(vs), figures_per_cell(plan.question, vs))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
@@ -741,7 +751,8 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
             out.append(Sentence(text=text, citations=[], key=False, kind="gap"))
             continue
         # it cites the table's figures too (the table is drawn from what the answer cites)
-        shown = [c for vs in row.values() for c in _cited([headline(vs)], 1)]
+        shown = [c for vs in row.values() for c in _cited([headline(vs)] if not alone else _headline_first(vs),
+                                                          figures_per_cell(plan.question, vs))]
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
@@ -763,6 +774,12 @@ def figures_per_cell(question: str, found: list[Found]) -> int:
     """Three figures a cell; the date of each release a question names, up to MAX_RELEASES."""
     dates = bool(found) and all(f.obs.unit in ("date", "year") for f in found)
     return MAX_RELEASES if dates and asked_releases(question) else TABLE_FIGURES
+
+
+def _headline_first(found: list[Found]) -> list[Found]:
+    """A cell's figures, its headline first."""
+    top = headline(found)
+    return [top, *(f for f in cell_values(found, absolute=MAX_RELEASES) if f is not top)]
 
 
 def headline(found: list[Found]) -> Found:
