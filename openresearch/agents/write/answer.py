@@ -884,8 +884,10 @@ def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: 
     # with the whole disagreement
     stated = {c for s in kept for c in citations_in(s.text)}
     for g in groups:
+        # (a row that states a run's median is no statement of its slowest run: that disagreement is not stated)
         if stated.intersection(g.evidence_ids) and not any(
-                s.kind == "conflict" and s.citations and set(s.citations) <= set(g.evidence_ids) for s in kept):
+                s.kind == "conflict" and s.citations and set(s.citations) <= set(g.evidence_ids) for s in kept) \
+                and not (plan.metrics and all(_extreme(g.metric, m) for m in plan.metrics)):
             kept.append(conflict_sentence(lang, g))
     if not kept:
         kept = [Sentence(text=_p(lang, "none", attr=" / ".join(plan.attributes) or "answer",

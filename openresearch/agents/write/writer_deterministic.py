@@ -14,7 +14,7 @@ from collections import defaultdict
 from functools import lru_cache
 
 from openresearch.agents.extract.metric_names import canonical_metric, same_family
-from openresearch.agents.write.answer import ANSWER_ID, answer_section, mentions, restate, same_words
+from openresearch.agents.write.answer import ANSWER_ID, answer_section, mentions, restate, same_thing, same_words
 from openresearch.agents.write.writer_templates import (
     Lang,
     Value,
@@ -176,10 +176,16 @@ class DeterministicWriter:
         answer = opening(plan, evidence, conflicts)
         used = stated(answer, conflicts)
         words_of = {ev.id: same_words(ev.quote) for evs in evidence.values() for ev in evs}
+        # the entities whose figures the answer states: a section asking for one of them is answered above, even
+        # when its own search brought nothing new
+        answered = {o.entity for evs in evidence.values() for ev in evs if ev.id in used for o in ev.observations}
         sections = [answer]
         for q in ordered_questions(plan):
             said = {words_of[i] for i in used if i in words_of}
             items, covered = section_items(q, evidence.get(q.id, []), used, said)
+            if not items and not covered and len(q.entities) == 1 and len(plan.entities) >= 2 and any(
+                    same_thing(a, q.entities[0]) for a in answered):
+                covered = 1
             sec = self.section(plan, q, items, conflicts, style, q.id in limited, covered=covered)
             used |= stated(sec, conflicts)
             sections.append(sec)
