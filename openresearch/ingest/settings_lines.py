@@ -1,5 +1,5 @@
 """The settings a code block lists: lines of a configuration listing of defaults ("port : 4000" in a YAML block
-under "Jekyll runs with the following configuration options by default", "port: 8080," under "// Default values
+under "Quux runs with the following configuration options by default", "port: 8080," under "// Default values
 are shown:") and a command's help lines that state a default ("-p, --port int   port to listen on (default
 1313)"). Ingest drops code blocks as no prose; these lines are facts, each kept as a paragraph of its own. A block
 that shows an example configuration ("pagerSize = 20" for one language) says nothing of defaults and stays out.

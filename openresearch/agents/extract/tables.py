@@ -143,7 +143,7 @@ _MARK = re.compile(r"[*_`]+")
 
 
 def clean_cell(text: str) -> str:
-    # a link keeps its text, an image ("![chart](x.svg)") is nothing to read, nor a pictograph ("hugo 🏆")
+    # a link keeps its text, an image ("![chart](x.svg)") is nothing to read, nor a pictograph ("quollgen 🏆")
     text = _PICTOGRAPH.sub("", text)
     return _MARK.sub("", _LINK.sub(lambda m: "" if m.group(0).startswith("!") else m.group(1) or "", text)).strip()
 
@@ -336,12 +336,13 @@ def factor_columns(row: TableRow) -> frozenset[int]:
 @lru_cache(maxsize=256)
 def _factor_columns(header: tuple[str, ...], body: tuple[tuple[str, ...], ...]) -> frozenset[int]:
     """The columns that say what the rows' figures were measured at, not what was measured: in a table that lists
-    entities more than once ("hugo | 10 | 30", "hugo | 1000 | 283", "zola | 10 | 13"), a column of whole numbers
-    that takes the same few values for every entity, each once (pages, threads, clients, payload size), or one
-    value in every row."""
+    entities more than once ("quollgen | 10 | 30", "quollgen | 1000 | 283", "zorbsite | 10 | 13"), a column of
+    whole numbers that takes the same few values for every entity, each once (pages, threads, clients, payload
+    size), or one value in every row."""
     rows_of: dict[tuple[str, ...], list[int]] = {}
     for n, cells in enumerate(body):
-        # a row's key: its label and its other cells that hold no number ("jekyll | blog | 100", "jekyll | heavy | 100")
+        # a row's key: its label and its other cells that hold no number ("quollgen | blog | 100" and "quollgen |
+        # heavy | 100" are two rows of one tool)
         if cells and (label := entity_key(clean_cell(cells[0]))):
             key = (label, *(clean_cell(c).lower() for c in cells[1:] if not re.search(r"\d", c)))
             rows_of.setdefault(key, []).append(n)

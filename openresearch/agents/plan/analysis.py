@@ -110,7 +110,7 @@ class Analyzer:
                 # about its subject, whatever its case; the capitalised words of its aside are context
                 found = [subject]
         if language == "en" and asked is None and (owned := _OWNED_BY.match(text)):
-            # "What are Hugo's default settings for ... JPEG/WebP/AVIF image encoding ...?": one owner is asked
+            # "What are Quux's default settings for ... JPEG/WebP/AVIF image encoding ...?": one owner is asked
             # about; the names after it qualify what is asked of it
             found = [f for f in found if f[0] < owned.end("name") or re.match(r"['’]s\b", text[f[0] + len(f[1]):])]
         if language == "en" and asked is None and (owner := _owner(text)) and not any(
