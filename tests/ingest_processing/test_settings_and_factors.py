@@ -171,3 +171,10 @@ def test_a_term_defined_in_two_sections_is_told_apart_by_its_section(tmp_path: P
     got = [(m, v, c) for e, m, v, u, c in got if e == "quollgen"]
     assert ("quality", "60", "default, AVIF") in got and ("quality", "75", "default, JPEG") in got
     assert ("encoder_speed", "10", "default") in got  # defined once: no section needed
+
+
+def test_a_four_digit_port_is_no_year() -> None:
+    from openresearch.agents.extract.values import find_values
+
+    kinds = [(v.raw, v.kind) for v in find_values("Since 2019 it listens on port 1313 (or 127.0.0.1:1111) by default.")]
+    assert kinds == [("2019", "year"), ("1313", "port"), ("1111", "port")]

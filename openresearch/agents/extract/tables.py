@@ -372,7 +372,7 @@ def _factor_condition(head: str, cell: str) -> str:
         unit = (m.group(1) or m.group(2) or "").strip()
         text = (text[:m.start()] + text[m.end():]).strip()
     value = clean_cell(cell)
-    return f"{text.lower()} {value} {unit}" if unit else f"{value} {text.lower()}"
+    return " ".join(filter(None, [text.lower(), value, unit] if unit else [value, text.lower()]))
 
 
 def year_column(row: TableRow, i: int) -> bool:

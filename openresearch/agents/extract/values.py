@@ -228,10 +228,24 @@ def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     return out
 
 
+# a host before a port: "127.0.0.1:1111", "localhost:8080", "example.org:4000"
+_HOST_COLON = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):$", re.I)
+
+
+def _port_or_year(text: str, v: Value) -> Value:
+    """A four-digit "year" after "port" or a host ("port 1313", "127.0.0.1:1111") is a port number."""
+    if v.kind != "year" or not re.fullmatch(r"\d{4}", v.raw):
+        return v
+    before = text[max(0, v.start - 40):v.start]
+    if _PORT.search(before) or _HOST_COLON.search(before):
+        return v._replace(unit="", quantity=parse_quantity(v.raw, None), kind="port")
+    return v
+
+
 def find_values(text: str) -> list[Value]:
     """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
-    calendar = _calendar(text)
+    calendar = [_port_or_year(text, v) for v in _calendar(text)]
     out: list[Value] = list(calendar)
     for c in _candidates(text, [(v.start, v.end) for v in calendar]):
         kind = _kind(c.unit, c.cur or None)
