@@ -167,8 +167,8 @@ These settings apply when encoding JPEG images.
 
 def test_a_term_defined_in_two_sections_is_told_apart_by_its_section(tmp_path: Path) -> None:
     (tmp_path / "imaging.md").write_text(FORMATS)
-    got = _obs(tmp_path / "imaging.md", "What are quollgen's default image quality and encoder speed for AVIF and JPEG?")
-    got = [(m, v, c) for e, m, v, u, c in got if e == "quollgen"]
+    question = "What are quollgen's default image quality and encoder speed for AVIF and JPEG?"
+    got = [(m, v, c) for e, m, v, u, c in _obs(tmp_path / "imaging.md", question) if e == "quollgen"]
     assert ("quality", "60", "default, AVIF") in got and ("quality", "75", "default, JPEG") in got
     assert ("encoder_speed", "10", "default") in got  # defined once: no section needed
 
