@@ -178,3 +178,15 @@ def test_a_four_digit_port_is_no_year() -> None:
 
     kinds = [(v.raw, v.kind) for v in find_values("Since 2019 it listens on port 1313 (or 127.0.0.1:1111) by default.")]
     assert kinds == [("2019", "year"), ("1313", "port"), ("1111", "port")]
+
+
+def test_a_time_for_some_work_is_that_works_time_under_its_size() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    def read(text: str) -> list[tuple[str, str, str | None, str | None]]:
+        return [(o.metric, str(o.value), o.unit, o.condition) for o in observations(text, [], set(), "quollgen")]
+
+    assert read("quollgen builds 1000 pages in 2 s.") == [("build_time", "2", "s", "1000 pages")]
+    assert read("It parses 1 GB of JSON in 0.5 s.") == [("parse_time", "0.5", "s", "1 GB of JSON")]
+    assert read("It takes 2.5 s to build 1000 pages.") == [("build_time", "2.5", "s", "1000 pages")]
+    assert read("The team shipped 3 releases in 2 months.") == []  # a cadence, said in the past, is no work time

@@ -956,6 +956,47 @@ _PARALLEL = re.compile(r"(?P<qualifier>\s+(?:for|on|in|with|under|at)\s+[^,;.()\
 _QUALIFIER_AFTER = re.compile(r"\s+(?:for|on|in|with|under|at)\s+[^,;.()\d]{1,40}?(?=\s*(?:[,;.()]|\band\b|$))")
 
 
+# "builds 1000 pages in 2 s", "parses 1 GB of JSON in 0.5 s", "indexes 1 million documents in 40 minutes": the verb
+# names what took that long, the figure before "in" how much of it
+_WORKLOAD = re.compile(r"\b(?P<verb>[a-z]{2,}[^s\W]s)\s+(?:a |an |the |about |over |around |~)?"
+                       r"(?P<load>\d[\d,.]*(?:\s?(?:[kKM]|thousand|million|billion)\b)?[\s-]?[A-Za-z][\w-]*"
+                       r"(?:\s(?:of\s)?[A-Za-z][\w-]*)?)\s+in\s+(?:about |under |just |only |~)?$")
+# "it takes 2.5 s to build 1000 pages"
+_WORKLOAD_AFTER = re.compile(r"\s+to\s+(?P<verb>[a-z]{3,})\s+(?:a |an |the )?(?P<load>\d[\d,.]*(?:\s?(?:[kKM]|thousand|"
+                             r"million|billion)\b)?[\s-]?[A-Za-z][\w-]*(?:\s(?:of\s)?[A-Za-z][\w-]*)?)")
+_TAKES = re.compile(r"\b(?:takes?|took|taking|needs?|needed)\s+(?:about |around |only |just |~)?$", re.I)
+
+
+def _verb_stem(verb: str) -> str:
+    """"builds" -> build, "indexes" -> index, "processes" -> process, "parses" -> parse."""
+    if verb.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") else verb
+
+
+def _workloads(text: str, values: Sequence[Value]) -> dict[int, tuple[str, str, int]]:
+    """Times that say how long some work took, by the time's start: (metric, the work as written, where the work's
+    figure starts). "Quux builds 1000 pages in 2 s": build_time 2 s under "1000 pages"."""
+    out: dict[int, tuple[str, str, int]] = {}
+    spans = {v.start: v.kind for v in values}
+    for v in values:
+        if v.kind != "time":
+            continue
+        before = text[max(0, v.start - 120):v.start]
+        if (m := _WORKLOAD.search(before)) and m.group("verb").lower() not in ("was", "has", "is", "its"):
+            at = v.start - len(before) + m.start("load")
+            verb, load = m.group("verb"), m.group("load")
+        elif _TAKES.search(before) and (m := _WORKLOAD_AFTER.match(text, v.end)):
+            at, verb, load = m.start("load"), m.group("verb"), m.group("load")
+        else:
+            continue
+        if spans.get(at) != "date" and not re.search(r"\bago\b|^\S+[\s-](?:years?|months?|weeks?|days?|hours?|"
+                                                        r"minutes?|seconds?)\b", load):
+            # (a span is no work: "released 3 years ago in 2 months")
+            out[v.start] = (f"{_verb_stem(verb.lower())}_time", load.strip(), at)
+    return out
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = (),
                  asked: Asked | None = None) -> list[ObservationIn]:
@@ -975,9 +1016,15 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     qualifiers: dict[int, str] = {}  # "1000 for action queues and 50000 for ruleset queues": each figure's own
     old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
         _was_values(text, values)
+    loads = _workloads(text, values)  # "builds 1000 pages in 283 ms": a time, and the work it took that long for
+    load_at = {start for _, _, start in loads.values()}
     for i, v in enumerate(values):
-        if v.start in old_at:
+        if v.start in old_at or v.start in load_at:
             continue  # "from 4MB to 64MB": the old value is the new one's condition
+        if v.start in loads:
+            measured.append((v, loads[v.start][0], v.unit, None))
+            qualifiers[v.start] = loads[v.start][1]
+            continue
         if i and v.kind == values[i - 1].kind == "time" and v.quantity.close_to(values[i - 1].quantity, 0.05) and \
                 re.fullmatch(r"\s?[(（]\s?", text[values[i - 1].end:v.start]):
             continue  # "twenty four months (2 years)": the same span said again
