@@ -448,3 +448,17 @@ def test_defaults_asked_of_one_product_are_answered_by_defaults_each_with_its_co
     assert "quux" not in table["content timeout"]  # a run's time is no default timeout
     text = " ".join(s.text for s in answer_section(p, {"Q-1": rows}, []).sentences)
     assert "60 (default, AVIF)" in text and "75 (default, JPEG)" in text
+
+
+def test_a_cell_gives_each_sources_figure_before_one_sources_other_runs() -> None:
+    def run(eid: str, entity: str, metric: str, value: float, unit: str, cond: str, src: str) -> EvidenceView:
+        return ev(eid, f"{entity} | {value:g}", [(entity, metric, value, unit, f"{value:g}", cond)], src=src)
+
+    rows = [run("E-000000000701", "quux", "median_time", 283.0, "ms", "1000 pages, minimal", "run"),
+            run("E-000000000702", "quux", "median_time", 1853.0, "ms", "1000 pages, heavy", "run"),
+            run("E-000000000703", "quux", "avg_time", 0.305, "s", "1000 pages", "other"),
+            run("E-000000000704", "frobz", "median_time", 179.0, "ms", "1000 pages, minimal", "run")]
+    p = plan("How do quux and frobz compare on build time for 1000 pages?", "comparison", ["quux", "frobz"],
+             ["build time for 1000 pages"], ["build_time"])
+    cell = cell_values(metric_table(p, rows)["build time for 1000 pages"]["quux"])
+    assert [f.text for f in cell] == ["283 ms", "0.305 s", "1853 ms"]

@@ -402,7 +402,7 @@ _SPAN_WORDS = re.compile(r"\b(?:interval|duration|cadence|period|frequency|windo
 # what an attribute is measured under or of, after the quantity itself: "build time for a 1,000-page site", "peak
 # memory use during the build", "default port of their local development server"
 _QUALIFIER = re.compile(r"\s+(?:(?:for|during|in|on|at|under|with|across|when|while)\s+(?:a|an|the|their|its|each|"
-                        r"every|one|\d)|of\s+(?:their|its|each|every))\b.*$", re.I)
+                        r"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every))\b.*$", re.I)
 
 
 def attribute_head(attribute: str) -> str:

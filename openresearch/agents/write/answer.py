@@ -253,6 +253,18 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
 _EXTREMES = ("min", "max", "stddev")
 
 
+def _sources_first(found: list[Found]) -> list[Found]:
+    """The figures in their order, the first of each source before any source's second."""
+    seen: set[str] = set()
+    first: list[Found] = []
+    rest: list[Found] = []
+    for f in found:
+        source = f.evidence[0].source.id if f.evidence else ""
+        (rest if source in seen else first).append(f)
+        seen.add(source)
+    return first + rest
+
+
 def _newest(f: Found) -> int:
     """The day its newest dated source was published (0 when none is dated): of two equally supported figures,
     the more recent measurement first."""
@@ -585,8 +597,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             found = collect(items, metric, None, words, asked_units(plan.question))
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
             row = focus_row(dict(ranked[:MAX_UNNAMED]), quals, date_row)
-        # a run's median or mean before its fastest and slowest, whatever their conditions
-        table[label] = {e: sorted(fs, key=lambda f: _extreme(f.obs.metric, metric))
+        # a run's median or mean before its fastest and slowest, whatever their conditions; one figure of each
+        # source before a second of any (a cell cross-checks sources before it lists one source's other runs)
+        # (dates keep their order: the latest release first)
+        spread = _sources_first if metric != "released" and not date_row else list
+        table[label] = {e: spread(sorted(fs, key=lambda f: _extreme(f.obs.metric, metric)))
                         for e, fs in comparable_first(row).items()}
     return _one_row_each(table, quals_of)
 
