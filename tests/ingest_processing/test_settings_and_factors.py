@@ -190,3 +190,13 @@ def test_a_time_for_some_work_is_that_works_time_under_its_size() -> None:
     assert read("It parses 1 GB of JSON in 0.5 s.") == [("parse_time", "0.5", "s", "1 GB of JSON")]
     assert read("It takes 2.5 s to build 1000 pages.") == [("build_time", "2.5", "s", "1000 pages")]
     assert read("The team shipped 3 releases in 2 months.") == []  # a cadence, said in the past, is no work time
+
+
+def test_how_often_is_no_ratio() -> None:
+    from openresearch.agents.extract.values import find_values
+
+    def kinds(text: str) -> list[tuple[str, str]]:
+        return [(v.raw, v.kind) for v in find_values(text)]
+
+    assert kinds("It will increment up to 10 times if a port is in use.") == [("10", "bare")]
+    assert kinds("It is 10 times faster and 2.5 times the size.") == [("10", "ratio"), ("2.5", "ratio")]

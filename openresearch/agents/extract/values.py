@@ -137,6 +137,12 @@ _CHANGED_FROM = re.compile(r"\b(?:chang|increas|decreas|rais|lower|reduc|bump|mo
 _RANGE_SEP = re.compile(r"\s?(?:到|至|~|–|-|—|to)\s?")
 
 
+# what makes "N times" a ratio: a comparison after it ("10 times faster", "2.5 times the throughput", "as fast")
+_COMPARED_AFTER = re.compile(r"\s*(?:(?!(?:after|per|under|never|ever|other|whenever|either)\b)[a-z]+er\b|"
+                             r"more\b|less\b|fewer\b|as\b|the\b|that\b|what\b|over\b|"
+                             r"(?:that|the) (?:of|speed|size)\b|[,.;)]|$)", re.I)
+
+
 def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
     out: list[_Cand] = []
     for m in _VALUE.finditer(text.replace("\u2212", "-")):
@@ -145,6 +151,8 @@ def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
         unit, end = (m.group("unit") or "").strip(), m.end()
         if m.group("adj") and not (len(unit) > 2 and unit.islower() and _WORD_UNIT.fullmatch(unit)):
             unit, end = "", m.end("mag") if m.group("mag") else m.end("num")  # "3 different times" is no ratio
+        elif unit.lower() == "times" and not _COMPARED_AFTER.match(text, m.end()):
+            unit, end = "", m.end("mag") if m.group("mag") else m.end("num")  # "retried up to 10 times": how often
         if not _skipped(text, m, unit):
             raw = text[m.start():m.end("mag") if m.group("mag") else m.end("num")]
             out.append(_Cand(m.start(), end, raw, unit, m.group("cur") or "", (m.group("per") or "").strip()))
