@@ -462,3 +462,13 @@ def test_a_cell_gives_each_sources_figure_before_one_sources_other_runs() -> Non
              ["build time for 1000 pages"], ["build_time"])
     cell = cell_values(metric_table(p, rows)["build time for 1000 pages"]["quux"])
     assert [f.text for f in cell] == ["283 ms", "0.305 s", "1853 ms"]
+
+
+def test_a_figure_stays_in_the_row_whose_every_word_it_says() -> None:
+    rows = [ev("E-000000000801", "-p, --port int port on which the server will listen (default 1313)",
+               [("quux", "port", 1313.0, "", "1313", "default")], src="cli")]
+    p = plan("What are quux's default settings for the server (port, live-reload port)?", "overview", ["quux"],
+             ["port", "live-reload port"], ["port", "live_reload_port"])
+    table = metric_table(p, rows)
+    assert [f.text for f in table["port"]["quux"]] == ["1313"]
+    assert "quux" not in table["live-reload port"]  # "live" and "reload" are not said of it

@@ -654,8 +654,11 @@ def _one_row_each(table: dict[str, dict[str, list[Found]]],
             continue
         sample = next(f for f in table[labels[0]][entity] if _found_key(f) == key)
         stems = {label: quals_of[label] or word_stems(with_english(label)) for label in labels}
-        score = {label: _relevance(sample, stems[label] - set().union(*(stems[o] for o in labels if o != label)))
-                 for label in labels}
+        # ... and a row whose every word the figure says ("port" for "--port ... (default 1313)") before one whose
+        # words it only partly says ("live-reload port")
+        said = _said(" ".join([sample.obs.metric, sample.obs.condition or "", *(e.quote for e in sample.evidence)]))
+        score = {label: (_relevance(sample, stems[label] - set().union(*(stems[o] for o in labels if o != label))),
+                         word_stems(with_english(label)) <= said) for label in labels}
         best = max(score.values())
         drop |= {(label, entity, key) for label in labels if score[label] < best}
     if not drop:
