@@ -37,11 +37,11 @@ RESULTS = """# Site generator benchmark
 
 ONE_SIZE = """# Earlier run
 
-| Tool | Pages | Median (ms) | Peak Mem (MB) |
-|------|-------|-------------|---------------|
-| quollgen | 1000 | 506 | 92.5 |
-| zorbsite | 1000 | 506 | 72.7 |
-| wexgen | 1000 | 1586 | 76.2 |
+| Tool | Pages | Median (ms) | Peak Mem (MB) | Pages not rendered |
+|------|-------|-------------|---------------|--------------------|
+| quollgen | 1000 | 506 | 92.5 | 0 |
+| zorbsite | 1000 | 506 | 72.7 | 0 |
+| wexgen | 1000 | 1586 | 76.2 | 0 |
 """
 
 DEFAULTS = """---
@@ -102,6 +102,7 @@ def test_a_column_with_one_value_in_every_row_is_what_all_were_measured_at(tmp_p
     got = _obs(tmp_path / "earlier.md", "How do quollgen, zorbsite and wexgen compare on build time?")
     assert ("wexgen", "median_time", "1586", "ms", "1000 pages, Earlier run") in got  # the caption: its setup
     assert not any(m == "pages" for _, m, *_ in got)
+    assert ("wexgen", "pages_not_rendered", "0", None, "1000 pages, Earlier run") in got  # none of any: a result
 
 
 def test_factor_columns_need_the_same_values_for_every_entity() -> None:

@@ -352,8 +352,12 @@ def _factor_columns(header: tuple[str, ...], body: tuple[tuple[str, ...], ...]) 
         column_cells = [clean_cell(r[i]) if len(r) > i else "" for r in body]
         if not all(_COUNT_CELL.fullmatch(c) for c in column_cells):
             continue
-        if len(body) >= 3 and len(set(column_cells)) == 1 and not _HEAD_UNIT.search(clean_cell(header[i])):
-            out.add(i)  # "Pages" at 1000 in every row: what all of them were measured at
+        head = clean_cell(header[i])
+        if len(body) >= 3 and len(set(column_cells)) == 1 and not _HEAD_UNIT.search(head):
+            # "Pages" at 1000 in every row: what all of them were measured at; none of any ("Valid documents not
+            # deserialized" at 0 in every row) is what each achieved
+            if column_cells[0] not in ("0", "1") and len(head.split()) <= 2:
+                out.add(i)
             continue
         if len(groups) < 2:
             continue
