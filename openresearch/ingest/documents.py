@@ -25,6 +25,7 @@ from openresearch.ingest.front_matter import record_tables, toml_fields, toml_re
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
 from openresearch.ingest.metadata import dateline, parse_date
 from openresearch.ingest.safe_open import LocalFile, read_regular
+from openresearch.ingest.settings_lines import FENCE as _FENCE
 from openresearch.ingest.settings_lines import setting_lines
 from openresearch.ingest.sniff import looks_like_markup, looks_like_prose
 from openresearch.ingest.textnorm import collapse
@@ -82,7 +83,6 @@ _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 _MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
 _EMPHASIS = re.compile(r"^(\s*)[_*](\S(?:.*\S)?)[_*](?=\s*$)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 # MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
 # line(s) ("<Screenshot alt=... />", "<TabItem value=\"py\">", "</details>"): markup, never text to quote
 _MDX_MODULE = re.compile(r"^(?:import\s+(?:[\w{}*,\s]+\s+from\s+)?['\"][^'\"]+['\"];?|"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
+FENCE = re.compile(r"^\s*(```|~~~)")
 # "key: value", "key = value", "key : value,", optionally quoted keys and a trailing comment
 SETTING = re.compile(r"^\s*[\"']?(?P<key>[A-Za-z_][\w.-]{0,60})[\"']?\s*[:=]\s*(?P<value>[^\s#/,{}\[\]()][^#]{0,60}?)"
                      r"\s*,?\s*(?:(?:#|//).*)?$")
@@ -31,7 +31,7 @@ def setting_lines(lines: list[str]) -> set[int]:
     keep: set[int] = set()
     i = 0
     while i < len(lines):
-        m = _FENCE.match(lines[i])
+        m = FENCE.match(lines[i])
         if not m:
             i += 1
             continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from openresearch.ingest.documents import TERM, keyword_shape
 from openresearch.models import ObservationIn
@@ -100,11 +101,17 @@ def defined_term(text: str, start: int) -> str | None:
 _SECTION_REACH = 40  # paragraphs back from an entry to the heading of its section
 
 
+@lru_cache(maxsize=1024)
+def _entries(text: str, term: str) -> int:
+    """How many definition entries of `term` a text has (once per document and term, not per unit)."""
+    return len(re.findall(rf"(?m)^{re.escape(term)} : ", text))
+
+
 def term_section(text: str, start: int, term: str) -> str | None:
     """The heading of the section the entry at `start` is in, when the document defines its term in more than one
     section ("quality" under "AVIF", under "JPEG" and under "WebP"): what tells the definitions apart. None when
     the term is defined once, or no heading is found."""
-    if len(re.findall(rf"(?m)^{re.escape(term)} : ", text)) < 2:
+    if _entries(text, term) < 2:
         return None
     pos = text.rfind("\n\n", 0, start)
     for _ in range(_SECTION_REACH):

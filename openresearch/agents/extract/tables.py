@@ -240,6 +240,13 @@ _DATASET = re.compile(r"^[\w.+-]+\.(?:json|jsonl|ndjson|csv|tsv|txt|xml|yaml|yml
                       r"html?)$", re.I)
 
 
+def split_head(text: str) -> tuple[str, str]:
+    """A header's words and the unit it gives in brackets or after "in": "Median (ms)" -> ("Median", "ms")."""
+    if m := _HEAD_UNIT.search(text):
+        return (text[:m.start()] + text[m.end():]).strip(), (m.group(1) or m.group(2) or "").strip()
+    return text, ""
+
+
 def column(head: str, caption: str, before: Column | None) -> Column:
     """What a column header says of the numbers under it."""
     text = clean_cell(head)
@@ -250,10 +257,7 @@ def column(head: str, caption: str, before: Column | None) -> Column:
         # a bare "vs." names no baseline (the row whose figure is 1.0x is it): the ratio's name says it is one
         named = vs.group(1).strip()
         return Column(f"{base}_ratio", "x", named if re.search(r"\w", named) else None, False)
-    unit = ""
-    if m := _HEAD_UNIT.search(text):
-        unit = (m.group(1) or m.group(2) or "").strip()
-        text = (text[:m.start()] + text[m.end():]).strip()
+    text, unit = split_head(text)
     if _DATASET.match(text):  # "canada.json | twitter.json": one column per data set, measured as the caption says
         return Column(canonical_metric(caption) or _caption_metric(caption) or _unit_metric(unit) or "value", unit,
                       None, False, text)
@@ -265,18 +269,17 @@ def column(head: str, caption: str, before: Column | None) -> Column:
     if (stat := _STAT_HEAD.match(text)) and not canonical_metric(text):
         # "Median (ms) | Min | Max": statistics of one quantity the header does not name (the caption's, else the
         # unit's: a time); a statistic without a unit has the one of the statistic before it
-        if not unit and before and before.metric and before.metric.split("_")[0] in _STAT_NAMES.values():
+        if not unit and before and before.metric and before.metric.split("_")[0] in _STAT_NAMES:
             unit = before.unit
         # without a unit ("type | default | max" of a setting) a minimum or maximum is a limit, not a run's
         if unit and (quantity := _named_quantity(caption) or _unit_metric(unit)):
-            name = next(_STAT_NAMES[k] for k, v in stat.groupdict().items() if v)
-            return Column(f"{name}_{quantity}", unit, None, False)
+            return Column(f"{stat.lastgroup}_{quantity}", unit, None, False)
     return Column(canonical_metric(text) or _slug(text) or None, unit, None, False)
 
 
 _STAT_HEAD = re.compile(r"^(?:(?P<avg>mean|average|avg)|(?P<median>median)|(?P<min>min(?:imum)?)|"
                         r"(?P<max>max(?:imum)?)|(?P<stddev>std\.?\s?dev\.?|stddev|σ))$", re.I)
-_STAT_NAMES = {"avg": "avg", "median": "median", "min": "min", "max": "max", "stddev": "stddev"}
+_STAT_NAMES = frozenset(_STAT_HEAD.groupindex)
 
 
 def _distinct_metrics(columns: list[Column], header: Sequence[str]) -> list[Column]:
@@ -370,11 +373,7 @@ def _factor_columns(header: tuple[str, ...], body: tuple[tuple[str, ...], ...]) 
 
 def _factor_condition(head: str, cell: str) -> str:
     """"Pages" over "1000": "1000 pages"; "Payload (KB)" over "64": "payload 64 KB"."""
-    text = clean_cell(head)
-    unit = ""
-    if m := _HEAD_UNIT.search(text):
-        unit = (m.group(1) or m.group(2) or "").strip()
-        text = (text[:m.start()] + text[m.end():]).strip()
+    text, unit = split_head(clean_cell(head))
     value = clean_cell(cell)
     return " ".join(filter(None, [text.lower(), value, unit] if unit else [value, text.lower()]))
 
@@ -382,8 +381,19 @@ def _factor_condition(head: str, cell: str) -> str:
 def year_column(row: TableRow, i: int) -> bool:
     """Whether the numbers of column i may be years: none of its other numbers is anything but a year ("1000" and
     "2008" under a column of "10", "100" are counts and times, not years)."""
-    cells = [clean_cell(r[i]) for r in row.body if len(r) > i]
-    return all(re.fullmatch(r"(?:1[89]|20)\d\d", c) for c in cells if re.fullmatch(r"[\d.,]+", c))
+    return i not in _not_year_columns(row.body)
+
+
+@lru_cache(maxsize=256)
+def _not_year_columns(body: tuple[tuple[str, ...], ...]) -> frozenset[int]:
+    """The columns with a number that is no year, read once per table (every row's cells ask)."""
+    out: set[int] = set()
+    for cells in body:
+        for i, cell in enumerate(cells):
+            c = clean_cell(cell)
+            if re.fullmatch(r"[\d.,]+", c) and not re.fullmatch(r"(?:1[89]|20)\d\d", c):
+                out.add(i)
+    return frozenset(out)
 
 
 # --- rows -----------------------------------------------------------------------------------------------

@@ -276,6 +276,11 @@ def _extreme(metric: str, wanted: str | None) -> bool:
     return metric.split("_")[0] in _EXTREMES and (wanted or "").split("_")[0] not in _EXTREMES
 
 
+def _extremes_only(metric: str, asked: Sequence[str]) -> bool:
+    """Whether `metric` is a run's extreme for every asked metric (for none asked: whether it is one at all)."""
+    return all(_extreme(metric, m) for m in asked or [""])
+
+
 _FIGURE_WORD = re.compile(r"(?<![\w.,])(?<!\()(\d{1,3}(?:,\d{3})+|\d+)(?:\s?([kK])(?![\w]))?(?![.,]?\d)(?![A-Za-z])|"
                           r"(?<=\()(\d{1,3}(?:,\d{3})+|\d+)(?![.,]?\d)(?![A-Za-z)])")
 
@@ -436,7 +441,7 @@ def _groups_for(groups: list[ConflictGroup], entities: list[str], metrics: list[
     # runs' fastest or slowest figures that differ are in the conflicts section, not the answer, unless asked
     return [g for g in groups if any(same_thing(g.entity, e) for e in entities)
             and (not metrics or any(g.metric == m or same_family(g.metric, m) for m in metrics))
-            and not all(_extreme(g.metric, m) for m in metrics or [""])]
+            and not _extremes_only(g.metric, metrics)]
 
 
 # past participles a question puts after "was" ("When was X built / first published / called to the Bar?")
@@ -905,7 +910,7 @@ def answer_section(plan: Plan, evidence: dict[str, list[EvidenceView]], groups: 
         # (a row that states a run's median is no statement of its slowest run: that disagreement is not stated)
         if stated.intersection(g.evidence_ids) and not any(
                 s.kind == "conflict" and s.citations and set(s.citations) <= set(g.evidence_ids) for s in kept) \
-                and not (plan.metrics and all(_extreme(g.metric, m) for m in plan.metrics)):
+                and not (plan.metrics and _extremes_only(g.metric, plan.metrics)):
             kept.append(conflict_sentence(lang, g))
     if not kept:
         kept = [Sentence(text=_p(lang, "none", attr=" / ".join(plan.attributes) or "answer",
