@@ -11,6 +11,7 @@ The entry's shape decides, whatever the keyword; no list of settings is involved
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -101,10 +102,16 @@ def defined_term(text: str, start: int) -> str | None:
 _SECTION_REACH = 40  # paragraphs back from an entry to the heading of its section
 
 
-@lru_cache(maxsize=1024)
 def _entries(text: str, term: str) -> int:
-    """How many definition entries of `term` a text has (once per document and term, not per unit)."""
-    return len(re.findall(rf"(?m)^{re.escape(term)} : ", text))
+    """How many definition entries of `term` a text has."""
+    return _entry_counts(text)[term]
+
+
+@lru_cache(maxsize=8)
+def _entry_counts(text: str) -> Counter[str]:
+    """Every definition entry's term in a text, counted in one pass per document (not one per unit); only the
+    last few documents are kept, so no document's text outlives its reading."""
+    return Counter(m.group("term") for m in re.finditer(r"(?m)^(?P<term>[^\n:]+?) : ", text))
 
 
 def term_section(text: str, start: int, term: str) -> str | None:
