@@ -20,6 +20,7 @@ from openresearch.errors import NotADocument, ParseError
 from openresearch.identity import content_hash, source_id
 from openresearch.ingest.asciidoc import asciidoc_to_markdown
 from openresearch.ingest.benchlines import BANNER, is_bench_line
+from openresearch.ingest.chart_data import without_scripts
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.front_matter import record_tables, toml_fields, toml_record_tables
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
@@ -82,6 +83,9 @@ _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # change log's indented "    - BUG: ..." entries are items of their own
 _MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
+_INLINE_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)(\s[^<>]*)?>([^<>]*)</\1\s*>")
+_HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s")
+_ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][\w-]+\s*|[\w-]+=\S+\s*)+\}\s*$")
 _EMPHASIS = re.compile(r"^(\s*)[_*](\S(?:.*\S)?)[_*](?=\s*$)")
 # MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
 # line(s) ("<Screenshot alt=... />", "<TabItem value=\"py\">", "</details>"): markup, never text to quote
@@ -91,6 +95,8 @@ _MDX_MODULE = re.compile(r"^(?:import\s+(?:[\w{}*,\s]+\s+from\s+)?['\"][^'\"]+['
 # reStructuredText link target (".. _docs: https://example.org/docs") is where a link goes, not text
 _LINK_DEFINITION = re.compile(r"^\s{0,3}(?:\[[^\]\n]+\]:\s*(?:<[^>\s]*>|\S+)(?:\s+[\"'(].*)?|"
                               r"\.\.\s+_[^:]+:\s*\S+)\s*$")
+# a content tab's label ('=== "pyproject.toml"', MkDocs and its Material theme): markup, no text
+_TAB_LABEL = re.compile(r"^\s*===\+?\s+\"[^\"\n]*\"\s*$")
 _TAG_START = re.compile(r"^</?[A-Za-z][\w.:-]*(?=[\s/>]|$)")
 
 
@@ -116,7 +122,7 @@ def markup_lines(lines: list[str], settings: set[int] | frozenset[int] = frozens
         elif m and not _LIST_TABLE.match(lines[i]):  # a list-table in a MyST fence is a table, not code
             fence = m.group(1)
             out.add(i)
-        elif _MDX_MODULE.match(stripped) or _LINK_DEFINITION.match(lines[i]):
+        elif _MDX_MODULE.match(stripped) or _LINK_DEFINITION.match(lines[i]) or _TAB_LABEL.match(lines[i]):
             out.add(i)
         elif _TAG_START.match(stripped):
             j = i
@@ -330,7 +336,7 @@ def normalise_plain(body: str) -> str:
     its own paragraph, "cell | cell | ...", empty cells kept ("| version | size" has an empty first cell)."""
     paragraphs: list[str] = []
     current: list[str] = []
-    lines = body.splitlines()
+    lines = without_scripts(body.splitlines()) if "<s" in body or "<S" in body else body.splitlines()
     settings = setting_lines(lines)
     markup = markup_lines(lines, settings)
     rows = table_rows(lines)
@@ -385,11 +391,22 @@ def normalise_plain(body: str) -> str:
                 current = []
             continue
         clean = _MD_INLINE.sub("", _MD_MARK.sub("", line))
+        # an inline element's tags are no text: '<small class="added-in">added in 0.1.7</small>' says "added in
+        # 0.1.7" (a tag standing alone on its line is markup, markup_lines; "<size>" without a closing tag stays)
+        clean = _INLINE_ELEMENT.sub(r"\3", clean) if "</" in clean else clean
+        heading = bool(_HEADING_MARK.match(line))
+        if heading:
+            # "### [`max-retries`](#max-retries) {: #max-retries }": a heading's words, without its own anchor
+            # link or attribute list (what a reference page's entry heading names is the keyword)
+            clean = _MD_LINK.sub(r"\1", _ATTR_LIST.sub("", clean))
         if _MD_MARK.match(line) and current:
             # a heading or list item starts its own paragraph
             paragraphs.append(_para(" ".join(current)))
             current = []
         current.append(clean)
+        if heading:  # and a heading is one line: the line under it starts a paragraph of its own
+            paragraphs.append(_para(" ".join(current)))
+            current = []
     if current:
         paragraphs.append(_para(" ".join(current)))
     return "\n\n".join(p for p in paragraphs if p)

@@ -23,6 +23,9 @@ OPTION_HELP = re.compile(r"^\s*(?:-\w,\s+)?--?[A-Za-z][\w.-]*(?:[ =][\w<>\[\].|-
 _COMMENT = re.compile(r"^\s*(?:#|//|;|/\*|\*)")
 _DEFAULTS = re.compile(r"\bdefaults?\b|\bby default\b|默认", re.I)
 _CODE = re.compile(r"\b(?:const|let|var|return|import|def|function|func|if|for|while)\b|=>|\(")
+_EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|usage|sample|such as)\b", re.I)
+# a tab's label over its content ('=== "pyproject.toml"', '??? note'): markup between the words and the block
+_TAB_LABEL = re.compile(r"^\s*(?:===|\?\?\?\+?|!!!)\s")
 CONTEXT_LINES = 4  # non-blank lines before a fence that may say what the block shows
 
 
@@ -46,9 +49,15 @@ def _block(lines: list[str], fence: int, end: int) -> set[int]:
     body = range(fence + 1, end)
     keep = {n for n in body if OPTION_HELP.match(lines[n])}
     # the prose before it, past any note or markup in between ("<div class=note>...</div>")
-    before = [ln for ln in lines[max(0, fence - 30):fence] if ln.strip() and not ln.lstrip().startswith("<")]
+    window = lines[max(0, fence - 30):fence]
+    # no further back than the block before it: its words were about that block
+    last_fence = max((k for k, ln in enumerate(window) if FENCE.match(ln)), default=-1)
+    before = [ln for ln in window[last_fence + 1:] if ln.strip() and not ln.lstrip().startswith("<")
+              and not _TAB_LABEL.match(ln)]
     before = before[-CONTEXT_LINES:]
     comments = [lines[n] for n in body if _COMMENT.match(lines[n])]
+    if before and _EXAMPLE.search(before[-1]) and not _DEFAULTS.search(before[-1]):
+        return keep  # "Example usage:" right over the block: what one might write, not the defaults
     if not _DEFAULTS.search(" ".join([*before, *comments])):
         return keep
     for n in body:

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
+from openresearch.agents.extract.releases import VERSION_NOTE
 from openresearch.ingest.documents import TERM, keyword_shape
 from openresearch.models import ObservationIn
 from openresearch.numbers import known_unit
@@ -33,6 +34,8 @@ _GENERIC = {"value": "", "default": "default", "default_value": "default", "defa
             "min_value": "minimum", "minimum": "minimum", "min": "minimum",
             "max_value": "maximum", "maximum": "maximum", "max": "maximum",
             "percentage": "", "number": "", "count": "", "setting": ""}
+# a figure's metric that says it is a default ("timeout_for_http_requests_default" of "... (default: 30 s)")
+_DEFAULT_METRIC = re.compile(r"(?:^|_)defaults?(?:_|$)")
 # the unit an entry gives its values: "(in bytes)", "is expressed in seconds", "in units of milliseconds"
 _ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measured|set)\s+in\s+([a-z]+)\b|"
                          r"\bin units of ([a-z]+)\b", re.I)
@@ -93,6 +96,8 @@ def defined_term(text: str, start: int) -> str | None:
         cut = text.rfind("\n\n", 0, pos)
         para = text[cut + 2 if cut >= 0 else 0:pos].strip()
         pos = cut
+        if VERSION_NOTE.match(para):
+            continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term
         if _heading_like(para):
             first = para.split()[0]
             return keyword(para) if TERM.fullmatch(para) and keyword_shape(first) else None
@@ -149,11 +154,12 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[O
     out = []
     for o in obs:
         # an entry's default is the term's, whatever the entry's words call it ("port to listen on (default 1313)")
-        defaults = "default" in (o.condition or "").split(", ") and o.unit not in ("date", "year")
+        defaults = ("default" in (o.condition or "").split(", ") or bool(_DEFAULT_METRIC.search(o.metric))) and \
+            o.unit not in ("date", "year")
         if o.metric not in _GENERIC and not defaults:
             out.append(o)
             continue
-        kind = _GENERIC.get(o.metric, "")
+        kind = _GENERIC.get(o.metric, "default" if defaults else "")
         condition = ", ".join(dict.fromkeys(filter(None, [*(o.condition or "").split(", "), kind]))) or None
         out.append(o.model_copy(update={"metric": term_metric(term), "condition": condition,
                                         "unit": o.unit or unit}))

@@ -115,6 +115,10 @@ def continues_comparison(before: str, sentence: str) -> bool:
 HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
 
 
+# a parenthesis after a sentence's full stop is that sentence's remark: "HTTP timeout. (default: 30 s)"
+_ASIDE = re.compile(r"\([^()\n]{1,80}\)\.?")
+
+
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
     """Sentences (English and Chinese) as exact (start, end) slices of `text`, headings dropped.
 
@@ -133,7 +137,8 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         same_line = prev is not None and "\n" not in text[prev.end:start]
         # sentence_spans cuts after "e.g." and before a lower-case continuation: glue those back
         if prev and same_line and (_ABBREV.search(text[prev.start:prev.end]) or (
-                text[prev.end - 1] == "." and text[start].islower()) or continues_calculation(
+                text[prev.end - 1] == "." and text[start].islower()) or _ASIDE.fullmatch(text, start, end) or
+                                                  continues_calculation(
                 text[prev.start:prev.end], text[start:end]) or continues_comparison(
                 text[prev.start:prev.end], text[start:end])):
             merged[-1] = Unit(prev.start, end, prev.para)

@@ -70,11 +70,13 @@ from openresearch.agents.extract.observations import (
 )
 from openresearch.agents.extract.releases import (
     RELEASE_HEADING,
+    VERSION_NOTE,
     asked_releases,
     dated_release,
     heading_name,
     heading_observations,
     release_asked,
+    release_heading,
 )
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
@@ -307,7 +309,7 @@ def _is_change_log(text: str) -> bool:
     change log, whose other headings ("Bug Fixes", "Public API Changes") divide a release."""
     found = 0
     for m in re.finditer(r"(?:^|\n\n)([^\n]{1,60})(?=\n\n|$)", text):
-        if RELEASE_HEADING.fullmatch(m.group(1).strip()):
+        if release_heading(m.group(1)) is not None:
             found += 1
             if found >= 2:
                 return True
@@ -325,8 +327,10 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
         cut = text.rfind("\n\n", low, pos - 1)
         para = text[cut + 2 if cut >= 0 else low:pos].strip()
         pos = cut if cut >= 0 else low
-        if para and RELEASE_HEADING.fullmatch(para):
-            return para  # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release
+        if para and (RELEASE_HEADING.fullmatch(para) or VERSION_NOTE.match(para)):
+            # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release; a reference
+            # entry's "added in 0.1.7": its figures hold since that release
+            return para
         if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \
                 not re.search(r"[.!?。！？;；,，)）]$", para) and not re.match(r"\d", para):
             if _SECTION.match(para):

@@ -40,6 +40,12 @@ _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes",
                         "whats", "noteworthy", "notable", "major", "minor", "patch"})
 
 
+# a reference entry's note of the version that brought or changed it ("added in 0.1.7", "Deprecated since 2.3",
+# "New in version 3.2"): no release of its own, and no product named "added"
+VERSION_NOTE = re.compile(r"^(?:added|introduced|changed|deprecated|removed|available|new)\s+(?:in|since)\b"
+                          r"(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\S*\.?$", re.I)
+
+
 class Release(NamedTuple):
     name: str | None  # the product the heading names, as written ("zorbd"), if it names one
     version: str  # as written ("v1.19.0", "1.27.2")
@@ -51,7 +57,7 @@ def release_heading(text: str) -> Release | None:
     """The release a heading line announces, or None when `text` is no release heading."""
     stripped = text.strip()
     m = RELEASE_HEADING.fullmatch(stripped)
-    if m is None:
+    if m is None or VERSION_NOTE.match(stripped):
         return None
     lead = len(text) - len(text.lstrip())
     words = [w for w in (m.group("name") or "").split() if w.lower() not in _NOT_NAMES]
@@ -100,29 +106,51 @@ def heading_name(text: str) -> str | None:
     return next(name for name in named if name.lower() == top)
 
 
-# the releases a question names: "0.19 to 0.22.1" (a range), "4.3.x" (a series), "v3.1.0", "3.10"
-_ASKED_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.(?:\d+|x))+)(?:\s*(?:to|-|–|through|until)\s*"
+# the releases a question names: "0.19 to 0.22.1" (a range), "4.3.x" (a series), "v3.1.0", "3.10", "1.2.0rc1"
+_PRE = r"(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)[-.]?\d*)"
+_ASKED_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.(?:\d+|x))+)(" + _PRE + r")?(?:\s*(?:to|-|–|through|until)\s*"
                             r"v?(\d+(?:\.\d+)+))?(?![\w.])", re.I)
+_PRE_TAG = re.compile(r"\d(" + _PRE + r")(?![\w.])", re.I)
+
+
+class AskedRelease(NamedTuple):
+    low: tuple[int, ...]
+    high: tuple[int, ...]
+    pre: str | None  # a pre-release the question names ("rc1" of "1.2.0rc1"), normalised; None for a release
 
 
 def _parts(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", version.split("-")[0].split("+")[0])[:4])
+    """A version's release numbers, without build metadata or pre-release tag: "1.2.0rc1" -> (1, 2, 0)."""
+    core = version.split("+")[0]
+    m = _PRE_TAG.search(core)
+    core = core[:m.start(1)] if m else core.split("-")[0]
+    return tuple(int(p) for p in re.findall(r"\d+", core)[:4])
 
 
-def asked_releases(question: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def _pre(version: str) -> str | None:
+    """A version's pre-release tag, normalised: "1.2.0rc1", "1.2.0-rc.1", "1.2.0.rc1" -> "rc1"; None for a release."""
+    m = _PRE_TAG.search(version)
+    return re.sub(r"[-.]", "", m.group(1)).lower() if m else None
+
+
+def asked_releases(question: str) -> list[AskedRelease]:
     """The version ranges a question names, each as (lowest, highest) parts: "0.19 to 0.22.1" -> ((0, 19), (0, 22,
-    1)); "4.3.x" -> ((4, 3), (4, 3)); "v3.1.0" -> ((3, 1, 0), (3, 1, 0))."""
+    1)); "4.3.x" -> ((4, 3), (4, 3)); "v3.1.0" -> ((3, 1, 0), (3, 1, 0)); "1.2.0rc1" -> ((1, 2, 0), (1, 2, 0), "rc1")."""
     out = []
     for m in _ASKED_VERSION.finditer(question):
         low = _parts(m.group(1).lower().replace(".x", ""))
-        out.append((low, _parts(m.group(2)) if m.group(2) else low))
+        pre = re.sub(r"[-.]", "", m.group(2)).lower() if m.group(2) else None
+        out.append(AskedRelease(low, _parts(m.group(3)) if m.group(3) else low, pre))
     return out
 
 
-def release_asked(version: str, asked: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> bool:
+def release_asked(version: str, asked: Sequence[AskedRelease]) -> bool:
     """Whether a release ("0.19.2", "v3.1.0") is one a question names: inside a named range, in a named series
-    ("4.3.x", "0.19" cover 4.3.4, 0.19.2), or the named version itself."""
+    ("4.3.x", "0.19" cover 4.3.4, 0.19.2), or the named version itself. A pre-release ("1.2.0rc1") is asked only
+    where the question names it; a named pre-release is that one alone."""
     parts = _parts(version)
     if not parts:
         return False
-    return any(parts[:len(low)] >= low and parts[:len(high)] <= high for low, high in asked)
+    pre = _pre(version)
+    return any(parts[:len(a.low)] >= a.low and parts[:len(a.high)] <= a.high and pre == a.pre and
+               (a.pre is None or parts == a.low) for a in asked)

@@ -274,7 +274,17 @@ def column(head: str, caption: str, before: Column | None) -> Column:
         # without a unit ("type | default | max" of a setting) a minimum or maximum is a limit, not a run's
         if unit and (quantity := _named_quantity(caption) or _unit_metric(unit)):
             return Column(f"{stat.lastgroup}_{quantity}", unit, None, False)
-    return Column(canonical_metric(text) or _slug(text) or None, unit, None, False)
+    # "Lock+cache (s)" beside "Lock (s)": the same operation, under what the "+" adds
+    plus = _PLUS.fullmatch(text)
+    base, extra = (plus.group(1), plus.group(2)) if plus else (text, None)
+    metric = canonical_metric(base) or _slug(base) or None
+    if metric and not canonical_metric(base) and unit_kind(unit) == "time" and not _TIME_WORD.search(base):
+        metric = f"{metric}_time"  # "Lock (s)", "Install (s)": how long the operation the header names took
+    return Column(metric, unit, None, False, f"with {extra}" if extra and metric else None)
+
+
+_PLUS = re.compile(r"([A-Za-z][\w -]*?)\s*\+\s*([A-Za-z][\w -]*)")
+_TIME_WORD = re.compile(r"\b(?:times?|durations?|latenc(?:y|ies)|elapsed|took|wall|cpu|real|user|sys)\b", re.I)
 
 
 _STAT_HEAD = re.compile(r"^(?:(?P<avg>mean|average|avg)|(?P<median>median)|(?P<min>min(?:imum)?)|"

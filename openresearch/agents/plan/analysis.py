@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
-from openresearch.agents.plan.attributes import attribute_list, lookup, metric_key
+from openresearch.agents.plan.attributes import asks_release_dates, attribute_list, lookup, metric_key
 from openresearch.agents.plan.lexicon import (
     ASPECTS,
     EN_FILLER,
@@ -120,7 +120,7 @@ class Analyzer:
             found = _zh_compared(text, found)
         named = found
         found = _in_context(text, found)
-        found = _versions(text, found)
+        found = _versions(text, found, asks_release_dates(text, language))
         entities = self._resolve(found)
         aspects = _aspects(text, language)
         topic, keywords = _topic(text, language, [s for _, s in found], aspects)
@@ -199,15 +199,27 @@ _OWNER = re.compile(r"^\s*(?:what|which|how|where|when|who)\b[^?]{0,40}?(?<![\w'
 _OWNED_BY = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>[\w.+-]+)['’]s\s+", re.I)
 
 
+# words that make the noun after them a common one ("the kernel's", "each file's", "last year's")
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "each", "every", "its", "their", "our",
+                          "your", "my", "his", "her", "last", "next", "previous", "current", "one", "any", "some",
+                          "no", "another"})
+# a possessive no name writes: "today's", "tomorrow's"
+_DEICTIC = frozenset({"today", "tomorrow", "yesterday", "tonight", "year", "month", "week", "day", "everyone",
+                      "nobody", "somebody", "other", "others", "world", "country", "nation", "company"})
+
+
 def _owner(text: str) -> tuple[int, str] | None:
     """The owner a question asks about in lower case ("What are zorbd's default queue settings?"): a word no
-    ordinary English word ("the world's largest ...", "the kernel's limit" own nothing named)."""
+    ordinary English word, or an ordinary one written bare as an owner ("What are uv's defaults?": a common noun
+    takes a determiner, "the kernel's limit", "the world's largest ...", and owns nothing named)."""
     m = _OWNER.match(text)
     if m is None or not m.group("name").islower() or m.group("name") in _FUNCTION_WORDS:
         return None
     name = m.group("name")
     if ordinary_word(name) and not re.search(r"[\d.+]", name):
-        return None
+        before = re.findall(r"[\w'’]+", text[:m.start("name")])
+        if not before or before[-1].lower() in _DETERMINERS or name in _DEICTIC or len(before) > 3:
+            return None
     return m.start("name"), name
 
 
@@ -327,16 +339,24 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
     return named if len({n for _, n in named}) >= 2 else kept
 
 
-_VERSION = r"v?\d+(?:\.\d+){0,2}(?:\.x)?(?![\w.])"
+_VERSION = r"v?\d+(?:\.\d+){0,2}(?:\.x|[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)\.?\d*)?(?![\w.])"
 _VERSIONS_AFTER = re.compile(rf"\s+({_VERSION}(?:\s*(?:,|and|or|&|vs\.?|versus|和|与|及|、)\s*{_VERSION})*)")
 
 
-def _versions(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _versions(text: str, found: list[tuple[int, str]], dated: bool) -> list[tuple[int, str]]:
     """Versions of one product asked about side by side are the things compared: "For Quillo 4.2 and 4.3" asks
     of Quillo 4.2 and Quillo 4.3, "Zorbly 20 and Zorbly 22" of both lines. One version alone stays the
-    product's ("Brantex 3" may be the product's current name, and its figures are the product's)."""
+    product's ("Brantex 3" may be the product's current name, and its figures are the product's). When the
+    question asks when releases came out (`dated`) and names releases, not lines, they are the product's releases:
+    "When were Quillo 1.1.5, 1.2.0rc1 and 2.0.0 released?" asks one product's release dates, each a condition."""
     out: list[tuple[int, str]] = []
     versions: dict[str, list[tuple[int, str]]] = {}
+    named = [m.group() for m in re.finditer(rf"(?<![\w.]){_VERSION}", text)]
+    if dated and len(named) >= 2 and all(v.count(".") >= 2 or re.search(r"\d[-.]?[a-z]", v) for v in named):
+        # "Quillo 1.1.5, 1.2.0rc1 and 2.0.0": the product, named once; its releases (no lines such as "3.12",
+        # which are products of their own) are no names
+        found = [(pos, re.sub(rf"\s+{_VERSION}$", "", name)) for pos, name in found if not re.fullmatch(_VERSION, name)]
+        return [(pos, name) for pos, name in found if name]
     for pos, name in found:
         m = _VERSIONS_AFTER.match(text, pos + len(name)) if text[pos:pos + len(name)] == name else None
         vs = re.findall(_VERSION, m.group(1)) if m else []

@@ -101,7 +101,11 @@ _LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|�
 # a list of what is asked ends at a clause: "..., according to ...", "..., as measured by ...", "and say ..."
 _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|"
                r"(?:,|(?<=,)|(?<=,\s))\s*(?:according|based|as|using|measured|published|reported|including|given|if|when|where|while|"
-               r"from|in\s+(?:their|its|the)\b)\b|$)")
+               r"from|in\s+(?:their|its|the)\b)\b|"
+               # "... and lock time in published benchmarks": where the figures are, not part of the item
+               r"(?<=\s)(?:in|from|across)\s+(?:(?:published|public|official|reported|recent|vendor|independent|"
+               r"third-party|their|its|the)\s+){1,2}(?:benchmarks?|tests?|measurements?|documentation|docs|sources?|"
+               r"reports?|studies|results|numbers|figures)\b|$)")
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
                           r"((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
@@ -231,6 +235,11 @@ _EN_RELEASE_DATES = re.compile(r"^\s*(?:when|(?:on |in )?(?:what|which) (?:date|
 _ZH_RELEASE_DATES = re.compile(r"(?:什么时候|何时|哪天|哪一天|哪年|哪一年)[^？?]{0,8}发布|发布(?:日期|时间)")
 
 
+def asks_release_dates(question: str, language: str) -> bool:
+    """Whether a question asks when releases came out ("When were the A and B releases published?")."""
+    return bool((_ZH_RELEASE_DATES if language == "zh" else _EN_RELEASE_DATES).search(question))
+
+
 def attribute_list(question: str, language: str, entities: list[str]) -> list[str]:
     """The attributes a comparison or selection names, in the question's own words, in order."""
     text = " ".join(question.split())
@@ -283,7 +292,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
     found = [*(_spans_asked(question, found) if language != "zh" else _zh_spans_asked(question, found)), *found]
-    if (_ZH_RELEASE_DATES if language == "zh" else _EN_RELEASE_DATES).search(text) and not any(
+    if asks_release_dates(text, language) and not any(
             canonical_metric(f) == "released" for f in found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
     found = [f.replace("\u066c", ",") for f in found]
@@ -295,7 +304,9 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
     bind address), pagination page size and file-cache maxAge"): each item, or the items its parentheses list."""
     if not _SETTINGS_WORD.search(owned.group(1)) or not (rest := _SETTINGS_OF.match(text, owned.end(1))):
         return []
-    pieces = [p for p in re.split(r"\s*(?:,|;|\band\b|\bor\b)\s*(?![^()]*\))", rest.group(1).replace("\u2400", " "))
+    # "..., and in which versions were these introduced?": a question of its own, no setting
+    listed = _ASKS_MORE.split(rest.group(1), maxsplit=1)[0]
+    pieces = [p for p in re.split(r"\s*(?:,|;|\band\b|\bor\b)\s*(?![^()]*\))", listed.replace("\u2400", " "))
               if p.strip()]
     if len(pieces) < 3 and not any("(" in p for p in pieces):
         return []  # "settings for action and ruleset queues": which ones, not a list of settings
@@ -306,7 +317,11 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
             item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
             if item and len(item.split()) <= 5 and item.lower() not in (o.lower() for o in out):
                 out.append(item)
-    return out if len(out) >= 2 else []
+    return [o.replace("\u27ee", " (").replace("\u27ef", ")") for o in out] if len(out) >= 2 else []
+
+
+_ASKS_MORE = re.compile(r",?\s+and\s+(?:(?:in|on|at|from|since|by|with)\s+)?"
+                        r"(?:which|what|when|how|where|why|whether)\b", re.I)
 
 
 def _phrase_items(phrase: str) -> list[str]:

@@ -377,6 +377,20 @@ def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
     return _p(lang, "join").join(f"{f.text}{_cond(lang, f)} {_cites(f)}" for f in found[:limit])
 
 
+def _releases(found: list[Found]) -> bool:
+    """Whether a cell's figures are release dates, each under the release it dates ("1.2.0rc1")."""
+    return bool(found) and all(f.obs.unit == "date" and f.obs.condition and _RELEASE.fullmatch(f.obs.condition)
+                               for f in found)
+
+
+def _release_values(lang: Lang, entity: str, found: list[Found], limit: int) -> str:
+    """Release dates as a reader looks them up, each release named whole: "Quux 1.1.5: 2021-03-04 [E-1]; Quux
+    1.2.0rc1: 2022-08-22 [E-2]" (not "Quux 2021-03-04 (1.1.5)")."""
+    colon = "：" if lang == "zh" else ": "
+    return _p(lang, "join").join(f"{entity} {(f.obs.condition or '').strip('[] ')}{colon}{f.text} {_cites(f)}"
+                                 for f in found[:limit])
+
+
 def _cited(found: list[Found], limit: int = 4, n: int = 3) -> list[str]:
     return list(dict.fromkeys(e for f in found[:limit] for e in cite_ids(f, n)))
 
@@ -595,8 +609,12 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}
-                if named := asked_releases(plan.question):  # "0.19 to 0.22.1", "4.3.x": those releases' dates
-                    row = {e: [f for f in fs if release_asked(f.obs.condition or "", named)] or fs
+                if named := asked_releases(plan.question):
+                    # "0.19 to 0.22.1", "4.3.x", "1.1.5, 1.2.0rc1": those releases' dates, in the question's order
+                    def order(f: Found) -> int:
+                        return next((i for i, a in enumerate(named) if release_asked(f.obs.condition or "", [a])),
+                                    len(named))
+                    row = {e: sorted([f for f in fs if release_asked(f.obs.condition or "", named)], key=order) or fs
                            for e, fs in row.items()}
         else:
             found = collect(items, metric, None, words, asked_units(plan.question))
@@ -761,7 +779,8 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         # the answer gives each entity's headline figure with its condition; the table below holds up to three
         # one entity (no table below): its figures under their conditions, up to a table cell's worth
         alone = len(plan.entities) <= 1 and len(row) == 1
-        cells = [_p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1) if not alone else
+        cells = [_release_values(lang, e, vs, figures_per_cell(plan.question, vs)) if alone and _releases(vs) else
+                 _p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1) if not alone else
                     _values(lang, _headline_first(vs), figures_per_cell(plan.question, vs))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
@@ -789,6 +808,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
 
 
 MAX_ANSWER_CONFLICTS = 3
+_RELEASE = re.compile(r"\[?v?\d+(?:\.\d+)+[\w.+-]*\]?")
 TABLE_FIGURES = 3  # figures per comparison table cell
 MAX_RELEASES = 8  # release dates per cell when the question names the releases
 
