@@ -16,6 +16,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from openresearch.agents.plan.vocabulary import ordinary_word
+
 # (canonical key, pattern). Order matters only between patterns that match at the same place with the same
 # length; otherwise the earliest, then the longest match wins ("query throughput" beats "throughput").
 _RULES: tuple[tuple[str, str], ...] = (
@@ -233,9 +235,46 @@ def _stems(key: str) -> set[str]:
     return {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined
 
 
+def _words(key: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", key.lower().replace("_", " ")) if w not in _FILLER and len(w) >= 3]
+
+
+def _compound(a: str, b: str) -> bool:
+    """Whether one word is the other with a word of its own after it ("timeout" is "time" + "out"): two words, not
+    two forms of one ("timing", "times", "startup" stay forms)."""
+    short, long = sorted((a, b), key=len)
+    rest = long[len(short):]
+    return long.startswith(short) and len(rest) >= 3 and ordinary_word(rest) and ordinary_word(short)
+
+
+def _shared(metric: str, wanted: str) -> set[str]:
+    """The stems two metric names share, leaving out a stem only a compound shares with a word ("timeout" and
+    "time": the time one waits is no time something took)."""
+    shared = _stems(metric) & _stems(wanted)
+    if not shared:
+        return shared
+    a, b = _words(metric), _words(wanted)
+    return {st for st in shared if not a or not b or any(
+        x[:4] == st and y[:4] == st and not _compound(x, y) for x in a for y in b) or not any(
+        x[:4] == st for x in a) or not any(y[:4] == st for y in b)}
+
+
 def shares_words(metric: str, wanted: str) -> bool:
     """Whether a source's own metric name and an asked one share a content word ("bugfix", "bug-fix phase")."""
-    return bool(_stems(metric) & _stems(wanted))
+    return bool(_shared(metric, wanted))
+
+
+def names_what_was_measured(metric: str, wanted: str) -> bool:
+    """Whether a metric shares with an asked one a word beyond the kind of quantity: "install_time" says the
+    "install" of "dependency install time", "add_time" only its "time"."""
+    quantity = {w[:4] for w in _QUANTITY_WORDS}
+    return bool(_shared(metric, wanted) - quantity)
+
+
+# words that name the kind of quantity, not what was done: "add_time" and "install time" share only "time"
+_QUANTITY_WORDS = frozenset({"time", "times", "duration", "latency", "latencies", "speed", "rate", "throughput", "size",
+                             "memory", "usage", "use", "count", "default", "max", "min", "mean", "median", "average",
+                             "peak", "ratio", "percentage", "limit"})
 
 
 def answers_by_operation(unit: str | None, condition: str | None, wanted: str) -> bool:
@@ -267,7 +306,7 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     for ("startup time" is never answered by MB/s, "parsing throughput" never by ms)."""
     if metric == wanted or same_family(metric, wanted):
         return True
-    shared = _stems(metric) & _stems(wanted)
+    shared = _shared(metric, wanted)
     if not shared:
         return False
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}

@@ -135,7 +135,8 @@ def _pre(version: str) -> str | None:
 
 def asked_releases(question: str) -> list[AskedRelease]:
     """The version ranges a question names, each as (lowest, highest) parts: "0.19 to 0.22.1" -> ((0, 19), (0, 22,
-    1)); "4.3.x" -> ((4, 3), (4, 3)); "v3.1.0" -> ((3, 1, 0), (3, 1, 0)); "1.2.0rc1" -> ((1, 2, 0), (1, 2, 0), "rc1")."""
+    1)); "4.3.x" -> ((4, 3), (4, 3)); "v3.1.0" -> ((3, 1, 0), (3, 1, 0)); "1.2.0rc1" -> ((1, 2, 0), (1, 2, 0),
+    "rc1")."""
     out = []
     for m in _ASKED_VERSION.finditer(question):
         low = _parts(m.group(1).lower().replace(".x", ""))

@@ -153,6 +153,9 @@ def lookup(question: str, language: str) -> Lookup | None:
         entity = m.group(ei).strip(" ,\"'“”")
         if not entity or len(entity.split()) > 10 or re.search(r"\b(?:and|vs|versus|or)\b", entity):
             continue  # two things: a comparison, not a look-up
+        if re.search(r"\w['’]s\s", attr):
+            continue  # "What are quux's default values for the number of downloads?": quux's, not the downloads'
+
         if not attr and text.lower().startswith("where"):
             attr = "location"
         attr = attr.removeprefix("many ").strip()

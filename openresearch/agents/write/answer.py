@@ -26,6 +26,7 @@ from openresearch.agents.extract.metric_names import (
     answers_metric,
     canonical_metric,
     metric_mentions,
+    names_what_was_measured,
     same_family,
     unit_kind,
     word_stems,
@@ -597,6 +598,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
                 merged = [f for vs in cells.values() for f in vs]
+                # figures that name what was measured ("install_time" for "dependency install time") before
+                # figures that share only the kind of quantity ("add_time": a time, of something else)
+                merged = [f for f in merged if same_family(f.obs.metric, metric) or names_what_was_measured(
+                    f.obs.metric, words)] if any(names_what_was_measured(f.obs.metric, words) for f in merged) \
+                    else merged
                 if merged:
                     row[entity] = merged
             row = focus_row(row, quals, date_row)

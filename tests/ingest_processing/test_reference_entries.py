@@ -1,0 +1,146 @@
+"""A generated settings or environment reference read entry by entry, a chart a page draws read as its table, and
+questions for one product's named releases or for the settings of an owner written in ordinary lower case. The
+shape of the page and of the question decides; the names are made up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openresearch.agents.extract.document import read_document
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.extract.releases import asked_releases, release_asked, release_heading
+from openresearch.agents.plan.analysis import _owner, analyse
+from openresearch.agents.plan.attributes import attribute_list
+from openresearch.identity import AliasResolver
+from openresearch.ingest.chart_data import chart_table
+from openresearch.ingest.documents import normalise_plain
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
+
+ENVIRONMENT = """# Environment variables
+
+Zorbtool defines and respects the following environment variables.
+
+### `ZORB_HTTP_RETRIES`
+<small class="added-in">added in `0.7.21`</small>
+
+The number of retries for HTTP requests. (default: 3)
+
+### `ZORB_HTTP_TIMEOUT`
+<small class="added-in">added in `0.1.7`</small>
+
+Timeout (in seconds) for HTTP requests. (default: 30 s)
+"""
+
+SETTINGS = """# Settings
+
+### [`max-downloads`](#max-downloads) {: #max-downloads }
+
+The maximum number of in-flight downloads that zorbtool will perform at any given time.
+
+**Default value**: `50`
+
+**Type**: `int`
+
+**Example usage**:
+
+=== "zorb.toml"
+
+    ```toml
+    max-downloads = 4
+    ```
+"""
+
+CHART = """# Benchmark
+
+### Result
+
+<script>
+Quuxcharts.chart('container', {
+    title: { text: 'Benchmark' },
+    xAxis: { categories: ['Lock', 'Lock+cache', 'Install'] },
+    yAxis: { min: 0, title: { text: 'Time (s)' } },
+    plotOptions: { column: { pointPadding: 0.2, borderWidth: 0 } },
+    series: [{ name: 'Frobpm', data: [76.95, 39.08, 17.82] },
+             { name: 'Wexpm', data: [27.56, 21.91, 12.16] }]
+});
+</script>
+"""
+
+
+def _obs(path: Path, question: str | None = None) -> list[tuple[str, str, str, str | None, str]]:
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
+    return [(o.entity, o.metric, str(o.value), o.unit, o.condition or "") for u in doc.units for o in u.observations]
+
+
+def test_an_entry_heading_is_its_keyword_and_its_notes_and_tags_are_no_text() -> None:
+    text = normalise_plain(SETTINGS + "\n" + ENVIRONMENT)
+    assert "\n\nmax-downloads\n\n" in text  # no anchor link, no attribute list
+    assert "\n\nZORB_HTTP_TIMEOUT\n\nadded in 0.1.7\n\n" in text  # the heading is one line; no <small> tags
+    assert "max-downloads = 4" not in text  # an example under "Example usage", though "Default value" is above it
+    assert "zorb.toml" not in text  # a content tab's label
+    assert release_heading("added in 0.1.7") is None  # a note of the entry, no release of a product "added"
+
+
+def test_an_entrys_default_is_its_terms_since_the_version_that_added_it(tmp_path: Path) -> None:
+    page = tmp_path / "environment.md"
+    page.write_text(ENVIRONMENT, "utf-8")
+    obs = _obs(page, "What are zorbtool's default values for the HTTP timeout and the number of HTTP retries?")
+    assert ("zorbtool", "zorb_http_timeout", "30", "s", "default, added in 0.1.7") in obs
+    assert ("zorbtool", "zorb_http_retries", "3", None, "default, added in 0.7.21") in obs
+    assert not any(e == "added" for e, *_ in obs)
+    page = tmp_path / "settings.md"
+    page.write_text(SETTINGS, "utf-8")
+    obs = _obs(page, "What are zorbtool's default values for the number of downloads?")
+    assert obs == [("zorbtool", "max_downloads", "50", None, "default")]
+
+
+def test_a_chart_a_script_draws_is_read_as_its_table(tmp_path: Path) -> None:
+    lines = chart_table(CHART)
+    assert lines[0] == "Benchmark, Time (s)"
+    assert lines[2] == "| | Lock (s) | Lock+cache (s) | Install (s) |"
+    assert lines[4] == "| Frobpm | 76.95 | 39.08 | 17.82 |"
+    text = normalise_plain(CHART)
+    assert "borderWidth" not in text and "Quuxcharts" not in text  # the script is code
+    page = tmp_path / "bench.md"
+    page.write_text(CHART, "utf-8")
+    obs = _obs(page, "How do Frobpm and Wexpm compare on install time and lock time?")
+    assert ("Frobpm", "lock_time", "76.95", "s", "Benchmark, Time (s)") in obs
+    assert ("Frobpm", "lock_time", "39.08", "s", "with cache, Benchmark, Time (s)") in obs
+    assert ("Wexpm", "install_time", "12.16", "s", "Benchmark, Time (s)") in obs
+    assert chart_table("var x = { data: [1, 2, 3] };") == []  # no categories, no named series: no chart
+
+
+def test_a_question_for_named_releases_asks_one_products_release_dates() -> None:
+    a = analyse("When were Quux 1.1.5, 1.2.0rc1, 1.2.0 and 2.1.0 released?")
+    assert a.entities == ["Quux"] and a.metrics == ["released"]
+    # lines ("3.12") are products of their own, and one version alone stays the product's name
+    assert analyse("When were Quux 3.12 and 3.13 released?").entities == ["Quux 3.12", "Quux 3.13"]
+    named = asked_releases("When were Quux 1.1.5, 1.2.0rc1 and 1.2.0 released?")
+    assert release_asked("1.2.0rc1", named) and release_asked("[1.2.0]", named) and release_asked("1.1.5", named)
+    assert not release_asked("1.2.0rc2", named) and not release_asked("1.2.0b2", named)  # unnamed pre-releases
+    series = asked_releases("What changed from 0.19 to 0.22.1?")
+    assert release_asked("0.20.3", series) and not release_asked("0.20.3-rc.1", series)
+
+
+def test_an_owner_written_bare_is_a_name_even_when_it_is_an_ordinary_word() -> None:
+    a = analyse("What are bolt's default values for the read timeout, the number of workers and the queue size, and "
+                "in which versions were these settings introduced?")
+    assert a.entities == ["bolt"]
+    assert a.attributes == ["read timeout", "number of workers", "queue size"]
+    assert _owner("What are the kernel's default limits for open files?") is None  # a common noun takes "the"
+    assert _owner("What is today's price?") is None
+
+
+def test_where_the_figures_come_from_ends_the_attribute_list() -> None:
+    assert attribute_list("How do Quux and Frob compare on install time and lock (resolution) time in published "
+                          "benchmarks?", "en", ["Quux", "Frob"]) == ["install time", "lock (resolution) time"]
+
+
+def test_a_compound_word_is_no_form_of_its_first_word() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric, names_what_was_measured
+
+    assert not answers_metric("zorb_http_timeout", "s", "dependency install time")  # "timeout" is no "time"
+    assert answers_metric("startup", "ms", "dev server startup time") and answers_metric("times", "s", "build time")
+    assert names_what_was_measured("install_time", "dependency install time")
+    assert not names_what_was_measured("add_time", "dependency install time")  # only the kind of quantity shared
