@@ -183,6 +183,8 @@ def test_bad_sources_are_one_line(source: str) -> None:
     ("Is a 24/7 on-call rotation worth it?", []),
     ("Which TCP/IP issues come up in CI/CD releases?", []),
     ("Which message broker should we choose?", []),
+    ("What are zorbtool's defaults for the HTTP timeout (ZORB_HTTP_TIMEOUT)?", []),  # a variable, no indicator
+    ("What is WSH_WATER_BASIC for KEN and the other countries?", [("who", "WSH_WATER_BASIC")]),
 ])
 def test_routing_from_the_question(question: str, kinds: list[tuple[str, str]]) -> None:
     got: list[Any] = [(s.kind, s.target) for s in routed_specs(question)]

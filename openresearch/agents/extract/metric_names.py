@@ -267,14 +267,21 @@ def shares_words(metric: str, wanted: str) -> bool:
 def names_what_was_measured(metric: str, wanted: str) -> bool:
     """Whether a metric shares with an asked one a word beyond the kind of quantity: "install_time" says the
     "install" of "dependency install time", "add_time" only its "time"."""
-    quantity = {w[:4] for w in _QUANTITY_WORDS}
-    return bool(_shared(metric, wanted) - quantity)
+    return bool(_shared(metric, wanted) - _QUANTITY_STEMS)
+
+
+def only_the_kind_of_quantity(metric: str, wanted: str) -> bool:
+    """Whether a metric shares with an asked one nothing but the kind of quantity, and names something else:
+    "add_time" for "dependency install time"."""
+    shared = _shared(metric, wanted)
+    return bool(shared) and not shared - _QUANTITY_STEMS and bool({w[:4] for w in _words(metric)} - _QUANTITY_STEMS)
 
 
 # words that name the kind of quantity, not what was done: "add_time" and "install time" share only "time"
 _QUANTITY_WORDS = frozenset({"time", "times", "duration", "latency", "latencies", "speed", "rate", "throughput", "size",
                              "memory", "usage", "use", "count", "default", "max", "min", "mean", "median", "average",
                              "peak", "ratio", "percentage", "limit"})
+_QUANTITY_STEMS = frozenset(w[:4] for w in _QUANTITY_WORDS)
 
 
 def answers_by_operation(unit: str | None, condition: str | None, wanted: str) -> bool:

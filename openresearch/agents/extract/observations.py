@@ -829,6 +829,8 @@ def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: 
     # ordinary word capitalised as a sentence's first ("Default is 70.") names nothing
     if subj.name and " " not in subj.name and not sentence[:subj.start].strip(" *_\"'(") and ordinary_word(subj.name):
         return None
+    if subj.name and not re.search(r"[^\W\d_]", subj.name):
+        return None  # "⚡️ 10-100x faster than ...": a pictograph names nothing
     return subj.name if subj.name and not any(subj.start <= m.start < subj.end for m in mentions) else None
 
 

@@ -423,6 +423,15 @@ _QUALIFIER = re.compile(r"\s+(?:(?:for|during|in|on|at|under|with|across|when|wh
                         r"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every))\b.*$", re.I)
 
 
+_KEY_GLOSS = re.compile(r"\(\s*`?([A-Za-z][\w.-]*[A-Za-z0-9])`?\s*\)\s*$")
+
+
+def keyword_like(word: str) -> bool:
+    """A setting's or variable's key rather than a word: "max_conn", "max-downloads", "ZORB_HTTP_TIMEOUT",
+    "idleTimeout", "quoll.bufsize"."""
+    return bool(re.search(r"[a-z0-9][_.-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]", word))
+
+
 def attribute_head(attribute: str) -> str:
     """The quantity an attribute names, without what it is measured under ("build time for a 1,000-page site" ->
     "build time")."""
@@ -437,7 +446,11 @@ def _qualified_item(item: str) -> str | None:
 
 
 def metric_key(attribute: str) -> str:
-    """The canonical metric for an attribute, or a slug of the attribute's own words when none is known."""
+    """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
+    attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
+    downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
+    if (gloss := _KEY_GLOSS.search(attribute)) and keyword_like(gloss.group(1)):
+        return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", gloss.group(1)).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)
     if known and not (known in _EVENTS and _SPAN_WORDS.search(attribute)):

@@ -27,6 +27,7 @@ from openresearch.agents.extract.metric_names import (
     canonical_metric,
     metric_mentions,
     names_what_was_measured,
+    only_the_kind_of_quantity,
     same_family,
     unit_kind,
     word_stems,
@@ -600,9 +601,9 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 merged = [f for vs in cells.values() for f in vs]
                 # figures that name what was measured ("install_time" for "dependency install time") before
                 # figures that share only the kind of quantity ("add_time": a time, of something else)
-                merged = [f for f in merged if same_family(f.obs.metric, metric) or names_what_was_measured(
-                    f.obs.metric, words)] if any(names_what_was_measured(f.obs.metric, words) for f in merged) \
-                    else merged
+                if any(names_what_was_measured(f.obs.metric, words) for f in merged):
+                    merged = [f for f in merged if same_family(f.obs.metric, metric) or not only_the_kind_of_quantity(
+                        f.obs.metric, words)]
                 if merged:
                     row[entity] = merged
             row = focus_row(row, quals, date_row)

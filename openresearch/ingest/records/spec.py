@@ -29,6 +29,8 @@ _Q_WHO = re.compile(r"(?<![\w.])([A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{1,15}){1,5})(?!
 _Q_ISO3 = re.compile(r"(?<![\w.])([A-Z]{3})(?![\w.])")
 _SINCE = re.compile(r"\b(?:since|from|after)\s+((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\s*(?:-|–|to)\s*(?:now|today)\b",
                     re.I)
+_HEALTH_CONTEXT = re.compile(r"\bWHO\b|\bGHO\b|Global Health Observatory|\bcountr(?:y|ies)\b|\bnations?\b|"
+                             r"\bhealth\b", re.I)
 _WORDS_NOT_CODES = frozenset({"WHO", "GDP", "API", "AND", "THE", "FOR", "USD"})
 
 
@@ -91,5 +93,8 @@ def routed_specs(text: str) -> list[RecordSpec]:
     for m in _Q_WB.finditer(text):
         out.append(RecordSpec("worldbank", m.group(1), tuple(codes), names, since))
     for m in _Q_WHO.finditer(text):
-        out.append(RecordSpec("who", m.group(1), tuple(codes), names, since))
+        # an indicator code holds a number ("WHOSIS_000001") or is asked of countries or of the WHO; a variable's
+        # name ("ZORB_HTTP_TIMEOUT") is none
+        if re.search(r"\d", m.group(1)) or codes or _HEALTH_CONTEXT.search(text):
+            out.append(RecordSpec("who", m.group(1), tuple(codes), names, since))
     return list(dict.fromkeys(out))
