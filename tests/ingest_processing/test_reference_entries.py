@@ -144,3 +144,26 @@ def test_a_compound_word_is_no_form_of_its_first_word() -> None:
     assert answers_metric("startup", "ms", "dev server startup time") and answers_metric("times", "s", "build time")
     assert names_what_was_measured("install_time", "dependency install time")
     assert not names_what_was_measured("add_time", "dependency install time")  # only the kind of quantity shared
+
+
+def test_a_default_is_chosen_before_the_figures_that_say_the_rows_words() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    def ev(eid: str, quote: str, condition: str) -> EvidenceView:
+        return EvidenceView(id=eid, quote=quote, type="statistic", score=0.5,
+                            source=SourceView(id=f"S-{eid}", url=f"local:///docs/{eid}.md", title=eid),
+                            entities=["zorbtool"],
+                            observations=[ObservationView(id=f"O-{eid}", entity="zorbtool", metric="zorb_http_timeout",
+                                                          value=30000.0, unit="ms", raw_value="30", raw_unit="s",
+                                                          condition=condition)])
+
+    entry = ev("E-000000000001", "Timeout (in seconds) for HTTP requests. (default: 30 s)", "default")
+    readme = ev("E-000000000002", "ZORB_HTTP_TIMEOUT: the timeout for HTTP reads, 30 s here.", "")
+    q = "What are zorbtool's default values for the HTTP read timeout (ZORB_HTTP_TIMEOUT) and the retries?"
+    p = Plan(question=q, kind="overview", entities=["zorbtool"],
+             attributes=["HTTP read timeout (ZORB_HTTP_TIMEOUT)", "retries"], metrics=["zorb_http_timeout", "retries"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["zorbtool"])])
+    first = answer_section(p, {"Q-1": [entry, readme]}, []).sentences[0]
+    assert first.text.startswith("HTTP read timeout (ZORB_HTTP_TIMEOUT): zorbtool 30 s") and \
+        first.citations == ["E-000000000001"]  # the default, though only the other figure says "reads"

@@ -606,13 +606,15 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                         f.obs.metric, words)]
                 if merged:
                     row[entity] = merged
-            row = focus_row(row, quals, date_row)
             if _ASKS_DEFAULTS.search(plan.question):
                 # "default settings": a default before any other figure; asked of one product, nothing else is one
+                # (before the figures that say the row's words are chosen: the default that says "requests" over a
+                # figure that says "reads" and is no default)
                 strict = len(plan.entities) == 1
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "")] or ([] if strict else fs)
                        for e, fs in row.items()}
                 row = {e: fs for e, fs in row.items() if fs}
+            row = focus_row(row, quals, date_row)
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}
