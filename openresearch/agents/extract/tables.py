@@ -78,6 +78,9 @@ def _prev_paragraph(text: str, start: int) -> tuple[int, int] | None:
     return _line(text, pos - 1) if text[pos - 1] != "\n" else None
 
 
+_IMAGE_ONLY = re.compile(r"(?:!\[[^\]\n]*\]\([^)\n]*\)\s*)+")
+
+
 def table_row(text: str, pos: int) -> TableRow | None:
     """The table row holding `pos`, with its table's header, labels and caption; None outside a table body row
     (a header row itself, or a lone line with a pipe)."""
@@ -92,6 +95,10 @@ def table_row(text: str, pos: int) -> TableRow | None:
     if len(rows) < 2:
         return None
     caption_span = _prev_paragraph(text, rows[0][0])
+    for _ in range(2):  # a chart image between the heading and its table ("![ec2_chart](...)") captions nothing
+        if caption_span is None or not _IMAGE_ONLY.fullmatch(text[caption_span[0]:caption_span[1]].strip()):
+            break
+        caption_span = _prev_paragraph(text, caption_span[0])
     caption = text[caption_span[0]:caption_span[1]] if caption_span else ""
     header = [c.text for c in split_cells(text, *rows[0])]
     if _looks_like_data(header):
