@@ -89,6 +89,8 @@ def test_an_entrys_default_is_its_terms_since_the_version_that_added_it(tmp_path
     assert ("zorbtool", "zorb_http_timeout", "30", "s", "default, added in 0.1.7") in obs
     assert ("zorbtool", "zorb_http_retries", "3", None, "default, added in 0.7.21") in obs
     assert not any(e == "added" for e, *_ in obs)
+    # the note is a fact of its own: the version that brought the setting, shown as the note says it
+    assert ("zorbtool", "zorb_http_timeout", "0.1.7", "version", "added in") in obs
     page = tmp_path / "settings.md"
     page.write_text(SETTINGS, "utf-8")
     obs = _obs(page, "What are zorbtool's default values for the number of downloads?")
@@ -167,3 +169,9 @@ def test_a_default_is_chosen_before_the_figures_that_say_the_rows_words() -> Non
     first = answer_section(p, {"Q-1": [entry, readme]}, []).sentences[0]
     assert first.text.startswith("HTTP read timeout (ZORB_HTTP_TIMEOUT): zorbtool 30 s") and \
         first.citations == ["E-000000000001"]  # the default, though only the other figure says "reads"
+    note = ev("E-000000000003", "added in 0.1.7", "added in")
+    note.observations[0] = note.observations[0].model_copy(update={"value": 1007000.0, "unit": "version",
+                                                                   "raw_value": "0.1.7", "raw_unit": "version"})
+    first = answer_section(p, {"Q-1": [note, entry, readme]}, []).sentences[0]
+    assert first.text.startswith("HTTP read timeout (ZORB_HTTP_TIMEOUT): zorbtool 30 s (default) [E-000000000001]; "
+                                 "added in 0.1.7 [E-000000000003]")  # the default, then since when the setting exists

@@ -77,6 +77,7 @@ from openresearch.agents.extract.releases import (
     heading_observations,
     release_asked,
     release_heading,
+    version_note,
 )
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
@@ -827,6 +828,8 @@ class DeterministicExtractor:
             # "## 1.19.0 - 2025/07/30": the release's date (no heading above it makes it conditional)
             heading = read = heading_observations(quote, found, ctx_entity)
         term = defined_term(source.text, start) if row is None else None
+        if read is None and row is None and (note := version_note(quote, term, ctx_entity)):
+            heading = read = note  # "added in 0.1.7" under "ZORB_HTTP_TIMEOUT": since when the setting exists
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
         if read is None and (read := label_line(quote, found, ctx_entity, term)) and (

@@ -46,6 +46,20 @@ VERSION_NOTE = re.compile(r"^(?:added|introduced|changed|deprecated|removed|avai
                           r"(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\S*\.?$", re.I)
 
 
+def version_note(text: str, term: str | None, entity: str | None) -> list[ObservationIn] | None:
+    """A reference entry's version note as a fact of the entry's setting: "added in 0.1.7" under the heading
+    "ZORB_HTTP_TIMEOUT" of a page about zorbtool -> zorbtool, zorb_http_timeout = 0.1.7 (version), condition
+    "added in". None when `text` is no such note or the entry's term or subject is unknown."""
+    m = VERSION_NOTE.match(text.strip())
+    if m is None or not term or not entity:
+        return None
+    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
+
+    version = re.search(r"v?\d+(?:\.\d+)+[\w.+-]*", text).group(0).rstrip(".")  # type: ignore[union-attr]
+    verb = " ".join(text.strip().split()[:2]).lower()
+    return [ObservationIn(entity=entity, metric=term_metric(term), value=version, unit="version", condition=verb)]
+
+
 class Release(NamedTuple):
     name: str | None  # the product the heading names, as written ("zorbd"), if it names one
     version: str  # as written ("v1.19.0", "1.27.2")

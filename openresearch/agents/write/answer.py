@@ -375,8 +375,19 @@ def cell_values(found: list[Found], absolute: int = 4, relative: int = 3) -> lis
     return [f for f in found if not _relative(f)][:absolute] + claims[:relative]
 
 
+def figure_text(f: Found, condition: str) -> str:
+    """A figure as a cell writes it, its condition in brackets; the version that brought a setting as its
+    note says it ("added in 0.1.7", not "0.1.7 (added in)")."""
+    if _is_version_note(f):
+        return f"{f.obs.condition} {f.text}"
+    return f"{f.text}{condition}"
+
+
+_VERSION_NOTE_WORDS = re.compile(r"(?:added|introduced|changed|deprecated|removed|available|new) (?:in|since)", re.I)
+
+
 def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
-    return _p(lang, "join").join(f"{f.text}{_cond(lang, f)} {_cites(f)}" for f in found[:limit])
+    return _p(lang, "join").join(f"{figure_text(f, _cond(lang, f))} {_cites(f)}" for f in found[:limit])
 
 
 def _releases(found: list[Found]) -> bool:
@@ -611,8 +622,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 # (before the figures that say the row's words are chosen: the default that says "requests" over a
                 # figure that says "reads" and is no default)
                 strict = len(plan.entities) == 1
-                row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "")] or ([] if strict else fs)
-                       for e, fs in row.items()}
+                row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
+                    f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
                 row = {e: fs for e, fs in row.items() if fs}
             row = focus_row(row, quals, date_row)
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
@@ -838,7 +849,12 @@ def headline(found: list[Found]) -> Found:
     """A cell's headline figure: its first measured value (the row's order: what says the attribute's words, best
     supported), a source's own finding before one it only reports."""
     measured = cell_values(found)
-    return min(measured, key=lambda f: (f.obs.role != "own", measured.index(f)))
+    # the version that brought a setting ("added in 0.1.7") is a note of the cell, never its headline
+    return min(measured, key=lambda f: (f.obs.role != "own", _is_version_note(f), measured.index(f)))
+
+
+def _is_version_note(f: Found) -> bool:
+    return f.obs.unit == "version" and bool(_VERSION_NOTE_WORDS.fullmatch(f.obs.condition or ""))
 
 
 _RECOMMEND = re.compile(r"\b(?:recommend\w*|best (?:choice|option|fit)|go with|choose|pick|prefer\w*|ideal for|"
@@ -870,7 +886,7 @@ def _selection(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[C
         lower = any(k in (metric or "") for k in _LOWER_IS_BETTER)
         best.sort(key=lambda ef: ef[1].quantity.value, reverse=not lower)
         top, rest = best[0], best[1:]
-        why = ", ".join(_p(lang, "versus", entity=e, v=f"{f.text}{_cond(lang, f)} {_cites(f, 1)}")
+        why = ", ".join(_p(lang, "versus", entity=e, v=f"{figure_text(f, _cond(lang, f))} {_cites(f, 1)}")
                         for e, f in [top, *rest])
         text = _p(lang, "recommend", req=req, entity=top[0], why=why)
         out.append(Sentence(text=text, citations=[c for _, f in best for c in cite_ids(f, 1)]))
