@@ -175,3 +175,35 @@ def test_a_default_is_chosen_before_the_figures_that_say_the_rows_words() -> Non
     first = answer_section(p, {"Q-1": [note, entry, readme]}, []).sentences[0]
     assert first.text.startswith("HTTP read timeout (ZORB_HTTP_TIMEOUT): zorbtool 30 s (default) [E-000000000001]; "
                                  "added in 0.1.7 [E-000000000003]")  # the default, then since when the setting exists
+
+
+def test_a_row_of_a_settings_own_key_holds_that_key_and_its_version_note() -> None:
+    from openresearch.agents.write.answer import metric_table
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    def ev(eid: str, quote: str, metric: str, value: float, unit: str, raw: str, condition: str) -> EvidenceView:
+        return EvidenceView(id=eid, quote=quote, type="statistic", score=0.5,
+                            source=SourceView(id="S-env", url="local:///docs/env.md", title="env"),
+                            entities=["zorbtool"],
+                            observations=[ObservationView(id=f"O-{eid}", entity="zorbtool", metric=metric, value=value,
+                                                          unit=unit, raw_value=raw, raw_unit=unit,
+                                                          condition=condition)])
+
+    items = [ev("E-000000000001", "Timeout (in seconds) for HTTP requests. (default: 30 s)", "zorb_http_timeout",
+                30000.0, "ms", "30", "default"),
+             ev("E-000000000002", "Timeout (in seconds) for uploads. (default: 900 s)", "zorb_upload_http_timeout",
+                900000.0, "ms", "900", "default"),
+             ev("E-000000000003", "added in 0.1.43", "zorb_concurrent_builds", 1043000.0, "version", "0.1.43",
+                "added in"),
+             ev("E-000000000004", "added in 0.1.45", "zorb_concurrent_installs", 1045000.0, "version", "0.1.45",
+                "added in")]
+    q = ("What are zorbtool's default values for the HTTP timeout (ZORB_HTTP_TIMEOUT), the number of concurrent builds "
+         "(concurrent-builds) and the number of concurrent installs (concurrent-installs)?")
+    attributes = ["HTTP timeout (ZORB_HTTP_TIMEOUT)", "number of concurrent builds (concurrent-builds)",
+                  "number of concurrent installs (concurrent-installs)"]
+    p = Plan(question=q, kind="overview", entities=["zorbtool"], attributes=attributes,
+             metrics=["zorb_http_timeout", "concurrent_builds", "concurrent_installs"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["zorbtool"])])
+    table = metric_table(p, items)
+    cells = {label: [f.text for f in row.get("zorbtool", [])] for label, row in table.items()}
+    assert cells == {attributes[0]: ["30 s"], attributes[1]: ["0.1.43"], attributes[2]: ["0.1.45"]}

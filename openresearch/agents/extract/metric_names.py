@@ -313,6 +313,8 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     for ("startup time" is never answered by MB/s, "parsing throughput" never by ms)."""
     if metric == wanted or same_family(metric, wanted):
         return True
+    if unit == "version":  # the version that brought a setting answers that setting alone, named whole
+        return bool(_words(wanted)) and set(_words(wanted)) <= set(_words(metric))
     shared = _shared(metric, wanted)
     if not shared:
         return False

@@ -423,7 +423,7 @@ _QUALIFIER = re.compile(r"\s+(?:(?:for|during|in|on|at|under|with|across|when|wh
                         r"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every))\b.*$", re.I)
 
 
-_KEY_GLOSS = re.compile(r"\(\s*`?([A-Za-z][\w.-]*[A-Za-z0-9])`?\s*\)\s*$")
+KEY_GLOSS = re.compile(r"\(\s*`?([A-Za-z][\w.-]*[A-Za-z0-9])`?\s*\)\s*$")
 
 
 def keyword_like(word: str) -> bool:
@@ -449,7 +449,7 @@ def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
-    if (gloss := _KEY_GLOSS.search(attribute)) and keyword_like(gloss.group(1)):
+    if (gloss := KEY_GLOSS.search(attribute)) and keyword_like(gloss.group(1)):
         return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", gloss.group(1)).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)

@@ -34,7 +34,7 @@ from openresearch.agents.extract.metric_names import (
 )
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import asked_releases, release_asked
-from openresearch.agents.plan.attributes import metric_key, with_english
+from openresearch.agents.plan.attributes import KEY_GLOSS, keyword_like, metric_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import EXACT_UNITS, core_name, count_word
@@ -606,6 +606,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
+        # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
+        keyed = bool((gloss := KEY_GLOSS.search(label)) and keyword_like(gloss.group(1)))
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
@@ -615,6 +617,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 if any(names_what_was_measured(f.obs.metric, words) for f in merged):
                     merged = [f for f in merged if same_family(f.obs.metric, metric) or not only_the_kind_of_quantity(
                         f.obs.metric, words)]
+                if keyed:
+                    merged = _of_key(merged, metric, entity)
                 if merged:
                     row[entity] = merged
             if _ASKS_DEFAULTS.search(plan.question):
@@ -647,6 +651,20 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         table[label] = {e: spread(sorted(fs, key=lambda f: _extreme(f.obs.metric, metric)))
                         for e, fs in comparable_first(row).items()}
     return _one_row_each(table, quals_of)
+
+
+def _of_key(found: list[Found], key: str, entity: str) -> list[Found]:
+    """The figures of a setting's own key among those that share words with it: the key named whole, with the
+    fewest words besides (the product's name apart: "zorb_http_timeout" of zorb for "http_timeout" is it,
+    "zorb_upload_http_timeout" another setting); all of them when none names it whole."""
+    name = set(re.findall(r"[a-z0-9]+", entity.lower()))
+    own = set(key.split("_")) - name
+    extra = {id(f): len(words - own) for f in found
+             if own <= (words := set(re.findall(r"[a-z0-9]+", f.obs.metric.lower())) - name)}
+    if not extra:
+        return found
+    least = min(extra.values())
+    return [f for f in found if extra.get(id(f)) == least]
 
 
 # an attribute that asks for a product's settings as a whole ("default queue settings", "connection limits")
