@@ -250,13 +250,13 @@ def _compound(a: str, b: str) -> bool:
 def _shared(metric: str, wanted: str) -> set[str]:
     """The stems two metric names share, leaving out a stem only a compound shares with a word ("timeout" and
     "time": the time one waits is no time something took)."""
-    shared = _stems(metric) & _stems(wanted)
-    if not shared:
-        return shared
     a, b = _words(metric), _words(wanted)
-    return {st for st in shared if not a or not b or any(
-        x[:4] == st and y[:4] == st and not _compound(x, y) for x in a for y in b) or not any(
-        x[:4] == st for x in a) or not any(y[:4] == st for y in b)}
+
+    def only_compounds(stem: str) -> bool:
+        xs, ys = [x for x in a if x[:4] == stem], [y for y in b if y[:4] == stem]
+        return bool(xs and ys) and all(_compound(x, y) for x in xs for y in ys)
+
+    return {stem for stem in _stems(metric) & _stems(wanted) if not only_compounds(stem)}
 
 
 def shares_words(metric: str, wanted: str) -> bool:

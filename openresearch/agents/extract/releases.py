@@ -42,8 +42,8 @@ _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes",
 
 # a reference entry's note of the version that brought or changed it ("added in 0.1.7", "Deprecated since 2.3",
 # "New in version 3.2"): no release of its own, and no product named "added"
-VERSION_NOTE = re.compile(r"^(?:added|introduced|changed|deprecated|removed|available|new)\s+(?:in|since)\b"
-                          r"(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\S*\.?$", re.I)
+NOTE_VERBS = r"(?:added|introduced|changed|deprecated|removed|available|new)\s+(?:in|since)"
+VERSION_NOTE = re.compile(rf"^{NOTE_VERBS}\b(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\S*\.?$", re.I)
 
 
 def version_note(text: str, term: str | None, entity: str | None) -> list[ObservationIn] | None:

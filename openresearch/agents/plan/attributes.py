@@ -155,7 +155,6 @@ def lookup(question: str, language: str) -> Lookup | None:
             continue  # two things: a comparison, not a look-up
         if re.search(r"\w['’]s\s", attr):
             continue  # "What are quux's default values for the number of downloads?": quux's, not the downloads'
-
         if not attr and text.lower().startswith("where"):
             attr = "location"
         attr = attr.removeprefix("many ").strip()
@@ -432,6 +431,20 @@ def keyword_like(word: str) -> bool:
     return bool(re.search(r"[a-z0-9][_.-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]", word))
 
 
+def key_gloss(attribute: str) -> str | None:
+    """The setting's own key an attribute glosses itself with: "HTTP read timeout (ZORB_HTTP_TIMEOUT)",
+    "number of concurrent downloads (concurrent-downloads)"; a key joined only by "-" or "." restates the
+    attribute's own words (not "storage size (on-disk)", "parsing speed (twitter.json)")."""
+    m = KEY_GLOSS.search(attribute)
+    if m is None or not keyword_like(key := m.group(1)):
+        return None
+    if not re.search(r"_|[a-z][A-Z]", key):
+        own = {w[:4] for w in re.findall(r"[a-z0-9]+", attribute[:m.start()].lower())}
+        if not {w[:4] for w in re.findall(r"[a-z0-9]+", key.lower())} <= own:
+            return None
+    return key
+
+
 def attribute_head(attribute: str) -> str:
     """The quantity an attribute names, without what it is measured under ("build time for a 1,000-page site" ->
     "build time")."""
@@ -449,8 +462,8 @@ def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
-    if (gloss := KEY_GLOSS.search(attribute)) and keyword_like(gloss.group(1)):
-        return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", gloss.group(1)).replace("-", "_").replace(".", "_").lower()
+    if key := key_gloss(attribute):
+        return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)
     if known and not (known in _EVENTS and _SPAN_WORDS.search(attribute)):

@@ -33,8 +33,8 @@ from openresearch.agents.extract.metric_names import (
     word_stems,
 )
 from openresearch.agents.extract.observations import relative_baseline
-from openresearch.agents.extract.releases import asked_releases, release_asked
-from openresearch.agents.plan.attributes import KEY_GLOSS, keyword_like, metric_key, with_english
+from openresearch.agents.extract.releases import NOTE_VERBS, asked_releases, release_asked
+from openresearch.agents.plan.attributes import key_gloss, metric_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import EXACT_UNITS, core_name, count_word
@@ -383,7 +383,7 @@ def figure_text(f: Found, condition: str) -> str:
     return f"{f.text}{condition}"
 
 
-_VERSION_NOTE_WORDS = re.compile(r"(?:added|introduced|changed|deprecated|removed|available|new) (?:in|since)", re.I)
+_VERSION_NOTE_WORDS = re.compile(NOTE_VERBS, re.I)  # the condition of a version note ("added in")
 
 
 def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
@@ -607,7 +607,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
-        keyed = bool((gloss := KEY_GLOSS.search(label)) and keyword_like(gloss.group(1)))
+        keyed = key_gloss(label) is not None
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
@@ -846,9 +846,9 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
 
 
 MAX_ANSWER_CONFLICTS = 3
-_RELEASE = re.compile(r"\[?v?\d+(?:\.\d+)+[\w.+-]*\]?")
 TABLE_FIGURES = 3  # figures per comparison table cell
 MAX_RELEASES = 8  # release dates per cell when the question names the releases
+_RELEASE = re.compile(r"\[?v?\d+(?:\.\d+)+[\w.+-]*\]?")  # a release's version as a heading writes it
 
 
 def figures_per_cell(question: str, found: list[Found]) -> int:
