@@ -73,8 +73,7 @@ _SCRIPT_OPEN = re.compile(r"^\s*<(script|style)\b[^>]*>", re.I)
 
 def without_scripts(lines: list[str]) -> list[str]:
     """A Markdown page's lines with each inline `<script>` or `<style>` element (code, never text) taken out, and a
-    script that draws a chart replaced by the table of its figures (blank lines around it, offsets of the lines
-    after it unchanged in number only where no table is written)."""
+    script that draws a chart replaced by the table of its figures, with blank lines around it."""
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -87,6 +86,10 @@ def without_scripts(lines: list[str]) -> list[str]:
         j = i
         while j < len(lines) and not close.search(lines[j]):
             j += 1
+        if j == len(lines):  # never closed: a tag written in prose or a broken page, not an element to drop
+            out.append(lines[i])
+            i += 1
+            continue
         body = "\n".join(lines[i:j + 1])
         table = chart_table(body) if m.group(1).lower() == "script" else []
         out += ["", *table, ""] if table else [""]

@@ -207,3 +207,8 @@ def test_a_row_of_a_settings_own_key_holds_that_key_and_its_version_note() -> No
     table = metric_table(p, items)
     cells = {label: [f.text for f in row.get("zorbtool", [])] for label, row in table.items()}
     assert cells == {attributes[0]: ["30 s"], attributes[1]: ["0.1.43"], attributes[2]: ["0.1.45"]}
+
+
+def test_an_unclosed_script_tag_loses_no_text() -> None:
+    text = normalise_plain("Intro.\n\n<script>\n\nQuux keeps 2 GB per topic by default.\n")
+    assert "Quux keeps 2 GB per topic by default." in text
