@@ -60,7 +60,8 @@ def chart_table(script: str) -> list[str]:
     unit_m = _UNIT.search(axis_title)
     unit = next((g for g in unit_m.groups() if g), "") if unit_m else ""
     title = next((_text(t, 1) for t in _TITLE.finditer(script) if not axis or t.start() != axis.start()), "")
-    caption = ", ".join(p for p in (title, axis_title) if p)
+    # the axis title's unit is in every header; its words name the quantity only where no unit says it
+    caption = title if unit else ", ".join(p for p in (title, axis_title) if p)
     header = [f"{c} ({unit})" if unit and f"({unit})" not in c else c for c in categories]
     lines = [caption, ""] if caption else []
     lines += ["| | " + " | ".join(header) + " |", "|---" * (len(header) + 1) + "|"]
