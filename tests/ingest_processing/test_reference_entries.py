@@ -212,3 +212,13 @@ def test_a_row_of_a_settings_own_key_holds_that_key_and_its_version_note() -> No
 def test_an_unclosed_script_tag_loses_no_text() -> None:
     text = normalise_plain("Intro.\n\n<script>\n\nQuux keeps 2 GB per topic by default.\n")
     assert "Quux keeps 2 GB per topic by default." in text
+
+
+def test_a_release_heading_ends_the_entry_of_a_sub_heading_above_it() -> None:
+    from openresearch.agents.extract.definitions import defined_term
+
+    text = normalise_plain("# Change Log\n\n## [2.1.1] - 2025-02-16\n\n### quux-core ([`2.1.1`](https://x.org/2.1.1))\n\n"
+                           "- Fix a marker ([#838](https://x.org/838)).\n\n## [2.1.0] - 2025-02-15\n\n### Added\n\n"
+                           "- Add a 5 s timeout.\n")
+    assert defined_term(text, text.find("[2.1.0] - 2025-02-15")) is None  # no "quux-core" entry holds it
+    assert defined_term(text, text.find("Fix a marker")) == "quux-core"

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from openresearch.agents.extract.releases import VERSION_NOTE
+from openresearch.agents.extract.releases import VERSION_NOTE, release_heading
 from openresearch.ingest.documents import TERM, keyword_shape
 from openresearch.models import ObservationIn
 from openresearch.numbers import known_unit
@@ -89,6 +89,9 @@ def defined_term(text: str, start: int) -> str | None:
     para_end = text.find("\n\n", para_start)
     if m := _OPTION_HELP.match(text, para_start, para_end if para_end >= 0 else len(text)):
         return keyword(m.group("term"))
+    own = text[para_start:para_end if para_end >= 0 else len(text)]
+    if len(own) <= 80 and release_heading(own) is not None:
+        return None  # a change log's release heading opens a release, inside no entry ("### poetry-core" above)
     pos = para_start - 2
     for _ in range(_PARAGRAPHS):
         if pos <= 0 or start - pos > _REACH:
@@ -98,6 +101,8 @@ def defined_term(text: str, start: int) -> str | None:
         pos = cut
         if VERSION_NOTE.match(para):
             continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term
+        if len(para) <= 80 and release_heading(para) is not None:
+            return None  # an entry never runs past the release heading above it
         if _heading_like(para):
             first = para.split()[0]
             return keyword(para) if TERM.fullmatch(para) and keyword_shape(first) else None
