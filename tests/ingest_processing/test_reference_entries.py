@@ -222,3 +222,28 @@ def test_a_release_heading_ends_the_entry_of_a_sub_heading_above_it() -> None:
                            "- Add a 5 s timeout.\n")
     assert defined_term(text, text.find("[2.1.0] - 2025-02-15")) is None  # no "quux-core" entry holds it
     assert defined_term(text, text.find("Fix a marker")) == "quux-core"
+
+
+def test_named_releases_are_answered_in_the_questions_order_and_a_missing_one_is_said() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    def heading(eid: str, version: str, date: str, ordinal: float) -> EvidenceView:
+        return EvidenceView(id=eid, quote=f"[{version}] - {date}", type="statistic", score=0.5,
+                            source=SourceView(id="S-log", url="local:///docs/CHANGELOG.md", title="Change Log"),
+                            entities=["Quux"],
+                            observations=[ObservationView(id=f"O-{eid}", entity="Quux", metric="release_date",
+                                                          value=ordinal, unit="date", raw_value=date, raw_unit="date",
+                                                          condition=version)])
+
+    q = "When were Quux 1.1.5, 1.2.0rc1, 1.5.0 and 2.0.0 released?"
+    p = Plan(question=q, kind="overview", entities=["Quux"], attributes=["release date"], metrics=["released"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Quux"])])
+    items = [heading("E-000000000001", "2.0.0", "2025-01-05", 739256.0),
+             heading("E-000000000002", "1.2.0rc2", "2022-08-26", 738393.0),
+             heading("E-000000000003", "1.2.0rc1", "2022-08-22", 738389.0),
+             heading("E-000000000004", "1.1.5", "2021-03-04", 737853.0)]
+    first, gap = answer_section(p, {"Q-1": items}, []).sentences[:2]
+    assert first.text == ("Release date: Quux 1.1.5: 2021-03-04 [E-000000000004]; Quux 1.2.0rc1: 2022-08-22 "
+                          "[E-000000000003]; Quux 2.0.0: 2025-01-05 [E-000000000001].")  # no unasked 1.2.0rc2
+    assert gap.kind == "gap" and gap.text == "No figure found for Quux 1.5.0."

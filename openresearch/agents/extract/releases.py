@@ -131,6 +131,7 @@ class AskedRelease(NamedTuple):
     low: tuple[int, ...]
     high: tuple[int, ...]
     pre: str | None  # a pre-release the question names ("rc1" of "1.2.0rc1"), normalised; None for a release
+    written: str = ""  # as the question writes it ("1.2.0rc1", "0.19 to 0.22.1")
 
 
 def _parts(version: str) -> tuple[int, ...]:
@@ -155,7 +156,7 @@ def asked_releases(question: str) -> list[AskedRelease]:
     for m in _ASKED_VERSION.finditer(question):
         low = _parts(m.group(1).lower().replace(".x", ""))
         pre = re.sub(r"[-.]", "", m.group(2)).lower() if m.group(2) else None
-        out.append(AskedRelease(low, _parts(m.group(3)) if m.group(3) else low, pre))
+        out.append(AskedRelease(low, _parts(m.group(3)) if m.group(3) else low, pre, m.group(0)))
     return out
 
 

@@ -830,12 +830,19 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         if not row:  # asked for, and nothing found: said in one line, not left out
             out.append(Sentence(text=text, citations=[], key=False, kind="gap"))
             continue
+        unfound = [f"{e} {a.written}" for e, vs in row.items() if alone and _releases(vs)
+                   for a in asked_releases(plan.question)
+                   if not any(release_asked(f.obs.condition or "", [a]) for f in vs)]
         # it cites the table's figures too (the table is drawn from what the answer cites)
         shown = [c for vs in row.values() for c in _cited([headline(vs)] if not alone else _headline_first(vs),
                                                           figures_per_cell(plan.question, vs))]
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
+        if unfound:  # a release the question names whose date no source gives: said, not left out
+            gap = _p(lang, "missing", names=", ".join(unfound))
+            out.append(Sentence(text=gap[0].upper() + gap[1:] + ("。" if lang == "zh" else "."), citations=[],
+                                key=False, kind="gap"))
     if not any(s.citations for s in out):
         out.extend(best_statements(lang, items, plan.entities[:4], [w for a in plan.attributes for w in a.split()], 3))
     asked = _groups_for(groups, plan.entities or [g.entity for g in groups], plan.metrics)
