@@ -86,8 +86,8 @@ def test_an_entrys_default_is_its_terms_since_the_version_that_added_it(tmp_path
     page = tmp_path / "environment.md"
     page.write_text(ENVIRONMENT, "utf-8")
     obs = _obs(page, "What are zorbtool's default values for the HTTP timeout and the number of HTTP retries?")
-    assert ("zorbtool", "zorb_http_timeout", "30", "s", "default, added in 0.1.7") in obs
-    assert ("zorbtool", "zorb_http_retries", "3", None, "default, added in 0.7.21") in obs
+    assert ("zorbtool", "zorb_http_timeout", "30", "s", "default") in obs
+    assert ("zorbtool", "zorb_http_retries", "3", None, "default") in obs
     assert not any(e == "added" for e, *_ in obs)
     # the note is a fact of its own: the version that brought the setting, shown as the note says it
     assert ("zorbtool", "zorb_http_timeout", "0.1.7", "version", "added in") in obs

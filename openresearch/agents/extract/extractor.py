@@ -328,10 +328,10 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
         cut = text.rfind("\n\n", low, pos - 1)
         para = text[cut + 2 if cut >= 0 else low:pos].strip()
         pos = cut if cut >= 0 else low
-        if para and (RELEASE_HEADING.fullmatch(para) or VERSION_NOTE.match(para)):
-            # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release; a reference
-            # entry's "added in 0.1.7": its figures hold since that release
-            return para
+        if para and VERSION_NOTE.match(para):
+            continue  # a reference entry's "added in 0.1.7": a fact of its own (releases.version_note), no section
+        if para and RELEASE_HEADING.fullmatch(para):
+            return para  # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release
         if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \
                 not re.search(r"[.!?。！？;；,，)）]$", para) and not re.match(r"\d", para):
             if _SECTION.match(para):
