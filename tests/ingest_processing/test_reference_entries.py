@@ -247,3 +247,17 @@ def test_named_releases_are_answered_in_the_questions_order_and_a_missing_one_is
     assert first.text == ("Release date: Quux 1.1.5: 2021-03-04 [E-000000000004]; Quux 1.2.0rc1: 2022-08-22 "
                           "[E-000000000003]; Quux 2.0.0: 2025-01-05 [E-000000000001].")  # no unasked 1.2.0rc2
     assert gap.kind == "gap" and gap.text == "No figure found for Quux 1.5.0."
+
+
+def test_a_range_is_restated_as_its_source_writes_it() -> None:
+    from openresearch.agents.write.writer_deterministic import _values
+    from openresearch.models import EvidenceView, ObservationView, SourceView
+
+    quote = "[10-100x faster](https://x.org/BENCHMARKS.md) than zorbpip."
+    ev = EvidenceView(id="E-000000000001", quote=quote, type="statistic", score=0.5,
+                      source=SourceView(id="S-readme", url="local:///docs/README.md", title="README"),
+                      entities=["Quux"],
+                      observations=[ObservationView(id="O-1", entity="Quux", metric="speedup", value=10.0, unit="",
+                                                    raw_value="10-100", raw_unit="", condition="vs zorbpip")])
+    (values,) = _values([ev]).values()
+    assert [v.surface for v in values] == ["10-100"]  # not its low end, "10"

@@ -62,6 +62,9 @@ def rank_evidence(items: list[EvidenceView]) -> list[EvidenceView]:
 _GENERIC_METRICS = frozenset({"percentage", "size", "count", "port", "storage", "number", "value", "duration"})
 
 
+_RANGE = re.compile(r"\d\s?[-–~]\s?\d")
+
+
 def _values(items: list[EvidenceView]) -> dict[tuple[str, str, str], list[Value]]:
     """Observations grouped by (entity, metric, canonical unit), stated in the quote's own form."""
     groups: dict[tuple[str, str, str], list[Value]] = defaultdict(list)
@@ -69,7 +72,9 @@ def _values(items: list[EvidenceView]) -> dict[tuple[str, str, str], list[Value]
         for obs in ev.observations:
             if obs.metric in _GENERIC_METRICS:
                 continue
-            form = surface(ev.quote, obs.value, obs.unit)
+            raw = (obs.raw_value or "").strip()
+            # a range is written as its source writes it ("10-100x faster": "10-100", not its low end "10")
+            form = raw if _RANGE.search(raw) and raw in ev.quote else surface(ev.quote, obs.value, obs.unit)
             if form is not None:  # an observation whose number the quote lacks is not restated
                 groups[(obs.entity, obs.metric, obs.unit)].append(Value(form, ev, obs))
     return groups
