@@ -250,7 +250,7 @@ def test_named_releases_are_answered_in_the_questions_order_and_a_missing_one_is
 
 
 def test_a_range_is_restated_as_its_source_writes_it() -> None:
-    from openresearch.agents.write.writer_deterministic import _values
+    from openresearch.agents.write.writer_deterministic import _RANGE, _values
     from openresearch.models import EvidenceView, ObservationView, SourceView
 
     quote = "[10-100x faster](https://x.org/BENCHMARKS.md) than zorbpip."
@@ -261,3 +261,4 @@ def test_a_range_is_restated_as_its_source_writes_it() -> None:
                                                     raw_value="10-100", raw_unit="", condition="vs zorbpip")])
     (values,) = _values([ev]).values()
     assert [v.surface for v in values] == ["10-100"]  # not its low end, "10"
+    assert _RANGE.fullmatch("2–3 years") and not _RANGE.fullmatch("2023-10-02")  # a date is no range

@@ -62,7 +62,8 @@ def rank_evidence(items: list[EvidenceView]) -> list[EvidenceView]:
 _GENERIC_METRICS = frozenset({"percentage", "size", "count", "port", "storage", "number", "value", "duration"})
 
 
-_RANGE = re.compile(r"\d\s?[-–~]\s?\d")
+# two numbers joined by a dash ("10-100", "2–3"): a range; a date ("2023-10-02") is none
+_RANGE = re.compile(r"\D*\d+(?:\.\d+)?\s?[-–~]\s?\d+(?:\.\d+)?\D*")
 
 
 def _values(items: list[EvidenceView]) -> dict[tuple[str, str, str], list[Value]]:
@@ -74,7 +75,7 @@ def _values(items: list[EvidenceView]) -> dict[tuple[str, str, str], list[Value]
                 continue
             raw = (obs.raw_value or "").strip()
             # a range is written as its source writes it ("10-100x faster": "10-100", not its low end "10")
-            form = raw if _RANGE.search(raw) and raw in ev.quote else surface(ev.quote, obs.value, obs.unit)
+            form = raw if _RANGE.fullmatch(raw) and raw in ev.quote else surface(ev.quote, obs.value, obs.unit)
             if form is not None:  # an observation whose number the quote lacks is not restated
                 groups[(obs.entity, obs.metric, obs.unit)].append(Value(form, ev, obs))
     return groups
