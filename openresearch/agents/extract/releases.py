@@ -67,8 +67,10 @@ class Release(NamedTuple):
     date_at: int  # where the date starts in the heading (-1 without one)
 
 
+@lru_cache(maxsize=4096)
 def release_heading(text: str) -> Release | None:
-    """The release a heading line announces, or None when `text` is no release heading."""
+    """The release a heading line announces, or None when `text` is no release heading (cached: a definition
+    entry's term is looked for from every unit, past the same short paragraphs again and again)."""
     stripped = text.strip()
     m = RELEASE_HEADING.fullmatch(stripped)
     if m is None or VERSION_NOTE.match(stripped):
