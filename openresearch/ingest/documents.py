@@ -216,6 +216,18 @@ def _pipe_cells(line: str) -> list[str]:
 
 _UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}$")
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+# a Markdown backslash escape ("\\[number]", "\\*"): the character, not the backslash; inside a code span the
+# backslash is the text ("`\\.[jt]sx?$`")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+.!<>|-])")
+_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+
+
+def _unescaped(line: str) -> str:
+    out, at = [], 0
+    for m in _CODE_SPAN.finditer(line):
+        out += [_MD_ESCAPE.sub(r"\1", line[at:m.start()]), m.group()]
+        at = m.end()
+    return "".join([*out, _MD_ESCAPE.sub(r"\1", line[at:])])
 _LIST_TABLE = re.compile(r"^\s*(?:\.\.\s+list-table::|(?::{3,}|`{3,})\s*\{list-table\})")
 _LIST_ROW = re.compile(r"^(\s*)\*\s+-\s?(.*)$")
 _LIST_CELL = re.compile(r"^(\s+)-\s?(.*)$")
@@ -390,7 +402,7 @@ def normalise_plain(body: str) -> str:
                 paragraphs.append(_para(" ".join(current)))
                 current = []
             continue
-        clean = _MD_INLINE.sub("", _MD_MARK.sub("", line))
+        clean = _MD_INLINE.sub("", _MD_MARK.sub("", _unescaped(line) if "\\" in line else line))
         # an inline element's tags are no text: '<small class="added-in">added in 0.1.7</small>' says "added in
         # 0.1.7" (a tag standing alone on its line is markup, markup_lines; "<size>" without a closing tag stays)
         clean = _INLINE_ELEMENT.sub(r"\3", clean) if "</" in clean else clean

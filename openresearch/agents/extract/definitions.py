@@ -18,7 +18,7 @@ from functools import lru_cache
 from openresearch.agents.extract.releases import VERSION_NOTE, release_heading
 from openresearch.ingest.documents import TERM, keyword_shape
 from openresearch.models import ObservationIn
-from openresearch.numbers import known_unit
+from openresearch.numbers import canonical_unit, known_unit
 
 _REACH = 3000  # characters back from the figure to its entry's term
 _PARAGRAPHS = 10
@@ -142,15 +142,37 @@ def term_section(text: str, start: int, term: str) -> str | None:
     return None
 
 
+# the unit the description after an entry's default gives its values: "Default timeout of a test in
+# milliseconds.", "The number of seconds after which a test is considered slow"
+_DESCRIBED_UNIT = re.compile(r"\bin ([a-z]+)\s*(?:[.;)]|$)|\b(?:the )?number of ([a-z]+)\b", re.I)
+_DESCRIPTION = 3  # paragraphs after the figure that may describe its entry
+
+
 def entry_unit(text: str, start: int) -> str | None:
     """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
-    is expressed in seconds"), from the paragraph's start to `start`; None when it states none it knows."""
+    is expressed in seconds"), from the paragraph's start to `start`; else the one measure the description after
+    it names ("Default: 5000" over "Default timeout of a test in milliseconds."), up to the next heading; None when
+    it states none it knows, or names two."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
     for m in reversed(list(_ENTRY_UNIT.finditer(text, para_start, start))):
         word = next(g for g in m.groups() if g)
         if known_unit(word):
             return word.lower()
-    return None
+    named: set[str] = set()
+    pos = start
+    for _ in range(_DESCRIPTION):
+        end = text.find("\n\n", pos)
+        para = text[pos:end if end >= 0 else len(text)]
+        if pos > start and (_heading_like(para) or re.match(r"\s*(?:default(?: value)?|type)\s*:", para, re.I)):
+            break  # the next entry
+        for m in _DESCRIBED_UNIT.finditer(para):
+            word = next(g for g in m.groups() if g).lower()
+            if known_unit(word) and canonical_unit(word)[0] not in ("", word):
+                named.add(word)  # a measure ("milliseconds", "bytes"), not a count of things ("workers")
+        if end < 0:
+            break
+        pos = end + 2
+    return named.pop() if len(named) == 1 else None
 
 
 def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[ObservationIn]:

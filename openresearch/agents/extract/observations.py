@@ -75,6 +75,8 @@ _AT_RATE = re.compile(r"\bat\s+(?:an?\s+(?:\w+\s+)?(?:load|rate|throughput)\s+of
 # is nobody's measurement ("must not exceed 4,096 columns" is a limit, and stays)
 _MISSED = re.compile(r"(?:\bnot|\bnever|n't|\bunable to|\bfail(?:ed|s)? to)\s+(?:\w+\s+)?(?:sustain|reach|achieve|hit|"
                      r"attain|match|deliver|get|handle|come close to)\b[^,;.]{0,24}$", re.I)
+# a clause that only gives the default of the noun before its comma ("the test timeout, defaulting to 2 s")
+_ATTACHED = re.compile(r"\s*(?:which\s+)?(?:defaulting to|defaults? (?:to|is)|default(?: value)?:?)\s", re.I)
 _CLAUSE = re.compile(r"[;，；。:：]|,(?!\d{3})")  # "3,559" is one number, not two clauses
 _PERCENTILE = re.compile(r"\bp\s?(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st) percentile|(median|中位数?)", re.I)
 _PER_SECOND = re.compile(r"每秒|per second|/s\b|a second", re.I)
@@ -249,6 +251,8 @@ def cue_window(sentence: str, v: Value) -> tuple[str, str]:
         after += re.findall(r"^[A-Za-z]{0,24}", sentence[v.end + 30:])[0]
     pieces = _CLAUSE.split(before)
     own = pieces[-1]
+    if len(pieces) > 1 and _ATTACHED.match(own):
+        own = f"{pieces[-2]},{own}"  # "the test timeout, defaulting to 2000 ms": the default of the noun before it
     if len(pieces) > 1 and re.search(r"[:：]\W*$", before[:len(before) - len(own)]) and len(own.strip()) < 12:
         own = f"{pieces[-2]}: {own}"  # "Cardinality: 10k series", "最大列数：4096": the key names the value
     return own, _CLAUSE.split(after)[0]
@@ -428,7 +432,8 @@ def _until(text: str, v: Value) -> str | None:
 
 _PHRASE_LEAD = re.compile(r"^(max(?:imum)?|min(?:imum)?|default|largest|smallest|highest|lowest)$", re.I)
 _PHRASE_LINK = re.compile(
-    r"(?:\s+(?:is|are|was|were|of|defaults? to|(?:is|are) (?:set|limited|capped|fixed|restricted) (?:to|at)|"
+    r"(?:,\s*(?:which\s+)?defaulting to|"
+    r"\s+(?:is|are|was|were|of|defaults? to|(?:is|are) (?:set|limited|capped|fixed|restricted) (?:to|at)|"
     r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*[:=])\s+(?:up to\s+|about\s+|around\s+|approximately\s+|"
     r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
     r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)\s*[:=]?\s*$", re.I)
@@ -453,8 +458,12 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     units" (max_pattern_length, in code units), "the default cache is 4096 entries" (cache, default), "Sets the
     maximum depth (default 250)". The phrase must start with a limit word (maximum, minimum, default, ...) or
     the count must name what it counts; "The answer is 42" names nothing."""
-    if v.kind not in ("bare", "year") or (v.kind == "year" and not v.raw.isdigit()):
+    # a measure no list names is its noun phrase's too ("the test timeout is 2000 milliseconds")
+    measure = v.kind in ("time", "size") and bool(v.unit)
+    if (v.kind not in ("bare", "year") and not measure) or (v.kind == "year" and not v.raw.isdigit()):
         return None
+    if measure and re.match(r"\s*(?:of\s+[^,.;]{0,40}?\s+)?(?:every|per|each|a|an)\s+(?:\d|[a-z]+\b)", text[v.end:]):
+        return None  # "1500 seconds of query time every 30 seconds": a quota per window, no value of the phrase
     before = text[since:v.start]
     link = _PHRASE_LINK.search(before)
     if link is None:
@@ -479,7 +488,7 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
         phrase.insert(0, w)
     while phrase and phrase[0].lower() == "of":
         phrase.pop(0)
-    defaults_to = re.match(r"\s+defaults? to\b", link.group(0), re.I) is not None
+    defaults_to = re.match(r",?\s*(?:which\s+)?default(?:s|ing)? to\b", link.group(0), re.I) is not None
     if not phrase and defaults_to:
         phrase = ["default", "value"]  # "... and defaults to 3600": the default of what the passage defines
     if not phrase or phrase[-1].lower() == "of":
@@ -488,8 +497,8 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     lead = phrase.pop(0).lower() if _PHRASE_LEAD.match(phrase[0]) else kind
     if not phrase and lead and not kind:
         phrase = ["value"]  # "the default is 4": the value of what the passage defines (definitions.py)
-    noun = _COUNT_NOUN_AFTER.match(text[v.end:])
-    unit = noun.group(1) if noun and noun.group(1).split()[-1] not in _NOT_NOUNS and \
+    noun = None if measure else _COUNT_NOUN_AFTER.match(text[v.end:])
+    unit = v.unit if measure else noun.group(1) if noun and noun.group(1).split()[-1] not in _NOT_NOUNS and \
         noun.group(1).split()[0] not in _PHRASE_STOP else ""  # "250 for patterns" counts nothing
     if not phrase or not (lead or unit) or any(w[0].isdigit() for w in phrase):
         return None

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from openresearch.agents.extract.extract_rules import Mention
 
 DATE = r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})"
-_VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)\.?\d*)?)\]?"
+_VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)\]?"
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
                              r"(?:in|for|with) |release notes for )?"

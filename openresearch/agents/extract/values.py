@@ -19,7 +19,8 @@ _RATE = (r"(?:[KMGT]i?B|kB|bytes?|(?:kilo|mega|giga|tera)bytes?)(?:/sec(?:ond)?\
          r"rows?/s(?:ec)?|rows per second|samples/s(?:ec)?|samples per second|(?:data )?points per second|"
          r"points/s|field writes per second|writes/s(?:ec)?|writes per second|inserts/s|inserts per second|"
          r"queries per second|queries/s|行/秒|条记录/秒")
-_TIME = (r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?(?! old)|"
+_TIME = (r"milliseconds?|microseconds?|nanoseconds?|"
+         r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?(?! old)|"
          r"秒|分钟|小时|天|个月|s|h")
 _SPAN = r"days?|weeks?|months?|years?"
 _SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes?|"
