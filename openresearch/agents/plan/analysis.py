@@ -118,6 +118,9 @@ class Analyzer:
             found.append(owner)  # "What are zorbd's default settings ...?": what owns what is asked
         if language == "zh":
             found = _zh_compared(text, found)
+        if language == "en" and _ASKS_SETTINGS.search(text):
+            # "the default values of testTimeout, maxConcurrency and retry_limit": keys of settings, not products
+            found = [f for f in found if not _SETTING_KEY.fullmatch(f[1])]
         named = found
         found = _in_context(text, found)
         found = _versions(text, found, asks_release_dates(text, language))
@@ -312,6 +315,8 @@ _COMPARED = re.compile(
     r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:on|in terms of|by|across|regarding|with respect to|for)\s|"
     r"\bhow\s+(?:do|does|did)\s+(?P<b>.+?)\s+(?:compare|differ|stack up|perform)\b|"
     r"\b(?:between|among)\s+(?P<c>.+?)\s+(?:on|in terms of|regarding|for|when)\s|"
+    # "I'm choosing between A, B and C.": the list ends the sentence
+    r"\b(?:between|among)\s+(?P<e>[^.?!,]+(?:,[^.?!,]+)+?)\s*[.?!]?\s*$|"
     # "When were the A, B and C releases published?", "When did A and B ship their last versions?": the dates of
     # each one's releases, compared
     rf"^\s*when\s+(?:was|were|did|are|is)\s+(?:the\s+)?(?:(?:recent|latest|last|first|major|minor)\s+)?"
@@ -339,7 +344,12 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
     return named if len({n for _, n in named}) >= 2 else kept
 
 
-_VERSION = r"v?\d+(?:\.\d+){0,2}(?:\.x|[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)\.?\d*)?(?![\w.])"
+# a question for settings by their keys, and a key's shape: lower camel case of words ("testTimeout", not "macOS",
+# "jQuery" or "iPhone", whose first part is no word) or snake case ("max_client_conn")
+_ASKS_SETTINGS = re.compile(r"\bdefault(?:s|\s+values?|\s+settings?)?\b|\b(?:settings|options|parameters|"
+                            r"configuration)\b", re.I)
+_SETTING_KEY = re.compile(r"[a-z]{3,}(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_VERSION = r"v?\d+(?:\.\d+){0,2}(?:\.x|[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)(?:[-.]?\d+)?)?(?![\w.])"
 _VERSIONS_AFTER = re.compile(rf"\s+({_VERSION}(?:\s*(?:,|and|or|&|vs\.?|versus|和|与|及|、)\s*{_VERSION})*)")
 
 
@@ -401,7 +411,7 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
     m = _COMPARED.search(first)
     if not m:
         return []
-    group = next(g for g in ("a", "b", "c", "d") if m.group(g) is not None)
+    group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g) is not None)
     start, span = m.start(group), m.group(group)
     out: list[tuple[int, str]] = []
     for piece in re.finditer(r"[^,]+", span):
@@ -436,8 +446,18 @@ def _kind(text: str, language: Language, n_entities: int) -> str:
     if re.match(r"\s*(?:compare|comparing|contrast)\b", first) or first.startswith(("对比", "比较")):
         return "comparison"  # "Compare A and B ... Which figures are comparable?" compares; it does not choose
     markers = ZH_KIND_MARKERS if language == "zh" else EN_KIND_MARKERS
+    # what the question asks is in its asking sentences: "I'm choosing between A and B. What is each one's default
+    # timeout?" asks for figures (the first sentence says why); "... Which should I use?" asks to choose
+    sentences = re.findall(r"[^.?!。？！]+(?:[.?!。？！]+|$)", lowered)
+    asking = [s for s in sentences if s.rstrip().endswith(("?", "？"))]
+    if asking and len(asking) < len(sentences):
+        lowered = " ".join(asking)
     # a relative "which" ("the unit from which objects are carved") asks nothing
-    lowered = re.sub(r"\b(?:from|in|by|on|of|to|at|with|for|through|under|into|onto)\s+which\b", " ", lowered)
+    lowered = re.sub(r"\b(?:from|in|by|on|of|to|at|with|for|through|under|into|onto|above|below|beyond|over|after|"
+                     r"before|during|within|upon|against|past|behind)\s+which\b", " ", lowered)
+    # "in which version was X added?" asks when, not which thing to choose
+    lowered = re.sub(r"\bwhich\s+(?:[\w.-]+\s+)?(?:versions?|releases?|majors?|minors?|years?|dates?|months?|days?)\b",
+                     " ", lowered)
     hit = {kind for kind, words in markers for w in words
            if (w in lowered if language == "zh" else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered))}
     # an explicit why/trend outranks "two names were mentioned"; a bare "how" about two names compares them

@@ -113,11 +113,27 @@ _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
                           r"(?:the\s+)?\u2400[\s\u2400,]*(?:(?:and|or)\s+\u2400\s*)?[?.]?\s*$", re.I)
 # "What are X's default A and B for C?": the attributes the question asks of its owner, and what they are of
-_EN_OWNED = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+\u2400\s*['’]s\s+(.+?)"
-                       r"(?:\s+(?:for|of|in|on|under|with|when|across)\s+[^?]+)?\s*[?.]?\s*$", re.I)
+# An asking sentence after others, or after an adverbial ("I'm choosing between A and B. Out of the box, what is each
+# one's default X, its Y and Z?"), asks the same; "each one's" and "their" own what is asked as the name does
+_OWNED_AT = (r"(?:^|(?<=[.?!,;:]\s))\s*(?:what|which)\s+(?:is|are|was|were)\s+"
+             r"(?:\u2400\s*['’]s|(?:each|every)\s+[\w-]+['’]s|their)\s+([^?]+?)"
+             r"(?:\s+(?:for|of|in|on|under|with|when|across)\s+[^?{}]+)?\s*(?:[?.](?=\s|$)|$)")
+_EN_OWNED = re.compile(_OWNED_AT.format(""), re.I)
+_FOR_OWNER = re.compile(r"\bfor\s+\u2400\s*,\s*(what|which)\s+(is|are|was|were)\s+the\s+", re.I)
+# "..., its default timeout for hooks, and the threshold ...": a "for" inside the list qualifies one item
+_EN_OWNED_LIST = re.compile(_OWNED_AT.format(","), re.I)
+
+
+def _owned(text: str) -> re.Match[str] | None:
+    """What a question asks of its owner: the words after "X's"; the "for ..." after them says of which, unless
+    they are a list the "for" is inside of (no settings word before it)."""
+    owned = _EN_OWNED.search(text)
+    if owned and not _SETTINGS_WORD.search(owned.group(1)) and "," in text[owned.end(1):owned.end()]:
+        return _EN_OWNED_LIST.search(text) or owned
+    return owned
 # "What are X's default settings for A (a1, a2), B and C?": the list after the settings word names the settings
 _SETTINGS_WORD = re.compile(r"\b(?:settings|parameters|options|limits|defaults|configuration|values|knobs)\s*$", re.I)
-_SETTINGS_OF = re.compile(r"\s+(?:for|of|in|on|under|across)\s+(.+?)\s*[?.]?\s*$", re.I)
+_SETTINGS_OF = re.compile(r"\s+(?:for|of|in|on|under|across)\s+([^?]+?)\s*(?:[?.](?=\s|$)|$)", re.I)
 MAX_SETTINGS = 12
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
@@ -127,7 +143,8 @@ _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.c
 _ENUM_MARK = re.compile(r"(?:^|(?<=[\s:,;]))(?:\(\s*(?:\d{1,2}|[a-h]|[ivx]{1,4})\s*\)|(?:\d{1,2}|[a-h])\))\s+")
 # where an item's noun phrase ends: a relative clause, a pronoun subject, an auxiliary verb ("the basic unit from
 # which small objects are carved", "size classes it uses", "kernel version is needed for ...")
-_PHRASE_END = re.compile(r"\s+(?:from which|in which|by which|on which|which|that|who|whose|where|it|they|we|you|"
+_PHRASE_END = re.compile(r"\s+(?:(?:from|in|by|on|at|to|for|with|within|above|below|beyond|over|under|after|before)"
+                         r"\s+which|which|that|who|whose|where|it|they|we|you|"
                          r"is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|exists?)\b.*$",
                          re.I)
 _FRAGMENT_WORDS = frozenset({"where", "which", "what", "how", "who", "why", "when", "do", "does", "did", "the", "a",
@@ -218,22 +235,26 @@ def _clean_item(item: str) -> str:
     item = re.sub(r"^\s*(?:which|what)\s+(?:(?!(?:is|are|was|were|be|been|has|have|had)\b)[\w-]+\s+){1,3}?"
                   r"(?!(?:is|are|was|were|be|been|has|have|had)\b)[a-z]+ed\s+(?=\w)", "", item, flags=re.I)
     item = re.sub(r"^\s*how (?:many|much)\s+", "", item, flags=re.I)
+    named = ""
     if len(item.split()) > 2 and not re.match(r"\s*how\b", item, re.I):  # "how long is ..." is read by _spans_asked
+        clause = _PHRASE_END.search(item)
+        if clause and (quoted := re.search(r"['‘\"“]([\w-]{2,24})['’\"”]", clause.group())):
+            named = f"\u27ee{quoted.group(1)}\u27ef"  # "the threshold above which a test is reported as 'slow'"
         item = _PHRASE_END.sub("", item)
     words = [w for w in item.strip(" .?!:;\"'“”()").split() if w]
     while words and words[0].lower() in _FRAGMENT_WORDS | {"on", "of", "in", "their", "its"}:
         words.pop(0)
     while words and words[-1].lower() in _FRAGMENT_WORDS:
         words.pop()
-    return " ".join(words).strip("-/ ")
+    return " ".join(words).strip("-/ ") + (named if words else "")
 
 
 # a version or a range of them ("v3.1", "4.3.x", "0.19 to 0.22.1") qualifies what is asked; it is no attribute
 _VERSIONS = re.compile(r"v?\d+(?:\.(?:\d+|x))*(?:\s*(?:to|-|–|through)\s*v?\d+(?:\.(?:\d+|x))*)?", re.I)
 # a question for the dates releases came out on: "When were the A releases published?", "When did B ship 2.0?"
 _EN_RELEASE_DATES = re.compile(r"^\s*(?:when|(?:on |in )?(?:what|which) (?:date|day|month|year)s?)\b[^?]{0,200}?\b"
-                               r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out)\b",
-                               re.I)
+                               r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out)\b"
+                               r"|\b(?:release|publication|ship) dates? (?:of|for)\b", re.I)
 _ZH_RELEASE_DATES = re.compile(r"(?:什么时候|何时|哪天|哪一天|哪年|哪一年)[^？?]{0,8}发布|发布(?:日期|时间)")
 
 
@@ -256,12 +277,16 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
         text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
     else:
-        text = re.sub(r"\u2400\s*\((?![^()]*[,，])[^()]*\)", " ", text)
-        text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)([\w/-]+(?: [\w/-]+)?)\)",
+        text = re.sub(r"\u2400\s*\((?![^()]*[,，])[^()]*\)", " \u2400 ", text)
+        # (a gloss of several alternatives, "(a/b/c)", lists examples: no name of the thing)
+        text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)(?![^()]*/[^()]*/)"
+                      r"([\w/-]+(?: [\w/-]+)?)\)",
                       "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
+    # "For X, what are the default values of A, B and C?" asks what X's are
+    text = _FOR_OWNER.sub(lambda m: f"{m.group(1)} {m.group(2)} \u2400's ", text) if language != "zh" else text
     asked_of = _EN_ASKED_OF.match(text) if language != "zh" else None
-    owned = _EN_OWNED.match(text) if language != "zh" and not asked_of else None
+    owned = _owned(text) if language != "zh" and not asked_of else None
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
@@ -462,7 +487,8 @@ def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
-    if key := key_gloss(attribute):
+    if (key := key_gloss(attribute)) or (keyword_like(attribute) and " " not in attribute and (key := attribute)):
+        # (an attribute that is a key itself, "testTimeout", is that key's metric too)
         return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)

@@ -283,7 +283,8 @@ def _extremes_only(metric: str, asked: Sequence[str]) -> bool:
     return all(_extreme(metric, m) for m in asked or [""])
 
 
-_FIGURE_WORD = re.compile(r"(?<![\w.,])(?<!\()(\d{1,3}(?:,\d{3})+|\d+)(?:\s?([kK])(?![\w]))?(?![.,]?\d)(?![A-Za-z])|"
+# (a version's parts are no figures: "12.0.0-beta-1", "1.2.0-rc.1")
+_FIGURE_WORD = re.compile(r"(?<![\w.,-])(?<!\()(\d{1,3}(?:,\d{3})+|\d+)(?:\s?([kK])(?![\w]))?(?![.,]?\d)(?![A-Za-z])|"
                           r"(?<=\()(\d{1,3}(?:,\d{3})+|\d+)(?![.,]?\d)(?![A-Za-z)])")
 
 

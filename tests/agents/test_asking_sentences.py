@@ -1,0 +1,74 @@
+"""A question of several sentences asks in its asking sentence; a context sentence before it ("I'm choosing between
+A, B and C.") names what is compared, not what kind of answer is wanted. Pre-release versions written with a dash
+("2.0.0-beta-1") are one version everywhere: in the question, in a change log's headings and in the answer. The
+names are made up."""
+
+from __future__ import annotations
+
+from openresearch.agents.extract.releases import asked_releases, release_asked, release_heading
+from openresearch.agents.plan.analysis import analyse
+from openresearch.agents.write.answer import answer_section, figure_words
+from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+CHOOSING = ("I'm choosing between Quux, Zorb, Blarg and FRB. Out of the box, with no configuration, what is each "
+            "tool's default per-request timeout, its default timeout for retries (first/second/last), and the "
+            "threshold above which a request is reported as 'slow'? Give units, and say where a tool uses other "
+            "defaults (e.g. in proxy mode).")
+
+
+def test_the_asking_sentence_decides_the_kind_and_names_the_attributes() -> None:
+    a = analyse(CHOOSING)
+    assert a.kind == "comparison"  # figures of each, not a recommendation
+    assert a.entities == ["Quux", "Zorb", "Blarg", "FRB"]  # the slash list glosses the retries: no names
+    assert a.attributes == ["default per-request timeout", "default timeout for retries", "threshold (slow)"]
+    # the same context sentence before a question that asks to choose
+    assert analyse("I'm choosing between Quux, Zorb and Blarg. Which should I use for small teams?").kind == \
+        "selection"
+    # a relative clause after a preposition asks nothing ("above which"), and the owner may be "each one's"
+    b = analyse("What is each library's maximum depth, and the size above which a document is streamed?")
+    assert b.kind != "selection"
+
+
+def test_release_dates_asked_without_when_and_pre_releases_written_with_dashes() -> None:
+    a = analyse("What were the release dates of Quux 10.0.0, 10.4.0, 12.0.0-beta-1 and 12.0.0-rc.1?")
+    assert a.entities == ["Quux"] and a.attributes == ["release date"] and a.metrics == ["released"]
+    heading = release_heading("12.0.0-beta-1 (2025-11-25)")
+    assert heading is not None and heading.version == "12.0.0-beta-1" and heading.date == "2025-11-25"
+    named = asked_releases(a.question)
+    assert release_asked("12.0.0-beta-1", named) and release_asked("12.0.0-rc.1", named)
+    assert not release_asked("12.0.0-beta-2", named)
+    # a version's parts are no figures the question asks under ("for 1,000 pages" is one)
+    assert figure_words("Quux 12.0.0-beta-1 and 12.0.0-rc.1 for 1,000 pages") == {"#1000"}
+
+
+def test_every_named_release_is_answered_whatever_digits_its_version_shares() -> None:
+    def heading(n: int, version: str, date: str) -> EvidenceView:
+        eid = f"E-{n:012d}"
+        return EvidenceView(id=eid, quote=f"{version} ({date})", type="statistic", score=0.5,
+                            source=SourceView(id="S-log", url="local:///docs/CHANGELOG.md", title="Changelog"),
+                            entities=["Quux"],
+                            observations=[ObservationView(id=f"O-{n}", entity="Quux", metric="release_date",
+                                                          value=float(date.replace("-", "")), unit="date",
+                                                          raw_value=date, raw_unit="date", condition=version)])
+
+    q = "What were the release dates of Quux 10.4.0, 11.0.0 and 12.0.0-beta-1?"
+    p = Plan(question=q, kind="overview", entities=["Quux"], attributes=["release date"], metrics=["released"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Quux"])])
+    items = [heading(1, "12.0.0-beta-1", "2025-11-01"), heading(2, "12.0.0-beta-2", "2025-11-26"),
+             heading(3, "11.0.0", "2024-11-11"), heading(4, "10.4.0", "2024-03-26")]
+    first = answer_section(p, {"Q-1": items}, []).sentences[0]
+    # "-1" of the question asks no figure "1": the dates whose heading writes no "01" stay
+    assert first.text == ("Release date: Quux 10.4.0: 2024-03-26 [E-000000000004]; Quux 11.0.0: 2024-11-11 "
+                          "[E-000000000003]; Quux 12.0.0-beta-1: 2025-11-01 [E-000000000001].")
+
+
+def test_keys_listed_for_their_defaults_are_attributes_not_names() -> None:
+    a = analyse("For Zorbly (current docs), what are the default values of retryDelay and idleTimeout (both in server "
+                "and client mode), max_open_files, retry and clearCache? In which Zorbly version was the retry "
+                "option added?")
+    assert a.entities == ["Zorbly"]
+    assert a.attributes == ["retryDelay", "idleTimeout", "max_open_files", "retry", "clearCache"]
+    assert a.metrics == ["retry_delay", "idle_timeout", "max_open_files", "retry", "clear_cache"]  # as entries read
+    assert a.kind != "selection"  # "in which version" asks when, nothing to choose
+    # a lower-case name whose first part is no word is a name ("macOS", "jQuery")
+    assert "jQuery" in analyse("What are the default settings of jQuery and Zorbly?").entities
