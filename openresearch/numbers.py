@@ -116,7 +116,7 @@ _SPACES = " \u00a0\u202f\u2009"
 _FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
 _NUM = (r"(?P<num>(?P<vf>\d*[" + "".join(_FRACTIONS) + r"])(?![\d.,])"
         r"|(?P<sp>\d{1,3}(?:[" + _SPACES + r"]\d{3})+(?:[.,]\d+)?)(?!\d|[" + _SPACES + r"]\d)"
-        r"|(?P<ap>\d{1,3}(?:['\u2019]\d{3})+(?:\.\d+)?)(?![\d'\u2019])"
+        r"|(?P<ap>\d{1,3}(?:['\u2019_]\d{3})+(?:\.\d+)?)(?![\d'\u2019_])"
         r"|(?P<eu>\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,})(?![\d.,])"
         r"|(?P<en>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])"
         r"|(?P<dc>\d+,\d+)(?![\d,.])"
@@ -141,7 +141,7 @@ def number_value(m: re.Match[str]) -> float:
     if m.group("sp") is not None:
         digits = re.sub(f"[{_SPACES}]", "", num).replace(",", ".")
     elif m.group("ap") is not None:
-        digits = re.sub("['\u2019]", "", num)
+        digits = re.sub("['\u2019_]", "", num)  # "1'000" (Swiss), "15_000" (as code writes it)
     elif m.group("eu") is not None:
         digits = num.replace(".", "").replace(",", ".")
     elif m.group("en") is not None:

@@ -5,6 +5,8 @@ are made up."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from openresearch.agents.extract.definitions import entry_unit
 from openresearch.agents.extract.observations import observations
 from openresearch.agents.extract.values import find_values
@@ -54,3 +56,39 @@ def test_a_measure_no_list_names_is_its_noun_phrases() -> None:
     assert read("The default idle timeout is 5 seconds.") == [("idle_timeout", "5", "seconds", "default")]
     assert read("The block size is 8 KB.") == [("block_size", "8", "KB", None)]
     assert read("The build took 5 seconds.") == []  # no noun phrase the figure is stated for
+
+
+def test_a_default_given_per_environment_is_the_settings_owners_under_each() -> None:
+    from openresearch.agents.extract.extract_rules import Mention
+    from openresearch.numbers import parse_quantity
+
+    assert parse_quantity("15_000").value == 15000.0  # digits grouped as code writes them
+    text = "Default: 5_000 in Frobnode, 15_000 if browser.enabled is true"
+    at = text.index("Frobnode")
+    got = observations(text, [Mention(at, at + len("Frobnode"), "Frobnode", "Frobnode")], set(), "Quux")
+    # the platform after "in" is where the default holds; the second figure of the pair is the same owner's
+    assert [(o.entity, o.value, o.condition) for o in got] == [
+        ("Quux", "5_000", "default, in Frobnode"), ("Quux", "15_000", "default, if browser.enabled is true")]
+
+
+def test_a_page_that_opens_with_one_asked_name_and_is_addressed_by_another_is_the_addressed_ones(
+        tmp_path: Path) -> None:
+    from openresearch.agents.extract.extractor import DeterministicExtractor
+    from openresearch.identity import AliasResolver
+    from openresearch.ingest.embed import HashEmbedder
+    from openresearch.ingest.local import parse_local_file
+    from openresearch.models import Plan, SubQuestion
+
+    page = tmp_path / "quux-docs-config-requesttimeout.md"
+    page.write_text("# requestTimeout\n\n- **Type:** `number`\n- **Default:** `5_000` in Frobnode, `15_000` if "
+                    "`browser.enabled` is `true`\n\nDefault timeout of a request in milliseconds.\n")
+    q = "For Quux, what are the default values of requestTimeout and retryDelay, and what Frobnode version is needed?"
+    plan = Plan(question=q, kind="comparison", entities=["Quux", "Frobnode"], attributes=["requestTimeout"],
+                metrics=["request_timeout"], sub_questions=[SubQuestion(id="Q-1", text=q, role="core",
+                                                                        entities=["Quux", "Frobnode"])])
+    x = DeterministicExtractor(HashEmbedder(), AliasResolver({}))
+    x.prepare_plan(plan)
+    items = x.extract(parse_local_file(page), plan.sub_questions[0], plan).items
+    got = {(o.entity, o.metric, o.value, o.unit) for i in items for o in i.observations}
+    assert got == {("Quux", "request_timeout", "5_000", "milliseconds"),
+                   ("Quux", "request_timeout", "15_000", "milliseconds")}

@@ -297,6 +297,11 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
     pattern = re.compile(rf"(?<![\w-]){re.escape(words)}(?![\w-])", flags)
     if pattern.search(source.title or "") or pattern.search(source.text[:_SUBJECT_CHARS]):
         return True
+    return _addressed(words, source)
+
+
+def _addressed(words: str, source: SourceDoc) -> bool:
+    """Whether a source's own address names `words`."""
     # its own address: "wibblet.org__docs_core.xml" for "Wibblet", "acme__wibd__core.xml" for "Acme wibd" (the
     # last word of a name tells it from its vendor's other products; "acme__frobq" is no page of "Acme Quillq")
     own = {entity_key(w) for w in address_words(source.url)}
@@ -706,9 +711,11 @@ class DeterministicExtractor:
                 # town") is about what it was found for; the name it never states is the plain one, so it
                 # meets a qualified same-name entity ("X, Indiana") only in the reader's eyes, never in a key
                 return self.by_qualifier(focus, source)
-        elif len(want) > 1 and len(present := [w for w in sorted(want) if _names_at_top(w, source)]) == 1:
+        elif len(want) > 1 and (present := [w for w in sorted(want) if _names_at_top(w, source)]) and (
+                len(present) == 1 or len(present := [w for w in present if _addressed(w, source)]) == 1):
             # a question about four products, a document that names one of them at its top (its title, its
-            # opening, its own address): the document is about that one
+            # opening, its own address): the document is about that one; of two it names, the one its own
+            # address names ("...-config-testtimeout.md" of Quux that opens "Default: 5000 in Node.js")
             return self.by_qualifier(present[0], source)
         return subject.dominant
 

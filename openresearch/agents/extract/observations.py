@@ -962,9 +962,12 @@ def _was_values(text: str, values: Sequence[Value]) -> set[int]:
 
 
 # between two figures of one quantity, each with its own qualifier: "1000 for action queues and 50000"
-_PARALLEL = re.compile(r"(?P<qualifier>\s+(?:for|on|in|with|under|at)\s+[^,;.()\d]{1,40}?)(?:,\s*|\s+)"
-                       r"(?:and|or|while|but)\s+(?:(?:it\s+is|is|was)\s+)?")
-_QUALIFIER_AFTER = re.compile(r"\s+(?:for|on|in|with|under|at)\s+[^,;.()\d]{1,40}?(?=\s*(?:[,;.()]|\band\b|$))")
+# (a qualifier's words may hold a dotted name: "in Node.js", "if browser.enabled is true"; a comma alone may join
+# the pair: "5_000 in Node.js, 15_000 if browser.enabled is true")
+_QUALIFIER_WORDS = r"(?:for|on|in|with|under|at|if|when|unless)\s+(?:[^,;.()\d]|\.(?=\w)){1,40}?"
+_PARALLEL = re.compile(rf"(?P<qualifier>\s+{_QUALIFIER_WORDS})(?:,\s*(?:(?:and|or|while|but)\s+)?|\s+"
+                       r"(?:and|or|while|but)\s+)(?:(?:it\s+is|is|was)\s+)?")
+_QUALIFIER_AFTER = re.compile(rf"\s+{_QUALIFIER_WORDS}(?=\s*(?:[,;()]|\.(?!\w)|\band\b|$))")
 
 
 # "builds 1000 pages in 2 s", "parses 1 GB of JSON in 0.5 s", "indexes 1 million documents in 40 minutes": the verb
@@ -1025,6 +1028,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     olds = _old_values(text, values)
     defaults: dict[int, str] = {}  # "the default cache is 4096 entries": the value's own limit kind
     qualifiers: dict[int, str] = {}  # "1000 for action queues and 50000 for ruleset queues": each figure's own
+    paired: dict[int, int] = {}  # the second figure of such a pair -> the first (the same setting's, the same owner's)
     old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
         _was_values(text, values)
     loads = _workloads(text, values)  # "builds 1000 pages in 283 ms": a time, and the work it took that long for
@@ -1086,6 +1090,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
                 defaults[v.start] = defaults[prev[0].start]
             qualifiers[prev[0].start] = pair.group("qualifier").strip()
             qualifiers[v.start] = after.group(0).strip()
+            paired[v.start] = prev[0].start
     measured = [(v, _named_by_subject(text, v, _widen(text, v, metric, mentions), mentions, rel, context_entity),
                  unit, rel)
                 for v, metric, unit, rel in measured if not _MISSED.search(text[max(0, v.start - 60):v.start])]
@@ -1124,6 +1129,11 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             continue  # "It ... 40-50x as fast": the document's own product, which this document does not name
         entity = _named_after(text, v, mentions) or by_subject or _entity(text, v, mentions, preferred,
                                                                            context_entity, own_skip)
+        if context_entity and entity != context_entity and any(
+                m.canonical == entity and m.surface in qualifiers.get(v.start, "") for m in mentions):
+            entity = context_entity  # "5_000 in Node.js, 15_000 if ...": where the figure holds, not whose it is
+        if v.start in paired and paired[v.start] in entity_at:
+            entity = entity_at[paired[v.start]]
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):
             continue
         if metric in ("born", "died") and _someone_elses_life(text[:v.start], entity):

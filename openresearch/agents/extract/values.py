@@ -41,7 +41,7 @@ _UNIT = rf"{_RATE}|%|％|percent|per cent|{_TIME}|{_SIZE}|{_MONEY}|倍|x|times|{
 _PERIOD = (r"(?:\s?/\s?|\s(?:per|a|an)\s)(?:hour|hr|h|month|mo|day|year|GB-month|GB|TiB|TB|million requests|"
            r"million|request|message)\b|/小时|/月|/天|每小时|每月")
 _VALUE = re.compile(
-    r"(?<![A-Za-z0-9_./#:])(?<![A-Za-z_]=)(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d*[½¼¾⅓⅔⅛⅜⅝⅞]|\d{1,3}(?:,\d{3})+(?:\.\d+)?|"
+    r"(?<![A-Za-z0-9_./#:])(?<![A-Za-z_]=)(?P<cur>US\$|\$|€|¥|￥)?(?P<num>\d*[½¼¾⅓⅔⅛⅜⅝⅞]|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+(?![\w])|"
     r"\d+(?:\.\d+)?)(?:\s?(?P<mag>万亿|百万|万|亿|千|thousand|million|billion|trillion|bn|mn|[kKMBG](?![A-Za-z0-9])))?"
     rf"(?:(?:\s(?P<adj>{_ADJECTIVE}))?\s{{0,2}}(?P<unit>{_UNIT})(?![A-Za-z]))?(?P<per>{_PERIOD})?")
 # (two spaces before a unit: a masked "[" of a link)
