@@ -33,7 +33,7 @@ CITE = re.compile(r"\[(E-[0-9a-f]{6,})\]", re.IGNORECASE)
 _CITE_RUN = re.compile(r"((?:\s*\[E-[0-9a-f]{6,}\])+[.。;；!?！？]?)", re.IGNORECASE)
 _URL = re.compile(r"<[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _VERSION = re.compile(r"\b[vV]?\d+(?:\.\d+){2,}\b")
-_THOUSANDS = re.compile(r"(?<=\d)[,\u202f\u2009](?=\d{3}(?!\d))")
+_THOUSANDS = re.compile(r"(?<=\d)[,_\u202f\u2009](?=\d{3}(?!\d))")  # "15_000" as code writes it
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?")
 _TAIL_HEADINGS = ("conflicts between sources", "evidence", "verification", "run metrics")
 

@@ -49,6 +49,7 @@ def test_numbers_drop_separators_ids_urls_and_glued_digits() -> None:
     text = (f"Quux had 3,559 people [{E1}] at 959k rows/s on m5.8xlarge with p99 of 12 ms, v3.0.5.0, "
             "see local://documents/doc7.txt; According to docs0: 1.4 million")
     assert S.numbers(text) == [3559, 959, 12, 1.4]
+    assert S.numbers("5_000 in one mode, 15_000 in the other") == [5000, 15000]  # digits grouped as code writes them
 
 
 def test_dates_are_normalised_in_several_forms() -> None:

@@ -121,6 +121,13 @@ class Analyzer:
         if language == "en" and _ASKS_SETTINGS.search(text):
             # "the default values of testTimeout, maxConcurrency and retry_limit": keys of settings, not products
             found = [f for f in found if not _SETTING_KEY.fullmatch(f[1])]
+        if language == "en" and len(found) >= 2:
+            # "what minimum Frobnode and Zorb versions does Quux 5.0 require?": what Quux needs, not compared with it;
+            # (a name an aside places the figures in, "(both in Frobnode and in browser mode)", is a condition)
+            required = [m.span("list") for m in _REQUIRED.finditer(text)]
+            required += [(m.start(1), m.end(1)) for m in _PLACED_IN.finditer(text)]
+            kept = [f for f in found if not any(s <= f[0] < e for s, e in required)]
+            found = kept if kept else found
         named = found
         found = _in_context(text, found)
         found = _versions(text, found, asks_release_dates(text, language))
@@ -344,6 +351,11 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
     return named if len({n for _, n in named}) >= 2 else kept
 
 
+# what a product needs ("minimum Frobnode and Zorb versions"), and the place an aside puts its figures in ("(both in
+# Frobnode and in browser mode)"): conditions of what is asked, no names compared
+_REQUIRED = re.compile(r"\b(?:minimum|min\.?|required|supported|compatible|oldest)\s+"
+                       r"(?P<list>(?:[^?.;]|\.(?=\w)){1,80}?)\s+versions?\b", re.I)
+_PLACED_IN = re.compile(r"\([^()]*?\b(?:in|on|under|with)\s+([^()\s,]+)[^()]*\)", re.I)
 # a question for settings by their keys, and a key's shape: lower camel case of words ("testTimeout", not "macOS",
 # "jQuery" or "iPhone", whose first part is no word) or snake case ("max_client_conn")
 _ASKS_SETTINGS = re.compile(r"\bdefault(?:s|\s+values?|\s+settings?)?\b|\b(?:settings|options|parameters|"

@@ -34,7 +34,7 @@ from openresearch.agents.extract.metric_names import (
 )
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import NOTE_VERBS, asked_releases, release_asked
-from openresearch.agents.plan.attributes import key_gloss, metric_key, with_english
+from openresearch.agents.plan.attributes import key_gloss, keyword_like, metric_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import EXACT_UNITS, core_name, count_word
@@ -43,7 +43,7 @@ from openresearch.identity import entity_key
 from openresearch.ingest.records.model import RECORD_KIND
 from openresearch.ingest.records.spec import since_year
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
-from openresearch.numbers import Quantity, normalise_condition, written_with_unit
+from openresearch.numbers import Quantity, canonical_unit, normalise_condition, written_with_unit
 
 ANSWER_ID = "answer"
 _LOWER_IS_BETTER = ("latency", "price", "cost", "bytes_per_sample", "storage", "memory")
@@ -170,10 +170,12 @@ _TIME_UNITS = frozenset({"ns", "us", "µs", "ms", "s", "min", "h"})
 
 def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it, with the unit its table's header gives it ("2.5 GB/s" for the row
-    "simdjson | 2.5" under "GB/s")."""
+    "simdjson | 2.5" under "GB/s"), or the unit its entry's description gives it ("Default: 5000" of an entry "...
+    in milliseconds": "5000 milliseconds")."""
     text = _quote_form(ev, obs)
     unit = obs.raw_unit or obs.unit
-    if text is not None and "|" in ev.quote and unit and unit not in _COUNT_UNITS and re.fullmatch(r"[\d.,\s]+", text):
+    if text is not None and unit and unit not in _COUNT_UNITS and re.fullmatch(r"[\d.,_\s]+", text) and (
+            "|" in ev.quote or canonical_unit(unit)[0] in ("ms", "MB") or canonical_unit(unit)[0].endswith("/s")):
         return f"{text} {unit}"
     return text
 
@@ -608,7 +610,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
-        keyed = key_gloss(label) is not None
+        keyed = key_gloss(label) is not None or (keyword_like(label) and " " not in label)  # or a key itself
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
