@@ -92,3 +92,10 @@ def test_a_page_that_opens_with_one_asked_name_and_is_addressed_by_another_is_th
     got = {(o.entity, o.metric, o.value, o.unit) for i in items for o in i.observations}
     assert got == {("Quux", "request_timeout", "5_000", "milliseconds"),
                    ("Quux", "request_timeout", "15_000", "milliseconds")}
+    # asked of Quux alone, the same page is still Quux's: its own address names it
+    alone = plan.model_copy(update={"entities": ["Quux"], "sub_questions": [
+        plan.sub_questions[0].model_copy(update={"entities": ["Quux"]})]})
+    x = DeterministicExtractor(HashEmbedder(), AliasResolver({}))
+    x.prepare_plan(alone)
+    items = x.extract(parse_local_file(page), alone.sub_questions[0], alone).items
+    assert {o.entity for i in items for o in i.observations} == {"Quux"}

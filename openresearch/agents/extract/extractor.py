@@ -701,7 +701,9 @@ class DeterministicExtractor:
             return named.pop()
         if len(want) == 1:
             (focus,) = want
-            if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]):
+            if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]) or (
+                    subject.dominant is None and _addressed(focus, source)):
+                # (a page its own address names it on: "quux-docs-config-requesttimeout.md" that never writes "Quux")
                 return self.by_qualifier(focus, source)
             if variant := name_variant(focus, source.text[:_SUBJECT_CHARS]):
                 return variant  # "Carl Reinhold Roth" for "Carl Roth": the source's own fuller name

@@ -610,7 +610,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
-        keyed = key_gloss(label) is not None or (keyword_like(label) and " " not in label)  # or a key itself
+        named_key = keyword_like(label) and " " not in label  # the question wrote the key itself ("hookTimeout")
+        keyed = key_gloss(label) is not None or named_key
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
@@ -621,7 +622,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                     merged = [f for f in merged if same_family(f.obs.metric, metric) or not only_the_kind_of_quantity(
                         f.obs.metric, words)]
                 if keyed:
-                    merged = _of_key(merged, metric, entity)
+                    merged = _of_key(merged, metric, entity, strict=named_key)
                 if merged:
                     row[entity] = merged
             if _ASKS_DEFAULTS.search(plan.question):
@@ -656,16 +657,17 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
     return _one_row_each(table, quals_of)
 
 
-def _of_key(found: list[Found], key: str, entity: str) -> list[Found]:
+def _of_key(found: list[Found], key: str, entity: str, strict: bool = False) -> list[Found]:
     """The figures of a setting's own key among those that share words with it: the key named whole, with the
     fewest words besides (the product's name apart: "zorb_http_timeout" of zorb for "http_timeout" is it,
-    "zorb_upload_http_timeout" another setting); all of them when none names it whole."""
+    "zorb_upload_http_timeout" another setting); all of them when none names it whole, unless the question named
+    the key itself (`strict`: "teardownTimeout" asked is no other key's timeout)."""
     name = set(re.findall(r"[a-z0-9]+", entity.lower()))
     own = set(key.split("_")) - name
     extra = {id(f): len(words - own) for f in found
              if own <= (words := set(re.findall(r"[a-z0-9]+", f.obs.metric.lower())) - name)}
     if not extra:
-        return found
+        return [] if strict else found
     least = min(extra.values())
     return [f for f in found if extra.get(id(f)) == least]
 
