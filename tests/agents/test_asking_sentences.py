@@ -64,7 +64,7 @@ def test_every_named_release_is_answered_whatever_digits_its_version_shares() ->
 
 def test_keys_listed_for_their_defaults_are_attributes_not_names() -> None:
     a = analyse("For Zorbly (current docs), what are the default values of retryDelay and idleTimeout (both in "
-                "Frobnode and in browser mode), max_open_files, retry and clearCache? In which Zorbly version was the "
+                "Frobnode and in proxy mode), max_open_files, retry and clearCache? In which Zorbly version was the "
                 "retry option added? And what minimum Frobnode and Blarg versions does Zorbly 5.0 require?")
     assert a.entities == ["Zorbly"]  # where the figures hold and what it needs are no names compared with it
     assert a.attributes == ["retryDelay", "idleTimeout", "max_open_files", "retry", "clearCache"]
@@ -83,14 +83,14 @@ def test_a_row_of_a_key_holds_that_keys_figures_each_with_the_unit_its_entry_giv
                                                           unit="ms", raw_value=raw, raw_unit="milliseconds",
                                                           condition="default")])
 
-    q = "For Zorbly, what are the default values of connectTimeout, idleTimeout and teardownTimeout?"
+    q = "For Zorbly, what are the default values of connectTimeout, idleTimeout and drainTimeout?"
     p = Plan(question=q, kind="overview", entities=["Zorbly"],
-             attributes=["connectTimeout", "idleTimeout", "teardownTimeout"],
-             metrics=["connect_timeout", "idle_timeout", "teardown_timeout"],
+             attributes=["connectTimeout", "idleTimeout", "drainTimeout"],
+             metrics=["connect_timeout", "idle_timeout", "drain_timeout"],
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbly"])])
     items = [default(1, "connect_timeout", "250", 250.0), default(2, "idle_timeout", "5_000", 5000.0)]
     text = " ".join(s.text for s in answer_section(p, {"Q-1": items}, []).sentences)
     # each row its own key's figure (not every delay or timeout), with the unit its entry's description gave
     assert "ConnectTimeout: Zorbly 250 milliseconds (default) [E-000000000001]." in text
     assert "IdleTimeout: Zorbly 5_000 milliseconds (default) [E-000000000002]." in text
-    assert "TeardownTimeout: no figure found for Zorbly." in text  # a key asked by name is no other key's timeout
+    assert "DrainTimeout: no figure found for Zorbly." in text  # a key asked by name is no other key's timeout

@@ -1,6 +1,6 @@
 """A configuration reference's entries as their shape writes them: a heading with its type after the keyword
 ("### `fooTimeout` \\[number]"), the default on a line of its own and the unit in the description after it; and a
-measure no list names, stated for its noun phrase ("the test timeout, defaulting to 2000 milliseconds"). The names
+measure no list names, stated for its noun phrase ("the call timeout, defaulting to 2000 milliseconds"). The names
 are made up."""
 
 from __future__ import annotations
@@ -63,12 +63,12 @@ def test_a_default_given_per_environment_is_the_settings_owners_under_each() -> 
     from openresearch.numbers import parse_quantity
 
     assert parse_quantity("15_000").value == 15000.0  # digits grouped as code writes them
-    text = "Default: 5_000 in Frobnode, 15_000 if browser.enabled is true"
+    text = "Default: 5_000 in Frobnode, 15_000 if proxy.enabled is true"
     at = text.index("Frobnode")
     got = observations(text, [Mention(at, at + len("Frobnode"), "Frobnode", "Frobnode")], set(), "Quux")
     # the platform after "in" is where the default holds; the second figure of the pair is the same owner's
     assert [(o.entity, o.value, o.condition) for o in got] == [
-        ("Quux", "5_000", "default, in Frobnode"), ("Quux", "15_000", "default, if browser.enabled is true")]
+        ("Quux", "5_000", "default, in Frobnode"), ("Quux", "15_000", "default, if proxy.enabled is true")]
 
 
 def test_a_page_that_opens_with_one_asked_name_and_is_addressed_by_another_is_the_addressed_ones(
@@ -81,7 +81,7 @@ def test_a_page_that_opens_with_one_asked_name_and_is_addressed_by_another_is_th
 
     page = tmp_path / "quux-docs-config-requesttimeout.md"
     page.write_text("# requestTimeout\n\n- **Type:** `number`\n- **Default:** `5_000` in Frobnode, `15_000` if "
-                    "`browser.enabled` is `true`\n\nDefault timeout of a request in milliseconds.\n")
+                    "`proxy.enabled` is `true`\n\nDefault timeout of a request in milliseconds.\n")
     q = "For Quux, what are the default values of requestTimeout and retryDelay, and what Frobnode version is needed?"
     plan = Plan(question=q, kind="comparison", entities=["Quux", "Frobnode"], attributes=["requestTimeout"],
                 metrics=["request_timeout"], sub_questions=[SubQuestion(id="Q-1", text=q, role="core",

@@ -142,8 +142,8 @@ def term_section(text: str, start: int, term: str) -> str | None:
     return None
 
 
-# the unit the description after an entry's default gives its values: "Default timeout of a test in
-# milliseconds.", "The number of seconds after which a test is considered slow"
+# the unit the description after an entry's default gives its values: "Default timeout of a call in
+# milliseconds.", "The number of seconds after which a call is considered slow"
 _DESCRIBED_UNIT = re.compile(r"\bin ([a-z]+)\s*(?:[.;)]|$)|\b(?:the )?number of ([a-z]+)\b", re.I)
 _DESCRIPTION = 3  # paragraphs after the figure that may describe its entry
 
@@ -151,7 +151,7 @@ _DESCRIPTION = 3  # paragraphs after the figure that may describe its entry
 def entry_unit(text: str, start: int) -> str | None:
     """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
     is expressed in seconds"), from the paragraph's start to `start`; else the one measure the description after
-    it names ("Default: 5000" over "Default timeout of a test in milliseconds."), up to the next heading; None when
+    it names ("Default: 5000" over "Default timeout of a call in milliseconds."), up to the next heading; None when
     it states none it knows, or names two."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
     for m in reversed(list(_ENTRY_UNIT.finditer(text, para_start, start))):

@@ -717,7 +717,7 @@ class DeterministicExtractor:
                 len(present) == 1 or len(present := [w for w in present if _addressed(w, source)]) == 1):
             # a question about four products, a document that names one of them at its top (its title, its
             # opening, its own address): the document is about that one; of two it names, the one its own
-            # address names ("...-config-testtimeout.md" of Quux that opens "Default: 5000 in Node.js")
+            # address names ("...-config-requesttimeout.md" of Quux that opens "Default: 5000 in Frobnode")
             return self.by_qualifier(present[0], source)
         return subject.dominant
 

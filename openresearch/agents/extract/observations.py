@@ -75,7 +75,7 @@ _AT_RATE = re.compile(r"\bat\s+(?:an?\s+(?:\w+\s+)?(?:load|rate|throughput)\s+of
 # is nobody's measurement ("must not exceed 4,096 columns" is a limit, and stays)
 _MISSED = re.compile(r"(?:\bnot|\bnever|n't|\bunable to|\bfail(?:ed|s)? to)\s+(?:\w+\s+)?(?:sustain|reach|achieve|hit|"
                      r"attain|match|deliver|get|handle|come close to)\b[^,;.]{0,24}$", re.I)
-# a clause that only gives the default of the noun before its comma ("the test timeout, defaulting to 2 s")
+# a clause that only gives the default of the noun before its comma ("the call timeout, defaulting to 2 s")
 _ATTACHED = re.compile(r"\s*(?:which\s+)?(?:defaulting to|defaults? (?:to|is)|default(?: value)?:?)\s", re.I)
 _CLAUSE = re.compile(r"[;，；。:：]|,(?!\d{3})")  # "3,559" is one number, not two clauses
 _PERCENTILE = re.compile(r"\bp\s?(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st) percentile|(median|中位数?)", re.I)
@@ -252,7 +252,7 @@ def cue_window(sentence: str, v: Value) -> tuple[str, str]:
     pieces = _CLAUSE.split(before)
     own = pieces[-1]
     if len(pieces) > 1 and _ATTACHED.match(own):
-        own = f"{pieces[-2]},{own}"  # "the test timeout, defaulting to 2000 ms": the default of the noun before it
+        own = f"{pieces[-2]},{own}"  # "the call timeout, defaulting to 2000 ms": the default of the noun before it
     if len(pieces) > 1 and re.search(r"[:：]\W*$", before[:len(before) - len(own)]) and len(own.strip()) < 12:
         own = f"{pieces[-2]}: {own}"  # "Cardinality: 10k series", "最大列数：4096": the key names the value
     return own, _CLAUSE.split(after)[0]
@@ -458,7 +458,7 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     units" (max_pattern_length, in code units), "the default cache is 4096 entries" (cache, default), "Sets the
     maximum depth (default 250)". The phrase must start with a limit word (maximum, minimum, default, ...) or
     the count must name what it counts; "The answer is 42" names nothing."""
-    # a measure no list names is its noun phrase's too ("the test timeout is 2000 milliseconds")
+    # a measure no list names is its noun phrase's too ("the call timeout is 2000 milliseconds")
     measure = v.kind in ("time", "size") and bool(v.unit)
     if (v.kind not in ("bare", "year") and not measure) or (v.kind == "year" and not v.raw.isdigit()):
         return None
@@ -962,8 +962,8 @@ def _was_values(text: str, values: Sequence[Value]) -> set[int]:
 
 
 # between two figures of one quantity, each with its own qualifier: "1000 for action queues and 50000"
-# (a qualifier's words may hold a dotted name: "in Node.js", "if browser.enabled is true"; a comma alone may join
-# the pair: "5_000 in Node.js, 15_000 if browser.enabled is true")
+# (a qualifier's words may hold a dotted name: "in Frobnode", "if proxy.enabled is true"; a comma alone may join
+# the pair: "5_000 in Frobnode, 15_000 if proxy.enabled is true")
 _QUALIFIER_WORDS = r"(?:for|on|in|with|under|at|if|when|unless)\s+(?:[^,;.()\d]|\.(?=\w)){1,40}?"
 _PARALLEL = re.compile(rf"(?P<qualifier>\s+{_QUALIFIER_WORDS})(?:,\s*(?:(?:and|or|while|but)\s+)?|\s+"
                        r"(?:and|or|while|but)\s+)(?:(?:it\s+is|is|was)\s+)?")
@@ -1131,7 +1131,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
                                                                            context_entity, own_skip)
         if context_entity and entity != context_entity and any(
                 m.canonical == entity and m.surface in qualifiers.get(v.start, "") for m in mentions):
-            entity = context_entity  # "5_000 in Node.js, 15_000 if ...": where the figure holds, not whose it is
+            entity = context_entity  # "5_000 in Frobnode, 15_000 if ...": where the figure holds, not whose it is
         if v.start in paired and paired[v.start] in entity_at:
             entity = entity_at[paired[v.start]]
         if entity is None or (entity, metric, v.raw, unit) in seen or (rel and entity == rel.baseline):

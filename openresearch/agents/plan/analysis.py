@@ -119,11 +119,11 @@ class Analyzer:
         if language == "zh":
             found = _zh_compared(text, found)
         if language == "en" and _ASKS_SETTINGS.search(text):
-            # "the default values of testTimeout, maxConcurrency and retry_limit": keys of settings, not products
+            # "the default values of requestTimeout, poolSize and retry_limit": keys of settings, not products
             found = [f for f in found if not _SETTING_KEY.fullmatch(f[1])]
         if language == "en" and len(found) >= 2:
             # "what minimum Frobnode and Zorb versions does Quux 5.0 require?": what Quux needs, not compared with it;
-            # (a name an aside places the figures in, "(both in Frobnode and in browser mode)", is a condition)
+            # (a name an aside places the figures in, "(both in Frobnode and in proxy mode)", is a condition)
             required = [m.span("list") for m in _REQUIRED.finditer(text)]
             required += [(m.start(1), m.end(1)) for m in _PLACED_IN.finditer(text)]
             kept = [f for f in found if not any(s <= f[0] < e for s, e in required)]
@@ -352,11 +352,11 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
 
 
 # what a product needs ("minimum Frobnode and Zorb versions"), and the place an aside puts its figures in ("(both in
-# Frobnode and in browser mode)"): conditions of what is asked, no names compared
+# Frobnode and in proxy mode)"): conditions of what is asked, no names compared
 _REQUIRED = re.compile(r"\b(?:minimum|min\.?|required|supported|compatible|oldest)\s+"
                        r"(?P<list>(?:[^?.;]|\.(?=\w)){1,80}?)\s+versions?\b", re.I)
 _PLACED_IN = re.compile(r"\([^()]*?\b(?:in|on|under|with)\s+([^()\s,]+)[^()]*\)", re.I)
-# a question for settings by their keys, and a key's shape: lower camel case of words ("testTimeout", not "macOS",
+# a question for settings by their keys, and a key's shape: lower camel case of words ("requestTimeout", not "macOS",
 # "jQuery" or "iPhone", whose first part is no word) or snake case ("max_client_conn")
 _ASKS_SETTINGS = re.compile(r"\bdefault(?:s|\s+values?|\s+settings?)?\b|\b(?:settings|options|parameters|"
                             r"configuration)\b", re.I)

@@ -239,7 +239,7 @@ def _clean_item(item: str) -> str:
     if len(item.split()) > 2 and not re.match(r"\s*how\b", item, re.I):  # "how long is ..." is read by _spans_asked
         clause = _PHRASE_END.search(item)
         if clause and (quoted := re.search(r"['‘\"“]([\w-]{2,24})['’\"”]", clause.group())):
-            named = f"\u27ee{quoted.group(1)}\u27ef"  # "the threshold above which a test is reported as 'slow'"
+            named = f"\u27ee{quoted.group(1)}\u27ef"  # "the threshold above which a call is reported as 'slow'"
         item = _PHRASE_END.sub("", item)
     words = [w for w in item.strip(" .?!:;\"'“”()").split() if w]
     while words and words[0].lower() in _FRAGMENT_WORDS | {"on", "of", "in", "their", "its"}:
@@ -488,7 +488,7 @@ def metric_key(attribute: str) -> str:
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
     if (key := key_gloss(attribute)) or (keyword_like(attribute) and " " not in attribute and (key := attribute)):
-        # (an attribute that is a key itself, "testTimeout", is that key's metric too)
+        # (an attribute that is a key itself, "requestTimeout", is that key's metric too)
         return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)

@@ -610,7 +610,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
-        named_key = keyword_like(label) and " " not in label  # the question wrote the key itself ("hookTimeout")
+        named_key = keyword_like(label) and " " not in label  # the question wrote the key itself ("idleTimeout")
         keyed = key_gloss(label) is not None or named_key
         if plan.entities:
             for entity in plan.entities:
@@ -661,7 +661,7 @@ def _of_key(found: list[Found], key: str, entity: str, strict: bool = False) -> 
     """The figures of a setting's own key among those that share words with it: the key named whole, with the
     fewest words besides (the product's name apart: "zorb_http_timeout" of zorb for "http_timeout" is it,
     "zorb_upload_http_timeout" another setting); all of them when none names it whole, unless the question named
-    the key itself (`strict`: "teardownTimeout" asked is no other key's timeout)."""
+    the key itself (`strict`: "drainTimeout" asked is no other key's timeout)."""
     name = set(re.findall(r"[a-z0-9]+", entity.lower()))
     own = set(key.split("_")) - name
     extra = {id(f): len(words - own) for f in found
