@@ -83,6 +83,7 @@ _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # change log's indented "    - BUG: ..." entries are items of their own
 _MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
+_SELF_CLOSING = re.compile(r"<[A-Za-z][\w.-]*(?:\s[^<>]*)?/>")
 _INLINE_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)(\s[^<>]*)?>([^<>]*)</\1\s*>")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s")
 _ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][\w-]+\s*|[\w-]+=\S+\s*)+\}\s*$")
@@ -406,6 +407,8 @@ def normalise_plain(body: str) -> str:
         # an inline element's tags are no text: '<small class="added-in">added in 0.1.7</small>' says "added in
         # 0.1.7" (a tag standing alone on its line is markup, markup_lines; "<size>" without a closing tag stays)
         clean = _INLINE_ELEMENT.sub(r"\3", clean) if "</" in clean else clean
+        # a self-closing element ("<NonProjectOption />", "<br/>") is markup, no word
+        clean = _SELF_CLOSING.sub("", clean) if "/>" in clean else clean
         heading = bool(_HEADING_MARK.match(line))
         if heading:
             # "### [`max-retries`](#max-retries) {: #max-retries }": a heading's words, without its own anchor

@@ -99,3 +99,19 @@ def test_a_page_that_opens_with_one_asked_name_and_is_addressed_by_another_is_th
     x.prepare_plan(alone)
     items = x.extract(parse_local_file(page), alone.sub_questions[0], alone).items
     assert {o.entity for i in items for o in i.observations} == {"Quux"}
+
+
+def test_an_entry_heading_badged_with_a_version_says_since_when_its_setting_exists(tmp_path: Path) -> None:
+    from openresearch.agents.extract.definitions import defined_term
+    from openresearch.agents.extract.releases import entry_since
+
+    page = ('### retry <Badge type="info">0.32.3+</Badge> {#retry}\n\n- **Type:** `number`\n- **Default:** `0`\n\n'
+            "Retry the call this many times if it fails.\n\n### pool<LocalOnly /> <Badge>1.0.0+</Badge> {#pool}\n\n"
+            "Pool used to run calls in.\n")
+    text = normalise_plain(page)
+    assert text.startswith("retry 0.32.3+\n\n") and "\n\npool 1.0.0+\n\n" in text  # badge and element tags are markup
+    assert defined_term(text, text.index("Default: 0")) == "retry"  # the default is the badged entry's
+    (o,) = entry_since("retry 0.32.3+", "Zorbly") or []
+    assert (o.entity, o.metric, o.value, o.unit, o.condition) == ("Zorbly", "retry", "0.32.3", "version",
+                                                                  "available since")
+    assert entry_since("Retry the call 3 times.", "Zorbly") is None

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from openresearch.agents.extract.releases import VERSION_NOTE, release_heading
+from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, release_heading
 from openresearch.ingest.documents import TERM, keyword_shape
 from openresearch.models import ObservationIn
 from openresearch.numbers import canonical_unit, known_unit
@@ -103,6 +103,8 @@ def defined_term(text: str, start: int) -> str | None:
             continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term
         if len(para) <= 80 and release_heading(para) is not None:
             return None  # an entry never runs past the release heading above it
+        if since := ENTRY_SINCE.fullmatch(para):
+            return since.group("term")  # "retry 0.32.3+": the entry's heading, with the version it came in
         if _heading_like(para):
             first = para.split()[0]
             return keyword(para) if TERM.fullmatch(para) and keyword_shape(first) else None

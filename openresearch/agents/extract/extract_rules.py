@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
-from openresearch.agents.extract.releases import VERSION_NOTE, dated_release
+from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, dated_release
 from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
@@ -164,8 +164,10 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
             continue
         piece = text[u.start:u.end]
         # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
-        # and a reference entry's "added in 0.1.7" the version that brought the entry's setting
-        release = len(piece) <= HEADING_CHARS and (dated_release(piece) is not None or bool(VERSION_NOTE.match(piece)))
+        # and a reference entry's "added in 0.1.7" (or its heading "retry 0.32.3+") the version that brought the
+        # entry's setting
+        release = len(piece) <= HEADING_CHARS and (dated_release(piece) is not None or bool(
+            VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())))
         if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)

@@ -73,6 +73,7 @@ from openresearch.agents.extract.releases import (
     VERSION_NOTE,
     asked_releases,
     dated_release,
+    entry_since,
     heading_name,
     heading_observations,
     release_asked,
@@ -839,6 +840,8 @@ class DeterministicExtractor:
         term = defined_term(source.text, start) if row is None else None
         if read is None and row is None and (note := version_note(quote, term, ctx_entity)):
             heading = read = note  # "added in 0.1.7" under "ZORB_HTTP_TIMEOUT": since when the setting exists
+        if read is None and row is None and (since := entry_since(quote, ctx_entity)):
+            heading = read = since  # "retry 0.32.3+": the entry's own heading says since when it exists
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
         if read is None and (read := label_line(quote, found, ctx_entity, term)) and (

@@ -46,6 +46,23 @@ NOTE_VERBS = r"(?:added|introduced|changed|deprecated|removed|available|new)\s+(
 VERSION_NOTE = re.compile(rf"^{NOTE_VERBS}\b(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\S*\.?$", re.I)
 
 
+# an entry heading with the version it is available from ("retry 0.32.3+", as a badge "<Badge>0.32.3+</Badge>"
+# reads once its tags are gone): the keyword, then the first version that has it
+ENTRY_SINCE = re.compile(r"(?P<term>[A-Za-z_][\w.:-]*[A-Za-z0-9_])\s+v?(?P<version>\d+(?:\.\d+)+)\+")
+
+
+def entry_since(text: str, entity: str | None) -> list[ObservationIn] | None:
+    """The version an entry heading says its setting is available from: "retry 0.32.3+" on a page about zorbtool
+    -> zorbtool, retry = 0.32.3 (version), condition "available since". None when `text` is no such heading."""
+    m = ENTRY_SINCE.fullmatch(text.strip())
+    if m is None or not entity:
+        return None
+    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
+
+    return [ObservationIn(entity=entity, metric=term_metric(m.group("term")), value=m.group("version"),
+                          unit="version", condition="available since")]
+
+
 def version_note(text: str, term: str | None, entity: str | None) -> list[ObservationIn] | None:
     """A reference entry's version note as a fact of the entry's setting: "added in 0.1.7" under the heading
     "ZORB_HTTP_TIMEOUT" of a page about zorbtool -> zorbtool, zorb_http_timeout = 0.1.7 (version), condition
