@@ -115,3 +115,4 @@ def test_an_entry_heading_badged_with_a_version_says_since_when_its_setting_exis
     assert (o.entity, o.metric, o.value, o.unit, o.condition) == ("Zorbly", "retry", "0.32.3", "version",
                                                                   "available since")
     assert entry_since("Retry the call 3 times.", "Zorbly") is None
+    assert entry_since("Frobnode 3.8+", "Zorbly") is None  # a section on a platform, no setting's entry

@@ -103,7 +103,7 @@ def defined_term(text: str, start: int) -> str | None:
             continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term
         if len(para) <= 80 and release_heading(para) is not None:
             return None  # an entry never runs past the release heading above it
-        if since := ENTRY_SINCE.fullmatch(para):
+        if (since := ENTRY_SINCE.fullmatch(para)) and keyword_shape(since.group("term")):
             return since.group("term")  # "retry 0.32.3+": the entry's heading, with the version it came in
         if _heading_like(para):
             first = para.split()[0]

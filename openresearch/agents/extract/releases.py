@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from openresearch.identity import entity_key
+from openresearch.ingest.documents import keyword_shape
 from openresearch.models import ObservationIn
 from openresearch.numbers import calendar_value
 
@@ -55,8 +56,8 @@ def entry_since(text: str, entity: str | None) -> list[ObservationIn] | None:
     """The version an entry heading says its setting is available from: "retry 0.32.3+" on a page about zorbtool
     -> zorbtool, retry = 0.32.3 (version), condition "available since". None when `text` is no such heading."""
     m = ENTRY_SINCE.fullmatch(text.strip())
-    if m is None or not entity:
-        return None
+    if m is None or not entity or not keyword_shape(m.group("term")):
+        return None  # ("Python 3.8+" heads a section on a platform, no setting's entry)
     from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
 
     return [ObservationIn(entity=entity, metric=term_metric(m.group("term")), value=m.group("version"),
