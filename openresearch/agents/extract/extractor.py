@@ -301,11 +301,17 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
     return _addressed(words, source)
 
 
+@lru_cache(maxsize=256)
+def _address_keys(url: str) -> frozenset[str]:
+    """The keys of the words a source's own address holds (once per source, not once per unit and name)."""
+    return frozenset(entity_key(w) for w in address_words(url))
+
+
 def _addressed(words: str, source: SourceDoc) -> bool:
     """Whether a source's own address names `words`."""
     # its own address: "wibblet.org__docs_core.xml" for "Wibblet", "acme__wibd__core.xml" for "Acme wibd" (the
     # last word of a name tells it from its vendor's other products; "acme__frobq" is no page of "Acme Quillq")
-    own = {entity_key(w) for w in address_words(source.url)}
+    own = _address_keys(source.url)
     last = words.split()[-1]
     return entity_key(words) in own or (len(last) >= 4 and entity_key(last) in own)
 

@@ -456,6 +456,11 @@ def keyword_like(word: str) -> bool:
     return bool(re.search(r"[a-z0-9][_.-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]", word))
 
 
+def named_key(attribute: str) -> bool:
+    """Whether an attribute is a setting's key itself, as the question writes it ("requestTimeout", "max_conn")."""
+    return keyword_like(attribute) and " " not in attribute
+
+
 def key_gloss(attribute: str) -> str | None:
     """The setting's own key an attribute glosses itself with: "HTTP read timeout (ZORB_HTTP_TIMEOUT)",
     "number of concurrent downloads (concurrent-downloads)"; a key joined only by "-" or "." restates the
@@ -487,7 +492,7 @@ def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
-    if (key := key_gloss(attribute)) or (keyword_like(attribute) and " " not in attribute and (key := attribute)):
+    if (key := key_gloss(attribute)) or (named_key(attribute) and (key := attribute)):
         # (an attribute that is a key itself, "requestTimeout", is that key's metric too)
         return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)

@@ -34,7 +34,7 @@ from openresearch.agents.extract.metric_names import (
 )
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import NOTE_VERBS, asked_releases, release_asked
-from openresearch.agents.plan.attributes import key_gloss, keyword_like, metric_key, with_english
+from openresearch.agents.plan.attributes import key_gloss, metric_key, named_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import EXACT_UNITS, core_name, count_word
@@ -174,8 +174,9 @@ def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
     in milliseconds": "5000 milliseconds")."""
     text = _quote_form(ev, obs)
     unit = obs.raw_unit or obs.unit
+    measure = canonical_unit(unit)[0] if unit else ""
     if text is not None and unit and unit not in _COUNT_UNITS and re.fullmatch(r"[\d.,_\s]+", text) and (
-            "|" in ev.quote or canonical_unit(unit)[0] in ("ms", "MB") or canonical_unit(unit)[0].endswith("/s")):
+            "|" in ev.quote or measure in ("ms", "MB") or measure.endswith("/s")):
         return f"{text} {unit}"
     return text
 
@@ -610,8 +611,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
-        named_key = keyword_like(label) and " " not in label  # the question wrote the key itself ("idleTimeout")
-        keyed = key_gloss(label) is not None or named_key
+        by_name = named_key(label)  # the question wrote the key itself ("idleTimeout")
+        keyed = key_gloss(label) is not None or by_name
         if plan.entities:
             for entity in plan.entities:
                 cells = collect(items, metric, entity, words, asked_units(plan.question))
@@ -622,7 +623,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                     merged = [f for f in merged if same_family(f.obs.metric, metric) or not only_the_kind_of_quantity(
                         f.obs.metric, words)]
                 if keyed:
-                    merged = _of_key(merged, metric, entity, strict=named_key)
+                    merged = _of_key(merged, metric, entity, strict=by_name)
                 if merged:
                     row[entity] = merged
             if _ASKS_DEFAULTS.search(plan.question):
