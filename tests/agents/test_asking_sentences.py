@@ -94,3 +94,20 @@ def test_a_row_of_a_key_holds_that_keys_figures_each_with_the_unit_its_entry_giv
     assert "ConnectTimeout: Zorbly 250 milliseconds (default) [E-000000000001]." in text
     assert "IdleTimeout: Zorbly 5_000 milliseconds (default) [E-000000000002]." in text
     assert "DrainTimeout: no figure found for Zorbly." in text  # a key asked by name is no other key's timeout
+
+
+def test_how_many_and_how_long_clauses_with_their_own_subjects_are_attributes() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("I'm comparing Zorbd, Quuxpool and Frobnode as they come out of the box. By default, how many server "
+                "(backend) connections can one pool hold, how long may a server connection live before the pooler "
+                "closes and replaces it, and how long does each pooler wait for a new backend connection to be "
+                "established before giving up? Please give the units.")
+    assert a.entities == ["Zorbd", "Quuxpool", "Frobnode"]
+    assert a.attributes == ["server connections per pool", "server connection lifetime",
+                            "backend connection wait timeout"]
+    # the compared thing is no subject of the attribute; a passive "how long is ... supported" reads as before
+    assert analyse("How many downloads does Quux run at once, and how long does it wait before retrying?"
+                   ).attributes == ["downloads", "wait duration"]
+    assert analyse("Compare Zork, Quux and Frob: how long is a release supported?").attributes[:1] == \
+        ["support duration"]

@@ -20,8 +20,8 @@ from openresearch.ingest.documents import TERM, keyword_shape
 from openresearch.models import ObservationIn
 from openresearch.numbers import canonical_unit, known_unit
 
-_REACH = 3000  # characters back from the figure to its entry's term
-_PARAGRAPHS = 10
+_REACH = 8000  # characters back from the figure to its entry's term (a long entry explains a setting at length)
+_PARAGRAPHS = 30
 # a manual page's option entry, its tag first: "--max-depth=n: Sets ...", "-t, --threads N: Use N threads"
 _OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-z][\w.-]*(?:=\S+)?)*"
                            r"(?: [<\[]?[A-Za-z]+[>\]]?)?):\s")
@@ -38,12 +38,17 @@ _GENERIC = {"value": "", "default": "default", "default_value": "default", "defa
 _DEFAULT_METRIC = re.compile(r"(?:^|_)defaults?(?:_|$)")
 # the unit an entry gives its values: "(in bytes)", "is expressed in seconds", "in units of milliseconds"
 _ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measured|set)\s+in\s+([a-z]+)\b|"
-                         r"\bin units of ([a-z]+)\b", re.I)
+                         r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$", re.I)
+
+
+# a line of code or a formula the text flattened into a paragraph of its own ("max_conn + (pool_size * dbs)"):
+# short and alone like a heading, but no heading
+_FORMULA = re.compile(r"\s[+*/=<>]\s|[{};]|\w\(")
 
 
 def _heading_like(para: str) -> bool:
     return 0 < len(para) <= 80 and "\n" not in para and ": " not in para and " | " not in para and \
-        not re.search(r"[.,;:!?。：；]$", para)
+        not re.search(r"[.,;:!?。：；]$|[a-z]{2}[.!?]\s+\S", para)  # (two sentences are no heading)
 
 
 def keyword(term: str) -> str:
@@ -93,6 +98,7 @@ def defined_term(text: str, start: int) -> str | None:
     if len(own) <= 80 and release_heading(own) is not None:
         return None  # a change log's release heading opens a release, inside no entry ("### poetry-core" above)
     pos = para_start - 2
+    below = ""  # the paragraph under the one looked at (none: the figure's own)
     for _ in range(_PARAGRAPHS):
         if pos <= 0 or start - pos > _REACH:
             return None
@@ -105,10 +111,23 @@ def defined_term(text: str, start: int) -> str | None:
             return None  # an entry never runs past the release heading above it
         if (since := ENTRY_SINCE.fullmatch(para)) and keyword_shape(since.group("term")):
             return since.group("term")  # "retry 0.32.3+": the entry's heading, with the version it came in
-        if _heading_like(para):
+        if _heading_like(para) and not _FORMULA.search(para):
             first = para.split()[0]
-            return keyword(para) if TERM.fullmatch(para) and keyword_shape(first) else None
+            if TERM.fullmatch(para) and keyword_shape(first):
+                return keyword(para)
+            above = text[text.rfind("\n\n", 0, pos) + 2 if text.rfind("\n\n", 0, pos) >= 0 else 0:max(pos, 0)]
+            if not (_word_line(below) or (_word_line(above.strip()) and below)):
+                return None  # a heading of words ("Performance tuning") ends the entry
+            # one of a run of short lines of words, a list the text flattened ("There are 1000 clients" over
+            # "The clients prepare 200 queries"): part of the entry's description, no heading
+        below = para
     return None
+
+
+def _word_line(para: str) -> bool:
+    """A short line of words that reads like a heading but names no keyword (a flattened list's item)."""
+    return _heading_like(para) and not _FORMULA.search(para) and not (
+        TERM.fullmatch(para) and keyword_shape(para.split()[0]))
 
 
 _SECTION_REACH = 40  # paragraphs back from an entry to the heading of its section
@@ -150,16 +169,35 @@ _DESCRIBED_UNIT = re.compile(r"\bin ([a-z]+)\s*(?:[.;)]|$)|\b(?:the )?number of 
 _DESCRIPTION = 3  # paragraphs after the figure that may describe its entry
 
 
-def entry_unit(text: str, start: int) -> str | None:
-    """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
-    is expressed in seconds"), from the paragraph's start to `start`; else the one measure the description after
-    it names ("Default: 5000" over "Default timeout of a call in milliseconds."), up to the next heading; None when
-    it states none it knows, or names two."""
-    para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
-    for m in reversed(list(_ENTRY_UNIT.finditer(text, para_start, start))):
+def _stated_unit(text: str, start: int, end: int) -> str | None:
+    """The last unit `text[start:end]` states for an entry's values in so many words, if it is one known."""
+    for m in reversed(list(_ENTRY_UNIT.finditer(text, start, end))):
         word = next(g for g in m.groups() if g)
         if known_unit(word):
             return word.lower()
+    return None
+
+
+def entry_unit(text: str, start: int) -> str | None:
+    """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
+    is expressed in seconds", a description that ends "[seconds]"), from the paragraph's start to `start`, else in
+    the entry's paragraphs above it, back to its heading; else the one measure the description after it names
+    ("Default: 5000" over "Default timeout of a call in milliseconds."), up to the next heading; None when it
+    states none it knows, or names two."""
+    para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
+    if unit := _stated_unit(text, para_start, start):
+        return unit
+    pos = para_start - 2
+    for _ in range(_PARAGRAPHS):
+        if pos <= 0 or start - pos > _REACH:
+            break
+        cut = text.rfind("\n\n", 0, pos)
+        para_at = cut + 2 if cut >= 0 else 0
+        if _heading_like(text[para_at:pos].strip()) and not _FORMULA.search(text[para_at:pos]):
+            break  # the entry's heading
+        if unit := _stated_unit(text, para_at, pos):
+            return unit
+        pos = cut
     named: set[str] = set()
     pos = start
     for _ in range(_DESCRIPTION):

@@ -4,7 +4,8 @@ Change logs and NEWS files head each release's entries with its version and, usu
 "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", "Version 10.44 07-June-2024", "Changes in version 2.1
 (released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
 "= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
-2025/07/30", "## 3.5.0 / 2017-06-18", and the date first, "2026/08/21 : 3.5-dev5". A dated heading is a fact of
+2025/07/30", "## 3.5.0 / 2017-06-18", the date first, "2026/08/21 : 3.5-dev5", and a release's quoted title
+after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"". A dated heading is a fact of
 its own: the release's date (metric release_date, the version as written its condition), of the product the
 heading names or else of the document's own subject. The heading's shape decides; no product or vendor is named
 here.
@@ -34,7 +35,8 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?"
                              r"(?:(?:\s*(?:[-–—,:/|]\s*|\()|\s+)\s*(?:released:? |released on )?"
-                             r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?", re.I)
+                             r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
+                             r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?", re.I)
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
 _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes", "changelog", "news", "new",
                         "notes", "in", "for", "with", "the", "of", "stable", "latest", "branch", "tag", "what's",

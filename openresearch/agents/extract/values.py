@@ -50,6 +50,9 @@ _MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|Februar
 _DATE_AFTER = re.compile(rf"\s(?:{_MONTHS})\b")
 _DATE_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s$")
 _VERSION_BEFORE = re.compile(r"(?:\b(?:version|release|v|Java|Python|Log4j|JDK|Go|Erlang|OTP)|版本)\s?$", re.I)
+# a label before a decimal ("Default: 600.0", "timeout = 2.5"): the figure it labels, no version ("Version: 3.11" is)
+_LABEL_BEFORE = re.compile(r"(?<!\bversion)(?<!\brelease)(?<!\bv)\s?[:=]\s?$|\bdefaults?(?:\s+(?:value\s+)?is)?\s$",
+                           re.I)
 _PORT = re.compile(r"(?:\bports?|端口)\s?$|^\s?(?:端口|port\b)", re.I)
 _Y = r"(?:1[0-9]\d\d|20\d\d)"
 _CALENDAR = re.compile(
@@ -189,7 +192,7 @@ def _calendar(text: str) -> list[Value]:
             counted = bool(_PLURAL_AFTER.match(after)) and (
                 raw in ("1024", "2048") or bool(_COUNTED.search(text[max(0, m.start() - 24):m.start()])))
             if re.match(rf"\s?(?:[kKMB]\b|万|亿|千|million|billion|thousand|{_UNIT})(?![A-Za-z])", after) or \
-                    re.match(r"\s?[-–]\s?\d", after) or counted:
+                    re.match(rf"\s?[-–]\s?\d|-(?:bits?|{_UNIT})(?![A-Za-z])", after) or counted:  # "2048-bit"
                 continue
         try:
             out.append(Value(m.start(), m.start() + len(raw), raw, kind, parse_quantity(raw, kind), kind))
@@ -267,7 +270,8 @@ def find_values(text: str) -> list[Value]:
                 before, after = text[max(0, c.start - 12):c.start], text[c.end:c.end + 8]
                 kind = "port" if _PORT.search(before) or _PORT.match(after) else "bare"
             if kind in ("count", "bare") and "." in c.raw and c.raw[-1].isdigit() and not re.search(
-                    r"[万亿千kKM]|million|billion", c.raw) and not c.unit.startswith("year"):
+                    r"[万亿千kKM]|million|billion", c.raw) and not c.unit.startswith("year") and \
+                    not _LABEL_BEFORE.search(text[max(0, c.start - 40):c.start]):
                 continue  # "RabbitMQ 3.11 node": a version before a noun, not 3.11 nodes
             unit = _count_unit(c.unit) if kind == "count" else {"T": "TB", "P": "PB", "year": "years"}.get(c.unit,
                                                                                                             c.unit)

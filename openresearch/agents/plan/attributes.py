@@ -7,6 +7,7 @@ of domains, so a question about townships is read as well as one about databases
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from openresearch.agents.extract.metric_names import canonical_metric
@@ -318,7 +319,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # a version ("3.12") or a clause ("are the key dates") is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
-    found = [*(_spans_asked(question, found) if language != "zh" else _zh_spans_asked(question, found)), *found]
+    found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
+             *found]
     if asks_release_dates(text, language) and not any(
             canonical_metric(f) == "released" for f in found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
@@ -423,18 +425,90 @@ def _zh_spans_asked(question: str, found: list[str]) -> list[str]:
     return [a for a in out if a not in found]
 
 
-def _spans_asked(question: str, found: list[str]) -> list[str]:
+def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) -> list[str]:
     """The spans of time a question asks for in so many words: "how often does each ship a new feature release"
-    asks for a release interval, "how long is a release supported" for a support duration."""
+    asks for a release interval, "how long is a release supported" for a support duration; and what its other
+    "how many"/"how long" clauses ask (_how_clauses)."""
     text = re.sub(r"\s*\([^()]*\)", "", question)
+    for e in sorted(entities, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(e)}(?!\w)", "\u2400", text, flags=re.I)
     out: list[str] = []
-    for m in _HOW_OFTEN.finditer(text):
+    for m in _HOW_OFTEN.finditer(text.replace("\u2400", "")):
         words = re.findall(r"[A-Za-z][\w-]*", m.group(1))
         if words:
             out.append(f"{words[-1].lower()} interval")
+    clauses = _how_clauses(text)
+    out += [c for c in clauses if c not in out]
     for m in re.finditer(_HOW_LONG, question):
-        out.append(f"{m.group(1).lower()} duration")
+        if not clauses or not re.match(r"\bhow long (?:does|do|will)\b", m.group(0), re.I):
+            out.append(f"{m.group(1).lower()} duration")
     return [a for a in out if a not in found]
+
+
+_AUX = r"(?:is|are|was|were|does|do|did|will|would|can|could|may|might|should|must)"
+# a clause asking how long or how many, with its own subject and verb: "how many server connections can one pool
+# hold", "how long may a server connection live before ...", "how long does each wait for a connection ..."
+_HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[\w/-]+\s+){{0,4}}?)(?P<aux>{_AUX})\s+"
+                         r"(?P<rest>[^,;?:]+)", re.I)
+# what names no subject of its own: the compared things themselves ("each", "it", "they", a masked name)
+_OWNER_WORDS = frozenset({"each", "every", "it", "they", "them", "one", "\u2400", "its", "their"})
+_DETERMINERS = frozenset({"a", "an", "the", "one", "single", "new", "each", "every", "any", "its", "their"})
+# the word after a clause's verb that ends it: a preposition, a conjunction, an adverb of its own
+_AFTER_VERB = frozenset({"before", "after", "for", "until", "till", "in", "on", "by", "when", "while", "to", "per",
+                         "and", "or", "at", "with", "without", "if", "unless", "once", "from"})
+# a clause that waits until it gives up asks for a timeout
+_GIVES_UP = re.compile(r"\bbefore\s+(?:it\s+|they\s+)?(?:giving|gives?)\s+up\b|\bbefore\s+timing\s+out\b|"
+                       r"\bbefore\s+(?:it\s+|they\s+)?times?\s+out\b", re.I)
+_NOMINAL = {"live": "lifetime", "lives": "lifetime", "last": "duration", "lasts": "duration"}
+
+
+def _how_clauses(text: str) -> list[str]:
+    """The attribute each "how many"/"how long" clause with a subject and a verb of its own asks for: "how many
+    server connections can one pool hold" -> "server connections per pool", "how long may a server connection live
+    before it is closed" -> "server connection lifetime", "how long does each wait for a new backend connection to
+    be established before giving up" -> "backend connection wait timeout". A passive "how long is a release
+    supported" is _HOW_LONG's."""
+    out: list[str] = []
+    for m in _HOW_CLAUSE.finditer(text):
+        words = m.group("rest").split()
+        if m.group("q").lower() == "long" and m.group("aux").lower() in ("is", "are", "was", "were"):
+            continue  # "how long is a release supported": a participle, read by _HOW_LONG
+        lead: list[str] = []
+        while words and words[0].lower() in _DETERMINERS | _OWNER_WORDS:
+            lead.append(words.pop(0).lower())
+        # the verb: the first word after the subject's words that a preposition, a conjunction or the end follows
+        at = next((k for k in range(1, len(words)) if k + 1 == len(words) or words[k + 1].lower() in _AFTER_VERB),
+                  len(words) - 1 if words else -1)
+        if at < 0 and not lead:
+            continue
+        subject: list[str]
+        if at < 0 or (lead and lead[-1] in _OWNER_WORDS - {"each", "every", "one"}) or (
+                lead and lead[-1] in ("each", "every") and (len(words) < 2 or words[1].lower() in _AFTER_VERB)):
+            subject, verb, after = [], (words[0] if words else ""), words[1:]  # "does it wait for ...", "each wait"
+        else:
+            subject, verb, after = words[:at], words[at], words[at + 1:]
+        if lead and lead[0] in ("each", "every") and len(subject) == 1:
+            subject = []  # "each pooler": one of the compared things
+        subject = [w for w in subject if w != "\u2400"]
+        if m.group("q").lower() in ("many", "much"):
+            thing = _clean_item(m.group("n"))
+            if thing:
+                out.append(f"{thing} per {' '.join(subject)}" if subject else thing)
+            continue
+        verb = verb.lower()
+        of: list[str] = []
+        if after and after[0].lower() == "for":  # "wait for a new backend connection to be established"
+            for w in after[1:]:
+                if w.lower() in _AFTER_VERB:
+                    break
+                if w.lower() not in _DETERMINERS:
+                    of.append(w)
+        kind = "timeout" if _GIVES_UP.search(m.group("rest")) else "duration"
+        noun = _NOMINAL.get(verb)
+        item = " ".join([*subject, *of[:3], noun or verb, *([] if noun else [kind])])
+        if verb and item not in out:
+            out.append(item)
+    return out
 
 
 _EVENTS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
