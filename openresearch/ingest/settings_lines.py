@@ -58,7 +58,9 @@ def _block(lines: list[str], fence: int, end: int) -> set[int]:
     comments = [lines[n] for n in body if _COMMENT.match(lines[n])]
     if before and _EXAMPLE.search(before[-1]) and not _DEFAULTS.search(before[-1]):
         return keep  # "Example usage:" right over the block: what one might write, not the defaults
-    if not _DEFAULTS.search(" ".join([*before, *comments])):
+    # (a block's own "default: 1000" line under an entry's heading says it as well)
+    keys = [m.group("key") for n in body if (m := SETTING.match(lines[n]))]
+    if not _DEFAULTS.search(" ".join([*before, *comments, *keys])):
         return keep
     for n in body:
         line = lines[n]

@@ -111,3 +111,29 @@ def test_how_many_and_how_long_clauses_with_their_own_subjects_are_attributes() 
                    ).attributes == ["downloads", "wait duration"]
     assert analyse("Compare Zork, Quux and Frob: how long is a release supported?").attributes[:1] == \
         ["support duration"]
+
+
+def test_of_several_defaults_sharing_a_word_the_row_keeps_the_key_that_says_its_words_best() -> None:
+    def default(n: int, entity: str, metric: str, value: float, unit: str | None) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=f"Default: {value}", type="statistic", score=0.5,
+                            source=SourceView(id=f"S-{n}", url=f"local:///docs/{entity}.md", title=entity),
+                            entities=[entity],
+                            observations=[ObservationView(id=f"O-{n}", entity=entity, metric=metric, value=value,
+                                                          unit=unit or "", raw_value=str(value),
+                                                          raw_unit=unit or "", condition="default")])
+
+    q = ("Comparing Zorbd and Quuxpool by default: how many server (backend) connections can one pool hold, and how "
+         "long does each wait for a new backend connection to be established before giving up?")
+    p = Plan(question=q, kind="comparison", entities=["Zorbd", "Quuxpool"],
+             attributes=["server connections per pool", "backend connection wait timeout"],
+             metrics=["server_connections_per_pool", "backend_connection_wait_timeout"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbd", "Quuxpool"])])
+    items = [default(1, "Zorbd", "query_wait_timeout", 120.0, "s"), default(2, "Zorbd", "server_connect_timeout",
+                                                                           15.0, "s"),
+             default(3, "Zorbd", "cancel_wait_timeout", 10.0, "s"), default(4, "Zorbd", "default_pool_size", 20.0, None),
+             default(5, "Zorbd", "min_pool_size", 0.0, None), default(6, "Quuxpool", "pool_size", 9.0, None),
+             default(7, "Quuxpool", "server_round_robin", 0.0, None)]
+    text = " ".join(s.text for s in answer_section(p, {"Q-1": items}, []).sentences)
+    # "server (backend)": the asker's gloss joins the words; the count per pool is the pool's size
+    assert "Zorbd 15" in text and "120" not in text and "Zorbd 10" not in text, text
+    assert "Zorbd 20" in text and "Quuxpool 9" in text and "Zorbd 0" not in text, text

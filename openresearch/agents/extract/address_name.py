@@ -19,6 +19,7 @@ _SEGMENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*")
 _MIN_USES = 3
 
 
+
 def address_words(url: str) -> list[str]:
     """Candidate names in an address: each host label and path segment, split at '/', '_', '.', and
     at '-' as well as kept whole ("json-iterator", "json", "iterator"); furniture and short words left out."""
@@ -49,6 +50,17 @@ def code_use(word: str, text: str) -> bool:
                           rf"(?:\.[a-z_]\w*|::|_[a-z]\w*\(|\s+v?\d+\.\d+(?:\.\d+)*\b)", text))
 
 
+def _in_heading(text: str, at: int) -> bool:
+    """Whether `at` is inside a heading: a short paragraph of capitalised words without end punctuation ("Core
+    Configuration", "Management API Configuration"), where every word is written with a capital."""
+    start = text.rfind("\n\n", 0, at) + 2 if text.rfind("\n\n", 0, at) >= 0 else 0
+    end = text.find("\n\n", at)
+    para = text[start:end if end >= 0 else len(text)].strip()
+    words = re.findall(r"[A-Za-z][\w'-]*", para)
+    return len(para) <= 80 and not re.search(r"[.!?:;]$", para) and \
+        sum(w[:1].isupper() for w in words) * 3 >= 2 * len(words)
+
+
 def name_uses(word: str, text: str, whole: str | None = None) -> tuple[str, int]:
     """The form `text` writes `word` in as a name, and how often: every use of a form with a capital inside it
     or of all capitals ("QuillDB", "QDB"); mid-sentence uses of a capitalised form ("... the Wibblet
@@ -65,7 +77,10 @@ def name_uses(word: str, text: str, whole: str | None = None) -> tuple[str, int]
         if any(c.isupper() for c in form[1:]):
             uses = n
         elif form[:1].isupper():
-            uses = len(re.findall(rf"(?<=[a-z\d,;:)] ){re.escape(form)}(?![\w/-]|\.\w)", masked))
+            # after a word of a sentence ("... the Wibblet release"), not inside a heading's run of capitalised
+            # words ("Core Configuration", "Management API Configuration")
+            uses = sum(1 for m in re.finditer(rf"(?<=[a-z\d,;:)] ){re.escape(form)}(?![\w/-]|\.\w)", masked)
+                       if not _in_heading(masked, m.start()))
         else:
             # dotted uses count here ("wibblet.load(x)"): the name as code or a version line writes it
             uses = len(re.findall(rf"(?<![\w/.-]){re.escape(form)}(?![\w/-])", masked)) \

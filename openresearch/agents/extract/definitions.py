@@ -38,7 +38,10 @@ _GENERIC = {"value": "", "default": "default", "default_value": "default", "defa
 _DEFAULT_METRIC = re.compile(r"(?:^|_)defaults?(?:_|$)")
 # the unit an entry gives its values: "(in bytes)", "is expressed in seconds", "in units of milliseconds"
 _ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measured|set)\s+in\s+([a-z]+)\b|"
-                         r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$", re.I)
+                         r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$|(?:#|//)\s*(?:in\s+)?([a-z]+)\s*$", re.I)
+# a comment after a listed default that restates it in a larger unit: "default: 86400000 # 24 hours"
+_RESTATED = re.compile(r"(?:#|//)\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$", re.I)
+_SECONDS = {"ms": 1e-3, "us": 1e-6, "s": 1.0, "minutes": 60.0, "hours": 3600.0}
 
 
 # a line of code or a formula the text flattened into a paragraph of its own ("max_conn + (pool_size * dbs)"):
@@ -130,6 +133,27 @@ def _word_line(para: str) -> bool:
         TERM.fullmatch(para) and keyword_shape(para.split()[0]))
 
 
+def entry_description(text: str, start: int, term: str) -> str:
+    """The first words of the description of the entry `term` heads, above `start` (its first paragraph after the
+    heading, at most 160 characters): what the setting is, in the reference's own words, for matching a
+    question's words by meaning ("If connection and login don't finish in this amount of time ..." of
+    "server_connect_timeout"). "" when the heading is not found or the unit is itself that paragraph."""
+    at = start
+    while (at := text.rfind(f"\n\n{term}", max(0, start - _REACH), at)) >= 0:
+        line_end = text.find("\n\n", at + 2)
+        heading = text[at + 2:line_end if line_end >= 0 else len(text)]
+        if _heading_like(heading) and not _FORMULA.search(heading):
+            break  # the entry's heading, not a formula or a sentence that starts with the keyword
+    if at < 0:
+        return ""
+    first = text.find("\n\n", at + 2)
+    if first < 0 or first + 2 >= start:
+        return ""
+    end = text.find("\n\n", first + 2)
+    para = text[first + 2:end if 0 <= end < start else start].strip()
+    return "" if para.lower().startswith("default") else para[:160]
+
+
 _SECTION_REACH = 40  # paragraphs back from an entry to the heading of its section
 
 
@@ -178,6 +202,19 @@ def _stated_unit(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def _restated_unit(line: str) -> str | None:
+    """The unit of a listed default its comment restates in a larger one: "default: 86400000 # 24 hours" -> ms."""
+    figure, m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)", line), _RESTATED.search(line)
+    if not figure or not m:
+        return None
+    unit, factor = canonical_unit(m.group(2))
+    seconds = factor / 1000 * float(m.group(1))  # (a time's canonical unit is the millisecond)
+    if unit != "ms" or seconds <= 0 or float(figure.group(1)) <= 0:
+        return None
+    ratio = seconds / float(figure.group(1))
+    return next((u for u, s in _SECONDS.items() if abs(ratio - s) <= 1e-9 * max(ratio, s)), None)
+
+
 def entry_unit(text: str, start: int) -> str | None:
     """The unit the entry around `start` states for its values ("Sets the buffer size (in bytes)", "This time
     is expressed in seconds", a description that ends "[seconds]"), from the paragraph's start to `start`, else in
@@ -185,7 +222,9 @@ def entry_unit(text: str, start: int) -> str | None:
     ("Default: 5000" over "Default timeout of a call in milliseconds."), up to the next heading; None when it
     states none it knows, or names two."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
-    if unit := _stated_unit(text, para_start, start):
+    para_end = text.find("\n\n", start) if text.find("\n\n", start) >= 0 else len(text)
+    if unit := _stated_unit(text, para_start, start) or _stated_unit(text, start, para_end) or \
+            _restated_unit(text[start:para_end]):
         return unit
     pos = para_start - 2
     for _ in range(_PARAGRAPHS):

@@ -66,8 +66,17 @@ def worth_quoting(piece: str) -> bool:
         return False  # a rule line, a fence, or a question: none of them states anything
     cjk = len(_CJK.findall(piece))
     # a short labelled figure ("default: 75s", "Max size: 4 GB") states a value, however few its words
-    return cjk >= 6 or len(piece) - cjk >= 15 or bool(_LABELLED_FIGURE.fullmatch(piece) or _STATED_DEFAULT.fullmatch(
-        piece.rstrip(".")))
+    return cjk >= 6 or len(piece) - cjk >= 15 or labelled_figure(piece)
+
+
+def labelled_figure(piece: str) -> bool:
+    """A short labelled figure ("default: 75s", "Max size: 4 GB", "Default is 70."), a comment or a note after
+    it ("default: 1000 # milliseconds", "Default: 0.0 (disabled)") apart."""
+    bare = _TRAILING_COMMENT.sub("", piece).rstrip(".")
+    return bool(_LABELLED_FIGURE.fullmatch(bare) or _STATED_DEFAULT.fullmatch(bare))
+
+
+_TRAILING_COMMENT = re.compile(r"\s+(?:(?:#|//)\s*[^#/\n]{1,40}|\([^()\n]{1,40}\))$")
 
 
 _LABELLED_FIGURE = re.compile(r"[A-Za-z][\w .-]{1,30}:\s+(?:\S{1,30}\s){0,2}\S{0,30}\d\S{0,10}")
@@ -206,15 +215,15 @@ def furniture(piece: str) -> bool:
     prose = _LINK_MARKUP.sub(" ", _LINK.sub(lambda m: m.group(1), no_images))
     words = _WORD_RX.findall(prose)
     cjk = len(_CJK.findall(prose))
-    if len(words) < 4 and cjk < 6 and not (not labels and (_LABELLED_FIGURE.fullmatch(piece) or
-                                                          _STATED_DEFAULT.fullmatch(piece.rstrip(".")))):
+    if len(words) < 4 and cjk < 6 and not (not labels and labelled_figure(piece)):
         return True  # a badge row, "[Docs](…) · [API](…)", a link-only list item ("default: 75s" states a value)
     label_words = sum(len(_WORD_RX.findall(label)) for label in labels)
     if len(labels) >= 2 and label_words * 10 >= len(words) * 7 and cjk < 6:
         return True  # "[Quick start](#start) | [Install](#install) | [API](#api)": a list of links
     if _INSTRUCTION.match(piece.lstrip("*_ ")) and not re.search(r"\d", prose):
         return True  # "Connect to the Milvus instance via Milvus GO SDK and get the results"
-    if cjk < 6 and (len(_CODEY.findall(prose)) * 12 > len(prose) or _COMMAND.match(piece)):
+    if cjk < 6 and (len(_CODEY.findall(prose)) * 12 > len(prose) or _COMMAND.match(piece)) and \
+            not labelled_figure(piece):  # ("Default: 0.0 (disabled)" states a value, in few characters)
         return True  # a line of code or a command
     if cjk < 6 and len(words) >= 6 and not re.search(r"[.!?:;,]", prose):
         caps = sum(w[:1].isupper() for w in words)
@@ -238,6 +247,8 @@ def _heading(text: str, u: Unit) -> bool:
     if (first := next(iter(find_values(piece)), None)) is not None and first.unit and not piece[:first.start].strip(
             " -*•(~≈"):
         return False  # "3 years release life cycle": a line that opens with a quantity states it, it names no topic
+    # (a change-log entry's trailing reference, "([#1189])" or "(#12, #13)", after its full stop)
+    piece = re.sub(r"\s*\((?:\[?#?\d+\]?[,;\s]*)+\)\s*$", "", piece)
     return alone and len(piece) < 60 and not re.search(r"[.!?。！？;；]\W*$", piece)
 
 

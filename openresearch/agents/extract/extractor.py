@@ -34,9 +34,11 @@ from openresearch.agents.extract.benchlines import (
 )
 from openresearch.agents.extract.definitions import (
     defined_term,
+    entry_description,
     entry_unit,
     of_term,
     readable_term,
+    term_metric,
     term_row,
     term_section,
 )
@@ -55,6 +57,7 @@ from openresearch.agents.extract.extract_rules import (
     Mention,
     Unit,
     classify,
+    labelled_figure,
     lead_subject,
     mask_links,
     sentence_units,
@@ -72,6 +75,7 @@ from openresearch.agents.extract.releases import (
     RELEASE_HEADING,
     VERSION_NOTE,
     asked_releases,
+    change_log_notes,
     dated_release,
     entry_since,
     heading_name,
@@ -84,7 +88,7 @@ from openresearch.agents.extract.tables import cell_values, row_observations, ta
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
-from openresearch.agents.plan.attributes import with_english
+from openresearch.agents.plan.attributes import named_key, with_english
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
@@ -531,8 +535,10 @@ class DeterministicExtractor:
         order = sorted(range(len(units)), key=lambda i: (-scores[i], units[i].start))
         items: list[EvidenceItem] = []
         quoted: set[str] = set()
+        # a question that names many settings by their keys needs a unit for each of them from one reference
+        limit = min(2 * self.max_items, self.max_items + sum(1 for a in plan.attributes if named_key(a)))
         for i in order:
-            if len(items) >= self.max_items or scores[i] < self.min_score:
+            if len(items) >= limit or scores[i] < self.min_score:
                 break
             u = units[i]
             quote = source.text[u.start:u.end]
@@ -574,8 +580,10 @@ class DeterministicExtractor:
         # speed in GB/s on twitter.json), and its cells' bare numbers are figures
         rows = [table_row(text, s[0]) if "|" in t else None for s, t in zip(spans, texts, strict=True)]
         # a unit of a definition entry under the term it defines ("idle timeout: default: 75s")
-        terms = [readable_term(term) if r is None and (term := defined_term(text, s[0])) else None
-                 for s, r in zip(spans, rows, strict=True)]
+        # (and the first words of its description, which say what the setting is in the reference's own words)
+        keys = [defined_term(text, s[0]) if r is None else None for s, r in zip(spans, rows, strict=True)]
+        terms = [f"{readable_term(key)} {entry_description(text, s[0], key)}".strip() if key else None
+                 for s, key in zip(spans, keys, strict=True)]
         ranked = [f"{r.caption} {' | '.join(r.header)} {t}" if r else f"{term}: {t}" if term else t
                   for r, t, term in zip(rows, texts, terms, strict=True)]
         asks = [question.text, *question.queries]
@@ -593,7 +601,8 @@ class DeterministicExtractor:
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         releases = asked_releases(plan.question) if dated else []
         out = []
-        for span, sent, emb, found, row, term in zip(spans, ranked, sims, mentions, rows, terms, strict=True):
+        for span, sent, emb, found, row, term, key in zip(spans, ranked, sims, mentions, rows, terms, keys,
+                                                           strict=True):
             facts = self._sentence_facts(sent)
             if row is not None and any(cell_values(c.text) for c in row.cells[1:]):
                 facts = facts._replace(statistic=True, kinds=facts.kinds | {"table"})
@@ -617,6 +626,8 @@ class DeterministicExtractor:
                 elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
                         term and any(shares_words(term, a) for a in asked)):
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
+                    if key and term_metric(key) in asked and labelled_figure(text[span[0]:span[1]]):
+                        bonus += 2 * _ASKED_METRIC_BONUS  # the default of the very key the question names
                 if dated and len(sent) <= HEADING_CHARS and (release := dated_release(sent)):
                     # a change log's dated heading is the date a question for release dates asks for; the most
                     # where it heads a release the question names ("0.19 to 0.22.1", "4.3.x")
@@ -708,6 +719,11 @@ class DeterministicExtractor:
             return named.pop()
         if len(want) == 1:
             (focus,) = want
+            if subject.dominant and entity_key(subject.dominant) != entity_key(focus) and \
+                    not _addressed(focus, source) and entity_key(focus) not in entity_key(source.title or ""):
+                # a document about another product that names the asked one in passing ("similar to Zorbd's
+                # idle_timeout" in Quuxcat's reference): its unnamed figures are its own product's
+                return subject.dominant
             if entity_key(focus) in subject.named or entity_key(focus) in entity_key(source.text[:_SUBJECT_CHARS]) or (
                     subject.dominant is None and _addressed(focus, source)):
                 # (a page its own address names it on: "quux-docs-config-requesttimeout.md" that never writes "Quux")
@@ -848,6 +864,10 @@ class DeterministicExtractor:
             heading = read = note  # "added in 0.1.7" under "ZORB_HTTP_TIMEOUT": since when the setting exists
         if read is None and row is None and (since := entry_since(quote, ctx_entity)):
             heading = read = since  # "retry 0.32.3+": the entry's own heading says since when it exists
+        # "Add zorb_idle_timeout setting." under its release: since when the setting exists (beside what else
+        # the entry states)
+        notes = change_log_notes(quote, release_heading(section_heading(source.text, start) or ""), ctx_entity) \
+            if read is None and row is None and _is_change_log(source.text) else None
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
         if read is None and (read := label_line(quote, found, ctx_entity, term)) and (
@@ -862,6 +882,9 @@ class DeterministicExtractor:
                 obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
                        for o in obs]
         obs = [o for o in (obs if heading else self._in_context(source, start, obs)) if storable(o)]
+        if notes:
+            known = {(o.metric, str(o.value)) for o in obs}
+            obs += [o for o in notes if (o.metric, str(o.value)) not in known and storable(o)]
         entities = list(dict.fromkeys([*(m.canonical for m in found), *extra_entities, *(o.entity for o in obs)]))
         evidence_type = kind or classify(quote, len(entities), bool(obs) or has_statistic(quote))
         return EvidenceItem(id=evidence_id(source.id_scope, start, end, quote), source_id=source.id,

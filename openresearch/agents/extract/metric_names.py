@@ -244,7 +244,13 @@ def _compound(a: str, b: str) -> bool:
     two forms of one ("timing", "times", "startup" stay forms)."""
     short, long = sorted((a, b), key=len)
     rest = long[len(short):]
-    return long.startswith(short) and len(rest) >= 3 and ordinary_word(rest) and ordinary_word(short)
+    return long.startswith(short) and len(rest) >= 3 and rest not in _SUFFIXES and ordinary_word(rest) and \
+        ordinary_word(short)
+
+
+# endings that make another form of a word, not a word of their own ("connection" is "connect" + "ion")
+_SUFFIXES = frozenset({"ion", "ions", "ing", "ings", "ers", "ive", "ity", "ment", "ments", "able", "ation", "ations",
+                       "ally", "ness", "ure", "ures", "ors"})
 
 
 def _shared(metric: str, wanted: str) -> set[str]:

@@ -80,6 +80,49 @@ def version_note(text: str, term: str | None, entity: str | None) -> list[Observ
     return [ObservationIn(entity=entity, metric=term_metric(term), value=version, unit="version", condition=verb)]
 
 
+# a change-log entry that brings a setting: "Add client_idle_timeout setting.", "change the new
+# max_prepared_statements setting to ...", "Introduced the frob.level option"
+_SETTING_WORD = r"(?:config(?:uration)?\s+)?(?:settings?|parameters?|options?|flags?|knobs?|variables?)"
+_ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:an?|the|new)\s+)*"
+                           rf"(?:(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+{_SETTING_WORD}\b|"
+                           rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9]))", re.I)
+# a key is written as one: joined words ("zorb_cache_size", "Options::max_files", "maxRetries", "--max-depth")
+_JOINED_KEY = re.compile(r"[a-z0-9][_.:-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]")
+# one that changes a setting's default: "max_prepared_statements is now set to 200 by default", "the default of
+# frob.level is now 3", "Change the default for frob_level to 5"
+_NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
+                          r"(?P<value>-?\d[\d.,_]*)\s*(?P<unit>[A-Za-z%]{0,12})\s+by\s+default\b|"
+                          r"\bdefault\s+(?:value\s+)?(?:of|for)\s+(?P<key2>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+"
+                          r"(?:is\s+now|changed\s+to|to|from\s+\S+\s+to)\s+(?P<value2>-?\d[\d.,_]*)", re.I)
+
+
+def change_log_notes(text: str, release: Release | None, entity: str | None) -> list[ObservationIn] | None:
+    """What a change-log entry under a release heading says of a setting: that the release brought it ("Add
+    zorb_idle_timeout setting." under "1.24.0" -> zorb_idle_timeout = 1.24.0 (version), condition "added in"), or
+    changed its default ("zorb_cache is now set to 200 by default" -> zorb_cache = 1.24.0 (version), condition
+    "default changed in", and zorb_cache = 200, condition "default since 1.24.0"). None when it says neither."""
+    if release is None or not entity:
+        return None
+    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
+
+    out: list[ObservationIn] = []
+    for m in _ADDS_SETTING.finditer(text):
+        key = (m.group("key") or m.group("key2")).split("::")[-1]
+        if keyword_shape(key) and _JOINED_KEY.search(key):
+            out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
+                                     unit="version", condition="added in"))
+    for m in _NEW_DEFAULT.finditer(text):
+        key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
+        if not keyword_shape(key) or not _JOINED_KEY.search(key):
+            continue
+        metric = term_metric(key)
+        out.append(ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",
+                                 condition="default changed in"))
+        out.append(ObservationIn(entity=entity, metric=metric, value=value.rstrip(".,"), unit=m.group("unit") or None,
+                                 condition=f"default since {release.version}"))
+    return out or None
+
+
 class Release(NamedTuple):
     name: str | None  # the product the heading names, as written ("zorbd"), if it names one
     version: str  # as written ("v1.19.0", "1.27.2")

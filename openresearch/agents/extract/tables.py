@@ -518,6 +518,10 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
     header, cells = row.header, row.cells
     if len(cells) < 2 or len(header) < 2 or len(cells) > len(header) + 1:
         return None
+    if settings_table(tuple(header), tuple(row.labels)):
+        # the asked product the passage is about, else the document's own, else whatever the passage names
+        asked = context_entity and entity_key(context_entity) in {entity_key(p) for p in preferred}
+        return _setting_row(row, quote_start, quote, context_entity if asked else subject or context_entity)
     header = list(header) + [""] * (len(cells) - len(header))
     columns: list[Column] = []
     for i, head in enumerate(header):
@@ -618,3 +622,90 @@ def row_observations(row: TableRow, quote_start: int, quote: str, mentions: Sequ
             out.append(ObservationIn(entity=who, metric=metric, value=v.raw, unit=unit or None, condition=condition,
                                      role=role))
     return out
+
+
+# a settings table: its first column names settings ("Parameter | Type | Default | Description"), its rows are
+# keys ("client_max", "POOL_TTL", "maxRetries"); one column gives each key's default (and maybe its limits)
+_SETTING_HEAD = re.compile(r"^(?:(?:config(?:uration)?|env(?:ironment)?|setting|option|parameter|flag)\s+)?"
+                           r"(?:parameters?|params?|options?|settings?|names?|keys?|variables?|vars?|directives?|"
+                           r"fields?|propert(?:y|ies)|flags?|knobs?|arguments?|args?)$", re.I)
+_LIMIT_HEAD = re.compile(r"^(?:(?P<default>default(?:\s+value)?|defaults)|(?P<minimum>min(?:imum)?(?:\s+value)?)|"
+                         r"(?P<maximum>max(?:imum)?(?:\s+value)?))$", re.I)
+_TYPE_HEAD = re.compile(r"^(?:type|unit|units|data\s*type|value\s*type|format)$", re.I)
+_UNIT_SUFFIX = re.compile(r"[_.-](ms|us|ns|sec|secs|seconds|s|min|mins|minutes|hours|bytes|kb|mb|gb)$", re.I)
+_JOINED = re.compile(r"[a-z0-9][_.-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]")
+_PAREN_UNIT = re.compile(r"\(\s*(?:in\s+)?([A-Za-zµ]{1,12})\s*(?:[,;)]|=)")
+
+
+def _key_cell(cell: str) -> str:
+    """A key as its cell writes it, without its code marks or link ("`client_max`" -> "client_max"): underscores
+    are the key's own, no emphasis."""
+    return re.sub(r"[*`]+", "", _LINK.sub(r"\1", cell)).strip()
+
+
+def _limit_kind(head: str) -> str | None:
+    """default, minimum or maximum for a column headed as one ("Default", "Default (ms)", "Max value")."""
+    m = _LIMIT_HEAD.match(split_head(clean_cell(head))[0])
+    return m.lastgroup if m else None
+
+
+@lru_cache(maxsize=1024)
+def settings_table(header: tuple[str, ...], labels: tuple[str, ...]) -> bool:
+    """Whether a table lists settings: a first column headed as such, or most of its labels keys, and a column that
+    gives each one's default, minimum or maximum."""
+    from openresearch.ingest.documents import keyword_shape  # late: ingest builds on the extractor's modules
+
+    if not any(_limit_kind(h) == "default" for h in header[1:]):
+        return False  # ("Median | Min | Max" of a benchmark are a run's statistics)
+    texts = [_key_cell(lab) for lab in labels if _key_cell(lab)]
+    # a key is written as one: joined words ("client_max", "POOL_TTL", "maxRetries", "net.timeout")
+    keys = sum(bool(re.fullmatch(r"[A-Za-z_][\w.-]*", t) and _JOINED.search(t)) and keyword_shape(t) for t in texts)
+    return bool(texts) and ((bool(_SETTING_HEAD.match(clean_cell(header[0]))) and 2 * keys >= len(texts)) or
+                            3 * keys >= 2 * len(texts) >= 4)
+
+
+def _row_unit(row: TableRow, key: str) -> str | None:
+    """The unit a settings row gives its key's values: its type cell ("integer (ms)"), the key's own suffix
+    ("connect_timeout_ms"), or its description's parenthesis ("(seconds, 0 = unlimited)")."""
+    from openresearch.numbers import canonical_unit, known_unit
+
+    def measure(word: str) -> str | None:
+        return word if (known_unit(word) and canonical_unit(word)[0] not in ("", word.lower())) or \
+            word.lower() in ("ms", "s", "sec", "secs") else None
+
+    for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
+        if _TYPE_HEAD.match(clean_cell(head)) and (m := _PAREN_UNIT.search(cell.text)) and measure(m.group(1)):
+            return m.group(1)
+    if (m := _UNIT_SUFFIX.search(key)) and measure(m.group(1)):
+        return m.group(1)
+    for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
+        if not _limit_kind(head) and not _TYPE_HEAD.match(clean_cell(head)) and \
+                (m := _PAREN_UNIT.search(cell.text)) and measure(m.group(1)):
+            return m.group(1)
+    return None
+
+
+def _setting_row(row: TableRow, quote_start: int, quote: str, owner: str | None) -> list[ObservationIn]:
+    """A settings table's row: its key's default (and minimum, maximum), of the document's product, the unit its
+    type, key or description gives ("pool_ttl | integer (sec) | 0 | ..." -> pool_ttl = 0 sec, condition default).
+    Its type, reload and description cells are no figures."""
+    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on releases
+
+    label = _key_cell(row.cells[0].text)
+    if not owner or not label or not re.fullmatch(r"[A-Za-z_][\w.-]*", label):
+        return []
+    metric, unit = term_metric(label), _row_unit(row, label)
+    group = [row.group] if row.group else []
+    out: list[ObservationIn] = []
+    for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
+        if not (kind := _limit_kind(head)) or not cell.text:
+            continue
+        _, head_unit = split_head(clean_cell(head))
+        for v in cell_values(cell.text)[:1]:  # "7000 (global)": the default, then what it is of
+            at = cell.start - quote_start + v.start
+            if v.kind in ("date", "year") or at < 0 or quote[at:at + len(v.raw)] != v.raw:
+                continue
+            out.append(ObservationIn(entity=owner, metric=metric, value=v.raw, unit=v.unit or head_unit or unit,
+                                     condition=", ".join([kind, *group])))
+    return out
+

@@ -633,6 +633,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 strict = len(plan.entities) == 1
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
                     f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
+                if not keyed:  # of several settings' defaults, the ones whose keys say the row's words best
+                    row = {e: best_keys(fs, words, question_glosses(plan.question), e) for e, fs in row.items()}
                 row = {e: fs for e, fs in row.items() if fs}
             row = focus_row(row, quals, date_row)
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
@@ -656,6 +658,47 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         table[label] = {e: spread(sorted(fs, key=lambda f: _extreme(f.obs.metric, metric)))
                         for e, fs in comparable_first(row).items()}
     return _one_row_each(table, quals_of)
+
+
+# a one-word gloss the asker gives a word ("server (backend) connections"): the two words name one thing
+_GLOSS = re.compile(r"\b([A-Za-z][\w-]{2,})\s+\(([A-Za-z][\w-]{2,})\)")
+# "connections per pool": the count per pool is the pool's size, as a key names it ("pool_size")
+_PER = re.compile(r"\bper\s+([A-Za-z][\w-]{2,})\b", re.I)
+_NO_KEY_WORDS = word_stems("default defaults value")
+
+
+def question_glosses(question: str) -> dict[str, set[str]]:
+    """Stem -> the stems the question equates with it by a one-word gloss ("server (backend)": serv ~ back)."""
+    out: dict[str, set[str]] = {}
+    for m in _GLOSS.finditer(question):
+        a, b = word_stems(m.group(1)), word_stems(m.group(2))
+        for x in a:
+            out.setdefault(x, set()).update(b)
+        for y in b:
+            out.setdefault(y, set()).update(a)
+    return out
+
+
+def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], entity: str) -> list[Found]:
+    """Of the defaults of several settings that share a word with a row, those of the settings whose keys say the
+    row's words best: words in common count, words a key adds ("query" of "query_wait_timeout" for "backend
+    connection wait timeout") count against it by half; a gloss of the question joins two words ("server
+    (backend)"), and a count per something is its size ("connections per pool": "pool_size"). All of them when
+    none shares a word beyond the kind of limit."""
+    if len({f.obs.metric for f in found}) < 2:
+        return found
+    asked = word_stems(words) | {g for w in word_stems(words) for g in glosses.get(w, ())}
+    if per := _PER.search(words):
+        asked |= word_stems(f"{per.group(1)} size")
+    name = word_stems(entity)
+
+    def score(metric: str) -> float:
+        own = word_stems(metric.replace("_", " ")) - name - _NO_KEY_WORDS
+        return len(own & asked) - 0.5 * len(own - asked)
+
+    scores = {f.obs.metric: score(f.obs.metric) for f in found}
+    top = max(scores.values())
+    return [f for f in found if scores[f.obs.metric] == top] if top > 0 else found
 
 
 def _of_key(found: list[Found], key: str, entity: str, strict: bool = False) -> list[Found]:
