@@ -62,6 +62,17 @@ class ObservationIn(_Strict):
             raise ValueError("value is empty")
         return v
 
+    @field_validator("condition")
+    @classmethod
+    def _once_each(cls, v: str | None) -> str | None:
+        """A condition names each of its parts once ("Default, default" is "Default")."""
+        if not v or ", " not in v:
+            return v
+        seen: dict[str, str] = {}
+        for part in v.split(", "):
+            seen.setdefault(part.strip().lower(), part)
+        return ", ".join(seen.values())
+
 
 class EvidenceRecord(_Strict):
     """One line of an evidence JSONL file; also what the extractor hands to the graph."""

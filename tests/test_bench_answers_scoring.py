@@ -228,6 +228,16 @@ def test_fact_found_with_entity_in_the_sentence_or_its_evidence() -> None:
     assert not S.score_fact(FACT, S.parse_report(js, md)).found  # no citation
 
 
+def test_a_fact_listing_a_values_forms_is_found_by_any_of_them_when_the_corpus_says_so() -> None:
+    fact = {"name": "Foo lifetime (3600 s, 1 hour)", "entity": "foodb", "numbers": ["3600", "1"],
+            "doc": "a__b__post.md"}
+    ev = [evidence(E1, "FooDB server_lifetime default: 3600", doc="a__b__post.md")]
+    js, md = report([("A", [sent(f"FooDB lifetime: 3600 seconds [{E1}].")])], ev=ev)
+    assert not S.score_fact(fact, S.parse_report(js, md)).found  # all numbers, unless the corpus says "any"
+    f = S.score_fact(fact, S.parse_report(js, md), any_form=True)
+    assert f.found and f.from_doc and f.quote_supports
+
+
 def test_fact_entity_must_be_named_where_its_number_is() -> None:
     fact = {"name": "x", "entity": "bardb", "numbers": ["10"], "doc": "d.md"}
     ev = [evidence(E1, "FooDB free plan: 10k series"), evidence(E2, "BarDB keeps 10 days")]

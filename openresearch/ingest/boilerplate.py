@@ -21,7 +21,7 @@ _DROP_TAGS = words(
 _BLOCK_KINDS: dict[str, BlockKind] = {
     **{f"h{i}": "heading" for i in range(1, 7)},
     "li": "list_item",
-    "dt": "list_item",
+    "dt": "heading",  # a definition list's term heads its description ("max_pool" over what it sets)
     "dd": "list_item",
     "blockquote": "quote",
     "pre": "code",
@@ -141,7 +141,7 @@ def _walk(el: lxml_html.HtmlElement, buf: _Buffer, in_link: bool, out: list[RawB
         return
     if tag in _BLOCK_KINDS or tag in _CONTAINERS:
         _flush(buf, out)
-        level = int(tag[1]) if _BLOCK_KINDS.get(tag) == "heading" else 0
+        level = (6 if tag == "dt" else int(tag[1])) if _BLOCK_KINDS.get(tag) == "heading" else 0
         inner = _Buffer(_BLOCK_KINDS.get(tag, "paragraph"), _hint(el), level)
         inner.add(el.text, in_link)
         for child in el:

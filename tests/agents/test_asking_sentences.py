@@ -128,9 +128,10 @@ def test_of_several_defaults_sharing_a_word_the_row_keeps_the_key_that_says_its_
              attributes=["server connections per pool", "backend connection wait timeout"],
              metrics=["server_connections_per_pool", "backend_connection_wait_timeout"],
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbd", "Quuxpool"])])
-    items = [default(1, "Zorbd", "query_wait_timeout", 120.0, "s"), default(2, "Zorbd", "server_connect_timeout",
-                                                                           15.0, "s"),
-             default(3, "Zorbd", "cancel_wait_timeout", 10.0, "s"), default(4, "Zorbd", "default_pool_size", 20.0, None),
+    items = [default(1, "Zorbd", "query_wait_timeout", 120.0, "s"),
+             default(2, "Zorbd", "server_connect_timeout", 15.0, "s"),
+             default(3, "Zorbd", "cancel_wait_timeout", 10.0, "s"),
+             default(4, "Zorbd", "default_pool_size", 20.0, None),
              default(5, "Zorbd", "min_pool_size", 0.0, None), default(6, "Quuxpool", "pool_size", 9.0, None),
              default(7, "Quuxpool", "server_round_robin", 0.0, None)]
     text = " ".join(s.text for s in answer_section(p, {"Q-1": items}, []).sentences)

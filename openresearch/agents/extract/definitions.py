@@ -266,7 +266,9 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[O
             out.append(o)
             continue
         kind = _GENERIC.get(o.metric, "default" if defaults else "")
-        condition = ", ".join(dict.fromkeys(filter(None, [*(o.condition or "").split(", "), kind]))) or None
+        parts = [p for p in (o.condition or "").split(", ") if p]
+        parts += [kind] if kind and kind not in (p.lower() for p in parts) else []  # ("Default" says it already)
+        condition = ", ".join(dict.fromkeys(parts)) or None
         out.append(o.model_copy(update={"metric": term_metric(term), "condition": condition,
                                         "unit": o.unit or unit}))
     return out

@@ -72,6 +72,7 @@ from openresearch.agents.extract.observations import (
     observations,
 )
 from openresearch.agents.extract.releases import (
+    ENTRY_SINCE,
     RELEASE_HEADING,
     VERSION_NOTE,
     asked_releases,
@@ -92,6 +93,7 @@ from openresearch.agents.plan.attributes import named_key, with_english
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
+from openresearch.ingest.documents import keyword_shape
 from openresearch.ingest.embed import Embedder
 from openresearch.ingest.textnorm import tokens
 from openresearch.models import (
@@ -346,6 +348,8 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
         pos = cut if cut >= 0 else low
         if para and VERSION_NOTE.match(para):
             continue  # a reference entry's "added in 0.1.7": a fact of its own (releases.version_note), no section
+        if para and (since := ENTRY_SINCE.fullmatch(para)) and keyword_shape(since.group("term")):
+            return None  # "connect_timeout V3.4 -": a setting's entry, with the version it came in; no release
         if para and RELEASE_HEADING.fullmatch(para):
             return para  # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release
         if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \

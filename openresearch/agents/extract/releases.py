@@ -50,8 +50,8 @@ VERSION_NOTE = re.compile(rf"^{NOTE_VERBS}\b(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\
 
 
 # an entry heading with the version it is available from ("retry 0.32.3+", as a badge "<Badge>0.32.3+</Badge>"
-# reads once its tags are gone): the keyword, then the first version that has it
-ENTRY_SINCE = re.compile(r"(?P<term>[A-Za-z_][\w.:-]*[A-Za-z0-9_])\s+v?(?P<version>\d+(?:\.\d+)+)\+")
+# reads once its tags are gone, "connect_timeout V3.4 -" as an open range): the keyword, then the first version
+ENTRY_SINCE = re.compile(r"(?P<term>[A-Za-z_][\w.:-]*[A-Za-z0-9_])\s+[vV]?(?P<version>\d+(?:\.\d+)+)(?:\+|\s*[-–~])")
 
 
 def entry_since(text: str, entity: str | None) -> list[ObservationIn] | None:
