@@ -551,7 +551,17 @@ class DeterministicExtractor:
             quoted.add(quote)
             prev = i - 1 if i > 0 and units[i - 1].para == u.para else None
             context = (units[prev], mentions[prev]) if prev is not None else None
-            items.append(self.build_item(source, question, plan, u.start, u.end, scores[i], mentions[i], context))
+            item = self.build_item(source, question, plan, u.start, u.end, scores[i], mentions[i], context)
+            items.append(item)
+            if any(o.unit == "version" and str(o.value) not in quote for o in item.observations) and (
+                    heading := section_heading(source.text, u.start)) and heading not in quoted and (
+                    at := source.text.rfind(heading, 0, u.start)) >= 0:
+                # a change-log entry's release is its heading's: the heading is quoted with it, so what the
+                # entry says of that release is cited where the release is written
+                quoted.add(heading)
+                span = [(at, at + len(heading))]
+                items.append(self.build_item(source, question, plan, at, at + len(heading), scores[i],
+                                             self.mentions(source.text, span, question, plan)[0]))
         return ExtractionResult(items=items)
 
     def prepare_plan(self, plan: Plan) -> None:
@@ -628,7 +638,9 @@ class DeterministicExtractor:
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
                 elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
-                        term and any(shares_words(term, a) for a in asked)):
+                        term and any(shares_words(term, a) for a in asked)) or any(
+                        "_" in a and re.search(rf"(?<![\w.]){re.escape(a)}(?!\w)", sent) for a in asked):
+                    # (or it names an asked setting's key itself: "the new zorb_cache_size setting")
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
                     if key and term_metric(key) in asked and labelled_figure(text[span[0]:span[1]]):
                         bonus += 2 * _ASKED_METRIC_BONUS  # the default of the very key the question names

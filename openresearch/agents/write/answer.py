@@ -184,11 +184,24 @@ def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
 _COUNT_UNITS = frozenset({"people", "households", "year", "date", "count"})
 
 
+def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[EvidenceView]) -> EvidenceView | bool:
+    """For a change-log entry's release note ("added in 1.21.0" of an entry that never writes 1.21.0): the
+    gathered release heading of the same source that writes it, cited with the entry; False when none was
+    gathered (the release would be said where no quote writes it). True for every other observation."""
+    raw = (obs.raw_value or "").strip()
+    if obs.unit != "version" or not raw or raw in ev.quote:
+        return True
+    return next((h for h in items if h.source.id == ev.source.id and h.id != ev.id and
+                 re.search(rf"(?<![\w.]){re.escape(raw)}(?![\w]|\.\d)", h.quote)), False)
+
+
 def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
+    if raw and obs.unit == "version" and _VERSION_NOTE_WORDS.fullmatch(obs.condition or ""):
+        return raw  # the release a change-log entry is under ("added in 1.21.0"): its heading's, not the entry's
     form = surface(ev.quote, obs.value, obs.unit)
     alone = re.search(rf"(?<![\w.,]){re.escape(raw)}(?![\d]|[.,]\d)", ev.quote) if raw else None
     if form is None and alone is not None:
@@ -234,6 +247,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             text = value_text(ev, obs)
             if text is None:
                 continue
+            if (shown := _release_heading_of(ev, obs, items)) is False:
+                continue  # a release no quote gathered writes: not said
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
@@ -242,7 +257,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             match = next((f for f in bucket if _same_value(f.obs, obs) and same_family(f.obs.metric, obs.metric)
                           and normalise_condition(f.obs.condition) == normalise_condition(obs.condition)), None)
             if match is None:
-                bucket.append(Found(text, obs, [ev]))
+                bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else [])]))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
     asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
@@ -387,7 +402,11 @@ def figure_text(f: Found, condition: str) -> str:
     return f"{f.text}{condition}"
 
 
-_VERSION_NOTE_WORDS = re.compile(NOTE_VERBS, re.I)  # the condition of a version note ("added in")
+# the condition of a version note ("added in", "default changed in")
+_VERSION_NOTE_WORDS = re.compile(rf"(?:default\s+)?{NOTE_VERBS}", re.I)
+# a question that asks in which release something came or changed
+_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:release|version)s?\b|\bsince when\b|\bintroduced\b|"
+                           r"\bwhen\s+(?:was|were|did)\b[^?]{0,80}\b(?:added|introduced|change[ds]?)\b", re.I)
 
 
 def _values(lang: Lang, found: list[Found], limit: int = 4) -> str:
@@ -862,13 +881,20 @@ def _unit_family(unit: str) -> str:
 
 def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[ConflictGroup]) -> list[Sentence]:
     out: list[Sentence] = []
+    versions = bool(_ASKS_VERSION.search(plan.question))
+
+    def shown_of(vs: list[Found]) -> int:
+        """A cell's figures, and the release notes a question asking in which release needs besides them."""
+        return figures_per_cell(plan.question, vs) + (sum(map(_is_version_note, vs)) if versions else 0)
+
     for label, row in metric_table(plan, items).items():
         # the answer gives each entity's headline figure with its condition; the table below holds up to three
         # one entity (no table below): its figures under their conditions, up to a table cell's worth
         alone = len(plan.entities) <= 1 and len(row) == 1
+
         cells = [_release_values(lang, e, vs, figures_per_cell(plan.question, vs)) if alone and _releases(vs) else
                  _p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1) if not alone else
-                    _values(lang, _headline_first(vs), figures_per_cell(plan.question, vs))) for e, vs in row.items()]
+                    _values(lang, _headline_first(vs, versions), shown_of(vs))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
@@ -883,8 +909,8 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
                    for a in asked_releases(plan.question)
                    if not any(release_asked(f.obs.condition or "", [a]) for f in vs)]
         # it cites the table's figures too (the table is drawn from what the answer cites)
-        shown = [c for vs in row.values() for c in _cited([headline(vs)] if not alone else _headline_first(vs),
-                                                          figures_per_cell(plan.question, vs))]
+        shown = [c for vs in row.values() for c in _cited([headline(vs)] if not alone else
+                                                          _headline_first(vs, versions), shown_of(vs))]
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
@@ -913,10 +939,14 @@ def figures_per_cell(question: str, found: list[Found]) -> int:
     return MAX_RELEASES if dates and asked_releases(question) else TABLE_FIGURES
 
 
-def _headline_first(found: list[Found]) -> list[Found]:
-    """A cell's figures, its headline first."""
+def _headline_first(found: list[Found], versions: bool = False) -> list[Found]:
+    """A cell's figures, its headline first; when the question asks in which release (`versions`), the notes of
+    the releases that brought or changed it next ("added in 1.21.0", "default changed in 1.24.0")."""
     top = headline(found)
-    return [top, *(f for f in cell_values(found, absolute=MAX_RELEASES) if f is not top)]
+    rest = [f for f in cell_values(found, absolute=MAX_RELEASES) if f is not top]
+    if versions:
+        rest = sorted(rest, key=lambda f: not _is_version_note(f))
+    return [top, *rest]
 
 
 def headline(found: list[Found]) -> Found:

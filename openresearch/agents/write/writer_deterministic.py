@@ -185,12 +185,18 @@ class DeterministicWriter:
         # the entities whose figures the answer states: a section asking for one of them is answered above, even
         # when its own search brought nothing new
         answered = {o.entity for evs in evidence.values() for ev in evs if ev.id in used for o in ev.observations}
+        # and the quantities: a section asking for a figure the answer states ("What figures do the sources give
+        # for max_conn?") is answered above, though its own search found it elsewhere
+        metrics = {o.metric for evs in evidence.values() for ev in evs if ev.id in used for o in ev.observations}
         sections = [answer]
         for q in ordered_questions(plan):
             said = {words_of[i] for i in used if i in words_of}
             items, covered = section_items(q, evidence.get(q.id, []), used, said)
             if not items and not covered and len(q.entities) == 1 and len(plan.entities) >= 2 and any(
                     same_thing(a, q.entities[0]) for a in answered):
+                covered = 1
+            if not items and not covered and q.aspects and all(
+                    any(m == a or same_family(m, a) for m in metrics) for a in q.aspects):
                 covered = 1
             sec = self.section(plan, q, items, conflicts, style, q.id in limited, covered=covered)
             used |= stated(sec, conflicts)
