@@ -138,3 +138,30 @@ def test_of_several_defaults_sharing_a_word_the_row_keeps_the_key_that_says_its_
     # "server (backend)": the asker's gloss joins the words; the count per pool is the pool's size
     assert "Zorbd 15" in text and "120" not in text and "Zorbd 10" not in text, text
     assert "Zorbd 20" in text and "Quuxpool 9" in text and "Zorbd 0" not in text, text
+
+
+def test_the_release_a_change_log_entry_is_under_is_cited_with_its_heading() -> None:
+    src = SourceView(id="S-news", url="local:///docs/NEWS.md", title="Zorbd changelog")
+
+    def ev(n: int, quote: str, obs: list[ObservationView]) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["Zorbd"], observations=obs)
+
+    def version(n: int, raw: str, condition: str) -> ObservationView:
+        return ObservationView(id=f"O-{n}", entity="Zorbd", metric="zorb_cache_size", value=0.0, unit="version",
+                               raw_value=raw, raw_unit="version", condition=condition)
+
+    entry = ev(1, "To benefit you need to change the new zorb_cache_size setting to a non-zero value.",
+               [version(1, "1.21.0", "added in")])
+    default = ev(3, "Default: 200", [ObservationView(id="O-3", entity="Zorbd", metric="zorb_cache_size", value=200.0,
+                                                      unit="", raw_value="200", raw_unit="", condition="default")])
+    heading = ev(2, '2023-10-16 - Zorbd 1.21.0 - "The one with caching"', [])
+    q = "For Zorbd, what is the default of zorb_cache_size, and in which release was it added?"
+    p = Plan(question=q, kind="overview", entities=["Zorbd"], attributes=["zorb_cache_size"],
+             metrics=["zorb_cache_size"], sub_questions=[SubQuestion(id="Q-1", text=q, role="core",
+                                                                     entities=["Zorbd"])])
+    text = " ".join(s.text for s in answer_section(p, {"Q-1": [entry, default, heading]}, []).sentences)
+    assert "added in 1.21.0 [E-000000000001][E-000000000002]" in text, text
+    # without a gathered quote that writes the release, the release is not said
+    text = " ".join(s.text for s in answer_section(p, {"Q-1": [entry, default]}, []).sentences)
+    assert "1.21.0" not in text and "Zorbd 200" in text, text

@@ -19,7 +19,6 @@ _SEGMENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*")
 _MIN_USES = 3
 
 
-
 def address_words(url: str) -> list[str]:
     """Candidate names in an address: each host label and path segment, split at '/', '_', '.', and
     at '-' as well as kept whole ("json-iterator", "json", "iterator"); furniture and short words left out."""
@@ -51,8 +50,8 @@ def code_use(word: str, text: str) -> bool:
 
 
 def _in_heading(text: str, at: int) -> bool:
-    """Whether `at` is inside a heading: a short paragraph of capitalised words without end punctuation ("Core
-    Configuration", "Management API Configuration"), where every word is written with a capital."""
+    """Whether `at` is inside a heading: a short paragraph without end punctuation, two thirds of its words or more
+    capitalised ("Core Configuration", "Management API Configuration")."""
     start = text.rfind("\n\n", 0, at) + 2 if text.rfind("\n\n", 0, at) >= 0 else 0
     end = text.find("\n\n", at)
     para = text[start:end if end >= 0 else len(text)].strip()

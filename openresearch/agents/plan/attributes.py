@@ -471,8 +471,8 @@ def _how_clauses(text: str) -> list[str]:
     out: list[str] = []
     for m in _HOW_CLAUSE.finditer(text):
         words = m.group("rest").split()
-        if m.group("q").lower() == "long" and m.group("aux").lower() in ("is", "are", "was", "were"):
-            continue  # "how long is a release supported": a participle, read by _HOW_LONG
+        if m.group("aux").lower() in ("is", "are", "was", "were"):
+            continue  # a passive ("how long is a release supported", read by _HOW_LONG): no subject that acts
         lead: list[str] = []
         while words and words[0].lower() in _DETERMINERS | _OWNER_WORDS:
             lead.append(words.pop(0).lower())
