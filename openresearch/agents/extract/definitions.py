@@ -49,6 +49,11 @@ _SECONDS = {"ms": 1e-3, "us": 1e-6, "s": 1.0, "minutes": 60.0, "hours": 3600.0}
 _FORMULA = re.compile(r"\s[+*/=<>]\s|[{};]|\w\(")
 
 
+def _entry_heading(para: str) -> bool:
+    """A short line of its own that may head an entry: heading-like and no flattened formula."""
+    return _heading_like(para) and not _FORMULA.search(para)
+
+
 def _heading_like(para: str) -> bool:
     return 0 < len(para) <= 80 and "\n" not in para and ": " not in para and " | " not in para and \
         not re.search(r"[.,;:!?。：；]$|[a-z]{2}[.!?]\s+\S", para)  # (two sentences are no heading)
@@ -114,7 +119,7 @@ def defined_term(text: str, start: int) -> str | None:
             return None  # an entry never runs past the release heading above it
         if (since := ENTRY_SINCE.fullmatch(para)) and keyword_shape(since.group("term")):
             return since.group("term")  # "retry 0.32.3+": the entry's heading, with the version it came in
-        if _heading_like(para) and not _FORMULA.search(para):
+        if _entry_heading(para):
             first = para.split()[0]
             if TERM.fullmatch(para) and keyword_shape(first):
                 return keyword(para)
@@ -129,8 +134,7 @@ def defined_term(text: str, start: int) -> str | None:
 
 def _word_line(para: str) -> bool:
     """A short line of words that reads like a heading but names no keyword (a flattened list's item)."""
-    return _heading_like(para) and not _FORMULA.search(para) and not (
-        TERM.fullmatch(para) and keyword_shape(para.split()[0]))
+    return _entry_heading(para) and not (TERM.fullmatch(para) and keyword_shape(para.split()[0]))
 
 
 def entry_description(text: str, start: int, term: str) -> str:
@@ -142,7 +146,7 @@ def entry_description(text: str, start: int, term: str) -> str:
     while (at := text.rfind(f"\n\n{term}", max(0, start - _REACH), at)) >= 0:
         line_end = text.find("\n\n", at + 2)
         heading = text[at + 2:line_end if line_end >= 0 else len(text)]
-        if _heading_like(heading) and not _FORMULA.search(heading):
+        if _entry_heading(heading):
             break  # the entry's heading, not a formula or a sentence that starts with the keyword
     if at < 0:
         return ""
@@ -232,7 +236,7 @@ def entry_unit(text: str, start: int) -> str | None:
             break
         cut = text.rfind("\n\n", 0, pos)
         para_at = cut + 2 if cut >= 0 else 0
-        if _heading_like(text[para_at:pos].strip()) and not _FORMULA.search(text[para_at:pos]):
+        if _entry_heading(text[para_at:pos].strip()):
             break  # the entry's heading
         if unit := _stated_unit(text, para_at, pos):
             return unit

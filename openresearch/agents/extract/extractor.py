@@ -812,14 +812,16 @@ class DeterministicExtractor:
 
         return [m._replace(canonical=lead) if same(m.canonical) or same(m.surface) else m for m in found]
 
-    def _in_context(self, source: SourceDoc, start: int, obs: list[ObservationIn]) -> list[ObservationIn]:
+    def _in_context(self, source: SourceDoc, start: int, obs: list[ObservationIn],
+                    section: str | None = None) -> list[ObservationIn]:
         """What the document around a sentence says about its values: a bare throughput in a write benchmark
-        is an ingest throughput; a plan, edition or version heading above it is a condition."""
+        is an ingest throughput; a plan, edition or version heading above it is a condition (`section`, when the
+        caller has found it already)."""
         if not obs:
             return obs
         subject = self.doc_subject(source)
         default = subject.throughput
-        section = section_heading(source.text, start)
+        section = section or section_heading(source.text, start)
         inherited = [section] if section else []
         edition = source_edition(source)
         if intro := list_intro(source.text, start):  # "... a single node (InfluxDB OSS) may not support:"
@@ -882,8 +884,9 @@ class DeterministicExtractor:
             heading = read = since  # "retry 0.32.3+": the entry's own heading says since when it exists
         # "Add zorb_idle_timeout setting." under its release: since when the setting exists (beside what else
         # the entry states)
-        notes = change_log_notes(quote, release_heading(section_heading(source.text, start) or ""), ctx_entity) \
-            if read is None and row is None and _is_change_log(source.text) else None
+        release = section_heading(source.text, start) if read is None and row is None and _is_change_log(
+            source.text) else None
+        notes = change_log_notes(quote, release_heading(release), ctx_entity) if release else None
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
         if read is None and (read := label_line(quote, found, ctx_entity, term)) and (
@@ -897,7 +900,7 @@ class DeterministicExtractor:
             if section := term_section(source.text, start, term):  # "quality" under "AVIF", again under "JPEG"
                 obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
                        for o in obs]
-        obs = [o for o in (obs if heading else self._in_context(source, start, obs)) if storable(o)]
+        obs = [o for o in (obs if heading else self._in_context(source, start, obs, release)) if storable(o)]
         if notes:
             known = {(o.metric, str(o.value)) for o in obs}
             obs += [o for o in notes if (o.metric, str(o.value)) not in known and storable(o)]

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from openresearch.agents.plan.attributes import keyword_like
 from openresearch.identity import entity_key
 from openresearch.ingest.documents import keyword_shape
 from openresearch.models import ObservationIn
@@ -86,8 +87,6 @@ _SETTING_WORD = r"(?:config(?:uration)?\s+)?(?:settings?|parameters?|options?|fl
 _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:an?|the|new)\s+)*"
                            rf"(?:(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+{_SETTING_WORD}\b|"
                            rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9]))", re.I)
-# a key is written as one: joined words ("zorb_cache_size", "Options::max_files", "maxRetries", "--max-depth")
-_JOINED_KEY = re.compile(r"[a-z0-9][_.:-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]")
 # one that changes a setting's default: "max_prepared_statements is now set to 200 by default", "the default of
 # frob.level is now 3", "Change the default for frob_level to 5"
 _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
@@ -108,12 +107,12 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     out: list[ObservationIn] = []
     for m in _ADDS_SETTING.finditer(text):
         key = (m.group("key") or m.group("key2")).split("::")[-1]
-        if keyword_shape(key) and _JOINED_KEY.search(key):
+        if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
             out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
                                      unit="version", condition="added in"))
     for m in _NEW_DEFAULT.finditer(text):
         key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
-        if not keyword_shape(key) or not _JOINED_KEY.search(key):
+        if not keyword_shape(key) or not keyword_like(key):
             continue
         metric = term_metric(key)
         out.append(ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",

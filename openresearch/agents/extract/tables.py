@@ -20,11 +20,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from openresearch.agents.extract.definitions import term_metric
 from openresearch.agents.extract.extract_rules import Mention
 from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
 from openresearch.agents.extract.values import Value, find_values
+from openresearch.agents.plan.attributes import keyword_like
 from openresearch.identity import entity_key
+from openresearch.ingest.documents import keyword_shape
 from openresearch.models import ObservationIn, ObservationRole
+from openresearch.numbers import canonical_unit, known_unit
 
 MAX_CAPTION = 400
 
@@ -633,7 +637,6 @@ _LIMIT_HEAD = re.compile(r"^(?:(?P<default>default(?:\s+value)?|defaults)|(?P<mi
                          r"(?P<maximum>max(?:imum)?(?:\s+value)?))$", re.I)
 _TYPE_HEAD = re.compile(r"^(?:type|unit|units|data\s*type|value\s*type|format)$", re.I)
 _UNIT_SUFFIX = re.compile(r"[_.-](ms|us|ns|sec|secs|seconds|s|min|mins|minutes|hours|bytes|kb|mb|gb)$", re.I)
-_JOINED = re.compile(r"[a-z0-9][_.-][a-zA-Z]|[A-Z0-9]_[A-Z]|[a-z][A-Z]")
 _PAREN_UNIT = re.compile(r"\(\s*(?:in\s+)?([A-Za-zµ]{1,12})\s*(?:[,;)]|=)")
 
 
@@ -653,13 +656,11 @@ def _limit_kind(head: str) -> str | None:
 def settings_table(header: tuple[str, ...], labels: tuple[str, ...]) -> bool:
     """Whether a table lists settings: a first column headed as such, or most of its labels keys, and a column that
     gives each one's default, minimum or maximum."""
-    from openresearch.ingest.documents import keyword_shape  # late: ingest builds on the extractor's modules
-
     if not any(_limit_kind(h) == "default" for h in header[1:]):
         return False  # ("Median | Min | Max" of a benchmark are a run's statistics)
     texts = [_key_cell(lab) for lab in labels if _key_cell(lab)]
     # a key is written as one: joined words ("client_max", "POOL_TTL", "maxRetries", "net.timeout")
-    keys = sum(bool(re.fullmatch(r"[A-Za-z_][\w.-]*", t) and _JOINED.search(t)) and keyword_shape(t) for t in texts)
+    keys = sum(bool(re.fullmatch(r"[A-Za-z_][\w.-]*", t)) and keyword_like(t) and keyword_shape(t) for t in texts)
     return bool(texts) and ((bool(_SETTING_HEAD.match(clean_cell(header[0]))) and 2 * keys >= len(texts)) or
                             3 * keys >= 2 * len(texts) >= 4)
 
@@ -667,8 +668,6 @@ def settings_table(header: tuple[str, ...], labels: tuple[str, ...]) -> bool:
 def _row_unit(row: TableRow, key: str) -> str | None:
     """The unit a settings row gives its key's values: its type cell ("integer (ms)"), the key's own suffix
     ("connect_timeout_ms"), or its description's parenthesis ("(seconds, 0 = unlimited)")."""
-    from openresearch.numbers import canonical_unit, known_unit
-
     def measure(word: str) -> str | None:
         return word if (known_unit(word) and canonical_unit(word)[0] not in ("", word.lower())) or \
             word.lower() in ("ms", "s", "sec", "secs") else None
@@ -689,8 +688,6 @@ def _setting_row(row: TableRow, quote_start: int, quote: str, owner: str | None)
     """A settings table's row: its key's default (and minimum, maximum), of the document's product, the unit its
     type, key or description gives ("pool_ttl | integer (sec) | 0 | ..." -> pool_ttl = 0 sec, condition default).
     Its type, reload and description cells are no figures."""
-    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on releases
-
     label = _key_cell(row.cells[0].text)
     if not owner or not label or not re.fullmatch(r"[A-Za-z_][\w.-]*", label):
         return []

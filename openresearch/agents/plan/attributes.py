@@ -452,6 +452,7 @@ _HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[
                          r"(?P<rest>[^,;?:]+)", re.I)
 # what names no subject of its own: the compared things themselves ("each", "it", "they", a masked name)
 _OWNER_WORDS = frozenset({"each", "every", "it", "they", "them", "one", "\u2400", "its", "their"})
+_PRONOUNS = _OWNER_WORDS - {"each", "every", "one"}  # an owner word that stands for its noun, not before one
 _DETERMINERS = frozenset({"a", "an", "the", "one", "single", "new", "each", "every", "any", "its", "their"})
 # the word after a clause's verb that ends it: a preposition, a conjunction, an adverb of its own
 _AFTER_VERB = frozenset({"before", "after", "for", "until", "till", "in", "on", "by", "when", "while", "to", "per",
@@ -482,7 +483,7 @@ def _how_clauses(text: str) -> list[str]:
         if at < 0 and not lead:
             continue
         subject: list[str]
-        if at < 0 or (lead and lead[-1] in _OWNER_WORDS - {"each", "every", "one"}) or (
+        if at < 0 or (lead and lead[-1] in _PRONOUNS) or (
                 lead and lead[-1] in ("each", "every") and (len(words) < 2 or words[1].lower() in _AFTER_VERB)):
             subject, verb, after = [], (words[0] if words else ""), words[1:]  # "does it wait for ...", "each wait"
         else:

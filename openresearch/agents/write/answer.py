@@ -614,6 +614,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
     table: dict[str, dict[str, list[Found]]] = {}
     quals_of: dict[str, set[str]] = {}
     dated = bool(_ASKS_DATES.search(plan.question))
+    glosses = question_glosses(plan.question)  # "server (backend)": words the asker equates
     for label, metric in asked_rows(plan):
         if settings := settings_rows(label, plan, items):
             # "default queue settings": one row per setting the sources give a default or a limit of
@@ -653,7 +654,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
                     f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
                 if not keyed:  # of several settings' defaults, the ones whose keys say the row's words best
-                    row = {e: best_keys(fs, words, question_glosses(plan.question), e) for e, fs in row.items()}
+                    row = {e: best_keys(fs, words, glosses, e) for e, fs in row.items()}
                 row = {e: fs for e, fs in row.items() if fs}
             row = focus_row(row, quals, date_row)
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
@@ -706,7 +707,8 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
     none shares a word beyond the kind of limit."""
     if len({f.obs.metric for f in found}) < 2:
         return found
-    asked = word_stems(words) | {g for w in word_stems(words) for g in glosses.get(w, ())}
+    stems = word_stems(words)
+    asked = stems | {g for w in stems for g in glosses.get(w, ())}
     if per := _PER.search(words):
         asked |= word_stems(f"{per.group(1)} size")
     name = word_stems(entity)
