@@ -25,9 +25,10 @@ from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.front_matter import record_tables, toml_fields, toml_record_tables
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
 from openresearch.ingest.metadata import dateline, parse_date
+from openresearch.ingest.rst import rst_blocks
 from openresearch.ingest.safe_open import LocalFile, read_regular
 from openresearch.ingest.settings_lines import FENCE as _FENCE
-from openresearch.ingest.settings_lines import setting_lines
+from openresearch.ingest.settings_lines import fence_at, setting_lines
 from openresearch.ingest.sniff import looks_like_markup, looks_like_prose
 from openresearch.ingest.textnorm import collapse
 from openresearch.ingest.xmldoc import xml_to_markdown
@@ -83,6 +84,9 @@ _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # change log's indented "    - BUG: ..." entries are items of their own
 _MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
+# a reStructuredText reference or role is its text: "`1.17.0`_ -- 2024-05-09" heads release 1.17.0, "`docs
+# <https://x.org>`_" says "docs", ":ref:`result-key-format`" says "result-key-format"
+_RST_REFERENCE = re.compile(r"(?::[\w:.-]+:)?`([^`\n<]+?)(?:\s*<[^>\n]*>)?`(?:__?(?!\w))?")
 _SELF_CLOSING = re.compile(r"<[A-Za-z][\w.-]*(?:\s[^<>]*)?/>")
 _INLINE_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)(\s[^<>]*)?>([^<>]*)</\1\s*>")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -120,7 +124,8 @@ def markup_lines(lines: list[str], settings: set[int] | frozenset[int] = frozens
                 out.add(i)  # a setting with its default (settings_lines.py) stays
             if m and m.group(1) == fence and not stripped[3:].strip():
                 fence = None
-        elif m and not _LIST_TABLE.match(lines[i]):  # a list-table in a MyST fence is a table, not code
+        elif m and fence_at(lines, i) and not _LIST_TABLE.match(lines[i]):
+            # (a list-table in a MyST fence is a table, not code; an underline of tildes no fence)
             fence = m.group(1)
             out.add(i)
         elif _MDX_MODULE.match(stripped) or _LINK_DEFINITION.match(lines[i]) or _TAB_LABEL.match(lines[i]):
@@ -350,6 +355,7 @@ def normalise_plain(body: str) -> str:
     paragraphs: list[str] = []
     current: list[str] = []
     lines = without_scripts(body.splitlines()) if "<s" in body or "<S" in body else body.splitlines()
+    lines = rst_blocks(lines)
     settings = setting_lines(lines)
     markup = markup_lines(lines, settings)
     rows = table_rows(lines)
@@ -403,7 +409,8 @@ def normalise_plain(body: str) -> str:
                 paragraphs.append(_para(" ".join(current)))
                 current = []
             continue
-        clean = _MD_INLINE.sub("", _MD_MARK.sub("", _unescaped(line) if "\\" in line else line))
+        clean = _MD_MARK.sub("", _unescaped(line) if "\\" in line else line)
+        clean = _MD_INLINE.sub("", _RST_REFERENCE.sub(r"\1", clean) if "`" in clean else clean)
         # an inline element's tags are no text: '<small class="added-in">added in 0.1.7</small>' says "added in
         # 0.1.7" (a tag standing alone on its line is markup, markup_lines; "<size>" without a closing tag stays)
         clean = _INLINE_ELEMENT.sub(r"\3", clean) if "</" in clean else clean

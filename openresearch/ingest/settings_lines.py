@@ -11,6 +11,25 @@ from __future__ import annotations
 import re
 
 FENCE = re.compile(r"^\s*(```|~~~)")
+_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+
+
+def fence_at(lines: list[str], i: int) -> re.Match[str] | None:
+    """The opening of a fenced code block at line `i`, or None. A bare run of four or more tildes or backticks
+    right under a line of text ("Major Changes" over "~~~~~~~~~~~~~", a little short or long as it may be) is a
+    reStructuredText heading's underline, and the run over such a title with its twin under it an overline: no
+    code follows either."""
+    m = FENCE.match(lines[i])
+    if not m or not (run := _RUN.match(lines[i])):
+        return m
+    width = len(run.group(1))
+    before = lines[i - 1].strip() if i > 0 else ""
+    if before and not FENCE.match(lines[i - 1]) and (width >= 4 or len(before) <= width):
+        return None
+    after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+    if after and i + 2 < len(lines) and lines[i + 2].strip() == run.group(1) and width >= len(after):
+        return None
+    return m
 # "key: value", "key = value", "key : value,", optionally quoted keys and a trailing comment
 SETTING = re.compile(r"^\s*[\"']?(?P<key>[A-Za-z_][\w.-]{0,60})[\"']?\s*[:=]\s*(?P<value>[^\s#/,{}\[\]()][^#]{0,60}?)"
                      r"\s*,?\s*(?:(?:#|//).*)?$")
@@ -34,7 +53,7 @@ def setting_lines(lines: list[str]) -> set[int]:
     keep: set[int] = set()
     i = 0
     while i < len(lines):
-        m = FENCE.match(lines[i])
+        m = fence_at(lines, i)
         if not m:
             i += 1
             continue
@@ -51,7 +70,7 @@ def _block(lines: list[str], fence: int, end: int) -> set[int]:
     # the prose before it, past any note or markup in between ("<div class=note>...</div>")
     window = lines[max(0, fence - 30):fence]
     # no further back than the block before it: its words were about that block
-    last_fence = max((k for k, ln in enumerate(window) if FENCE.match(ln)), default=-1)
+    last_fence = max((k for k in range(len(window)) if fence_at(lines, max(0, fence - 30) + k)), default=-1)
     before = [ln for ln in window[last_fence + 1:] if ln.strip() and not ln.lstrip().startswith("<")
               and not _TAB_LABEL.match(ln)]
     before = before[-CONTEXT_LINES:]

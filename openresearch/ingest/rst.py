@@ -1,0 +1,109 @@
+"""reStructuredText blocks as a reader of the rendered page sees them, before the plain-text reader runs.
+
+Sphinx documentation writes its code, its reference entries and its version notes as directives, which a reader of
+the source text would take for prose:
+- a literal block (a paragraph ending in "::", or `.. code-block:: python`, `.. code::`, `.. doctest::`) and its
+  indented body are code: fenced here, so what reads fences (code is no prose; a block that lists defaults is kept)
+  reads them too. The paragraph before keeps one colon ("reading the result value:"), as the page shows it;
+- an object's entry (`.. attribute:: Task.max_retries`, `.. setting:: zorb_timeout`, `.. confval::`, `.. option::`)
+  heads its description: the heading line is the object's name, without a class that qualifies it ("max_retries"
+  of "Task.max_retries"), as a reference entry's heading names its keyword;
+- a version note (`.. versionadded:: 5.5`, `.. versionchanged:: 2.0`, `.. deprecated:: 3.1`) reads as the page
+  renders it: "New in version 5.5.", "Changed in version 2.0.", "Deprecated since version 3.1.";
+- a field of a described object (`:param int expire_time: Expire time in seconds, default is 86400.`) is an entry of
+  its own: the field's name over its description;
+- an admonition (`.. note:: text`) is its text; any other directive line (`.. toctree::`, `.. image:: x.png`,
+  `.. include:: x.rst`) and its options are markup, dropped.
+Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<domain>[\w-]+):)?(?P<name>[\w-]+)::(?:\s+(?P<arg>.*?))?\s*$")
+_CODE = frozenset({"code-block", "code", "sourcecode", "doctest", "testcode", "testoutput", "parsed-literal",
+                   "ipython", "literalinclude", "highlight", "prompt", "console"})
+_OBJECTS = frozenset({"attribute", "data", "setting", "confval", "envvar", "option", "cmdoption", "describe",
+                      "object", "property", "signal"})
+_NOTES = {"versionadded": "New in version {}.", "versionchanged": "Changed in version {}.",
+          "deprecated": "Deprecated since version {}.", "versionremoved": "Removed in version {}."}
+_ADMONITIONS = frozenset({"note", "warning", "tip", "important", "hint", "caution", "attention", "danger", "error",
+                          "seealso", "admonition", "topic", "sidebar", "rubric"})
+_FIELD = re.compile(r"^(?P<indent>\s*):(?:param|parameter|arg|argument|key|keyword|kwarg|var|ivar|cvar)\s+"
+                    r"(?:[\w.\[\], |]+\s+)?(?P<name>[A-Za-z_][\w]*):\s+(?P<text>\S.*)$")
+_LITERAL_END = re.compile(r"(?<!:)::\s*$")  # "value::" (a line of only "::" is a block with nothing before it)
+_CLASS_QUALIFIER = re.compile(r"^(?:[A-Z][\w]*\.)+(?=[a-z_])")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _body_end(lines: list[str], start: int, indent: int) -> int:
+    """The index after an indented body that starts after line `start`: blank lines and lines indented deeper
+    than `indent`, up to the last such non-blank line."""
+    end = start + 1
+    j = start + 1
+    while j < len(lines):
+        if lines[j].strip():
+            if _indent(lines[j]) <= indent:
+                break
+            end = j + 1
+        j += 1
+    return end
+
+
+def rst_blocks(lines: list[str]) -> list[str]:
+    """`lines` with reStructuredText's code blocks fenced and its entries, notes and fields written as their page
+    shows them (see the module's docstring)."""
+    if not any(".." in ln or "::" in ln or ln.lstrip().startswith(":") for ln in lines):
+        return lines
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        d = _DIRECTIVE.match(line)
+        if d is not None:
+            name, arg, indent = d.group("name").lower(), (d.group("arg") or "").strip(), _indent(line)
+            end = _body_end(lines, i, indent)
+            if name in _CODE:
+                out += [f"{d.group('indent')}```", *lines[i + 1:end], f"{d.group('indent')}```"]
+                i = end
+                continue
+            if name in _NOTES and arg:
+                version, _, rest = arg.partition(" ")
+                out.append(d.group("indent") + _NOTES[name].format(version) + (f" {rest}" if rest else ""))
+            elif name in _OBJECTS and arg:
+                # (an index target over a heading that names it already, ".. setting:: x" over "``x``", adds none)
+                after = next((ln.strip().strip("`") for ln in lines[i + 1:i + 4] if ln.strip()), "")
+                if after != arg:
+                    out += [d.group("indent") + _CLASS_QUALIFIER.sub("", arg.split("(")[0].strip()), ""]
+            elif name in _ADMONITIONS:
+                if arg:
+                    out.append(d.group("indent") + arg)
+            elif name not in ("method", "function", "class", "exception", "classmethod", "staticmethod"):
+                # any other directive: markup with its options (":maxdepth: 2"); its body stays when it is prose
+                i += 1
+                while i < len(lines) and re.match(r"^\s+:[\w-]+:", lines[i]):
+                    i += 1
+                continue
+            else:
+                out.append(line)  # a described function's signature stays as written
+            i += 1
+            continue
+        if (f := _FIELD.match(line)) is not None:
+            # (its indented continuation lines join the description)
+            out += ["", f"{f.group('indent')}{f.group('name')}", "", f"{f.group('indent')}{f.group('text')}"]
+            i += 1
+            continue
+        if _LITERAL_END.search(line) and line.strip() != "::" and i + 1 < len(lines) and not lines[i + 1].strip():
+            end = _body_end(lines, i, _indent(line))
+            if end > i + 1:
+                # "reading the result value::" over an indented block: the paragraph keeps one colon, the block is code
+                out += [line.rstrip()[:-1], f"{' ' * _indent(line)}```", *lines[i + 1:end], f"{' ' * _indent(line)}```"]
+                i = end
+                continue
+        out.append(line)
+        i += 1
+    return out
