@@ -447,6 +447,8 @@ _PHRASE_STOP = frozenset({
     "up", "down", "over", "under", "about", "after", "before", "between", "through", "during", "per", "via", "not",
     "no", "each", "every", "all", "any", "some"})
 _ARTICLES = frozenset({"a", "an", "the"})
+# what a passage calls the thing it defines ("this option is set to 3")
+_SELF_NOUNS = [["option"], ["setting"], ["value"], ["parameter"], ["variable"]]
 _COUNT_NOUN_AFTER = re.compile(r"\s+((?:[a-z][a-z-]{1,20}\s)?[a-z][a-z-]{1,20}s)\b(?!\s*(?:of|per)\b)")
 _NOT_NOUNS = frozenset({"is", "was", "has", "as", "its", "this", "does", "yes", "thus", "plus", "less", "unless",
                         "us", "always", "perhaps", "whereas", "across", "towards", "afterwards", "sometimes"})
@@ -491,9 +493,14 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     defaults_to = re.match(r",?\s*(?:which\s+)?default(?:s|ing)? to\b", link.group(0), re.I) is not None
     if not phrase and defaults_to:
         phrase = ["default", "value"]  # "... and defaults to 3600": the default of what the passage defines
+    # "By default, this option is set to 3", "by default it is 5": the default of what the passage defines
+    by_default = re.search(r"\bby default\b", text[since:end], re.I) is not None
+    if by_default and (not phrase or [w.lower() for w in phrase] in _SELF_NOUNS) and words and \
+            words[-1].lower() in ("it", "option", "setting", "value", "parameter", "variable"):
+        phrase = ["value"]
     if not phrase or phrase[-1].lower() == "of":
         return None
-    kind = (link.group("lead") or "").lower() or ("default" if defaults_to else "")  # "(default 250)"
+    kind = (link.group("lead") or "").lower() or ("default" if defaults_to or by_default else "")  # "(default 250)"
     lead = phrase.pop(0).lower() if _PHRASE_LEAD.match(phrase[0]) else kind
     if not phrase and lead and not kind:
         phrase = ["value"]  # "the default is 4": the value of what the passage defines (definitions.py)

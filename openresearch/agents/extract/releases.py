@@ -4,8 +4,8 @@ Change logs and NEWS files head each release's entries with its version and, usu
 "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", "Version 10.44 07-June-2024", "Changes in version 2.1
 (released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
 "= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
-2025/07/30", "## 3.5.0 / 2017-06-18", the date first, "2026/08/21 : 3.5-dev5", and a release's quoted title
-after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"". A dated heading is a fact of
+2025/07/30", "## 3.5.0 / 2017-06-18", "1.17.0 -- 2024-05-09", the date first, "2026/08/21 : 3.5-dev5", and a
+release's quoted title after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"". A dated heading is a fact of
 its own: the release's date (metric release_date, the version as written its condition), of the product the
 heading names or else of the document's own subject. The heading's shape decides; no product or vendor is named
 here.
@@ -17,13 +17,14 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import dropwhile
 from typing import TYPE_CHECKING, NamedTuple
 
 from openresearch.agents.plan.attributes import keyword_like
 from openresearch.identity import entity_key
 from openresearch.ingest.documents import keyword_shape
 from openresearch.models import ObservationIn
-from openresearch.numbers import calendar_value
+from openresearch.numbers import calendar_value, known_unit
 
 if TYPE_CHECKING:
     from openresearch.agents.extract.extract_rules import Mention
@@ -35,7 +36,7 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?:in|for|with) |release notes for )?"
                              r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?"
-                             r"(?:(?:\s*(?:[-–—,:/|]\s*|\()|\s+)\s*(?:released:? |released on )?"
+                             r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
                              r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?", re.I)
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
@@ -93,6 +94,14 @@ _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)
                           r"(?P<value>-?\d[\d.,_]*)\s*(?P<unit>[A-Za-z%]{0,12})\s+by\s+default\b|"
                           r"\bdefault\s+(?:value\s+)?(?:of|for)\s+(?P<key2>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+"
                           r"(?:is\s+now|changed\s+to|to|from\s+\S+\s+to)\s+(?P<value2>-?\d[\d.,_]*)", re.I)
+# ... or names the setting in words: "Changed the default max retries value from None to 20", "the default
+# worker count is now 8" (one to four lower-case words after "default")
+_NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?:s|ed)?|increas(?:e|es|ed)|"
+                                r"decreas(?:e|es|ed)|bump(?:s|ed)?|set(?:s)?)\s+the\s+default\s+"
+                                r"(?P<words>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+(?:value\s+|setting\s+)?"
+                                r"(?:from\s+\S+\s+)?to\s+(?P<value>-?\d+(?:[.,_]\d+)*)\s*(?P<unit>[A-Za-z%]{0,12})|"
+                                r"\b(?i:the)\s+default\s+(?P<words2>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+"
+                                r"(?:is|are)\s+now\s+(?P<value2>-?\d+(?:[.,_]\d+)*)\s*(?P<unit2>[A-Za-z%]{0,12})")
 
 
 def change_log_notes(text: str, release: Release | None, entity: str | None) -> list[ObservationIn] | None:
@@ -110,14 +119,21 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
         if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
             out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
                                      unit="version", condition="added in"))
+    changes: list[tuple[str, str, str | None]] = []
     for m in _NEW_DEFAULT.finditer(text):
         key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
-        if not keyword_shape(key) or not keyword_like(key):
-            continue
+        if keyword_shape(key) and keyword_like(key):
+            changes.append((key, value, m.group("unit")))
+    for m in _NEW_DEFAULT_WORDS.finditer(text):
+        words = m.group("words") or m.group("words2")
+        if words.split()[-1] not in {"value", "setting", "option"}:
+            changes.append((words, m.group("value") or m.group("value2"), m.group("unit") or m.group("unit2")))
+    for key, value, written in changes:
         metric = term_metric(key)
+        unit = written if written and known_unit(written) else None  # "to 20, meaning ..." has no unit
         out.append(ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",
                                  condition="default changed in"))
-        out.append(ObservationIn(entity=entity, metric=metric, value=value.rstrip(".,"), unit=m.group("unit") or None,
+        out.append(ObservationIn(entity=entity, metric=metric, value=value.rstrip(".,"), unit=unit or None,
                                  condition=f"default since {release.version}"))
     return out or None
 
@@ -222,6 +238,36 @@ def asked_releases(question: str) -> list[AskedRelease]:
         pre = re.sub(r"[-.]", "", m.group(2)).lower() if m.group(2) else None
         out.append(AskedRelease(low, _parts(m.group(3)) if m.group(3) else low, pre, m.group(0)))
     return out
+
+
+def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[AskedRelease]:
+    """The releases a question names of one of the products it names (`names`): those written after that product's
+    name and before another's ("When were Zorb 1.0.0 and 2.0.0 released, and Quux 1.0 and 1.16?": Zorb's are 1.0.0
+    and 2.0.0). Every release it names when it writes none after the product's name."""
+    asked = asked_releases(question)
+    marks = sorted((m.start(), n) for n in {entity, *names} for m in re.finditer(
+        rf"(?<!\w){re.escape(n)}(?!\w)", question, re.I))
+    if not marks:
+        return asked
+    starts = [at for at, _ in marks] + [len(question)]
+    spans = [(at, starts[i + 1]) for i, (at, n) in enumerate(marks) if n.lower() == entity.lower()]
+    own = [a for a, m in zip(asked, _ASKED_VERSION.finditer(question), strict=True)
+           if any(s <= m.start() < e for s, e in spans)]
+    return own or asked
+
+
+def exact_releases(versions: Sequence[str], asked: Sequence[AskedRelease]) -> list[str]:
+    """Of releases in the series a question names, the ones it names exactly, where a source has them: asked
+    "1.16", "1.16" and "1.16.0" are it, not "1.16.1"; a series without its own release ("4.3.x") keeps them all."""
+    def padded(parts: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(reversed(tuple(dropwhile(lambda p: p == 0, reversed(parts)))))
+
+    keep: list[str] = []
+    for a in asked:
+        members = [v for v in versions if release_asked(v, [a])]
+        exact = [v for v in members if a.low == a.high and padded(_parts(v)) == padded(a.low) and _pre(v) == a.pre]
+        keep += exact or members
+    return list(dict.fromkeys(keep))
 
 
 def release_asked(version: str, asked: Sequence[AskedRelease]) -> bool:
