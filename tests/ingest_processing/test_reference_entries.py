@@ -116,8 +116,10 @@ def test_a_chart_a_script_draws_is_read_as_its_table(tmp_path: Path) -> None:
 def test_a_question_for_named_releases_asks_one_products_release_dates() -> None:
     a = analyse("When were Quux 1.1.5, 1.2.0rc1, 1.2.0 and 2.1.0 released?")
     assert a.entities == ["Quux"] and a.metrics == ["released"]
-    # lines ("3.12") are products of their own, and one version alone stays the product's name
-    assert analyse("When were Quux 3.12 and 3.13 released?").entities == ["Quux 3.12", "Quux 3.13"]
+    # releases written with one dot are the product's releases too when their dates are asked ("Quux 3.12" came
+    # out when 3.12.0 did); whole numbers ("Quux 20 and 22") are lines, and one version alone stays the name
+    assert analyse("When were Quux 3.12 and 3.13 released?").entities == ["Quux"]
+    assert analyse("How do Quux 3.12 and 3.13 compare on startup time?").entities == ["Quux 3.12", "Quux 3.13"]
     named = asked_releases("When were Quux 1.1.5, 1.2.0rc1 and 1.2.0 released?")
     assert release_asked("1.2.0rc1", named) and release_asked("[1.2.0]", named) and release_asked("1.1.5", named)
     assert not release_asked("1.2.0rc2", named) and not release_asked("1.2.0b2", named)  # unnamed pre-releases

@@ -126,6 +126,9 @@ class Analyzer:
             # (a name an aside places the figures in, "(both in Frobnode and in proxy mode)", is a condition)
             required = [m.span("list") for m in _REQUIRED.finditer(text)]
             required += [(m.start(1), m.end(1)) for m in _PLACED_IN.finditer(text)]
+            # "We run Quux with Zorb (and are evaluating Frob) as the broker": what it runs with, and an aside
+            required += [m.span("x") for m in _USED_AS.finditer(text)]
+            required += [m.span() for m in re.finditer(r"\([^()]*\)", text)]
             kept = [f for f in found if not any(s <= f[0] < e for s, e in required)]
             found = kept if kept else found
         named = found
@@ -324,6 +327,10 @@ _COMPARED = re.compile(
     r"\b(?:between|among)\s+(?P<c>.+?)\s+(?:on|in terms of|regarding|for|when)\s|"
     # "I'm choosing between A, B and C.": the list ends the sentence
     r"\b(?:between|among)\s+(?P<e>[^.?!,]+(?:,[^.?!,]+)+?)\s*[.?!]?\s*$|"
+    # "We're choosing a queue and comparing A, B, C and D as they behave out of the box.": a list of names, not
+    # what is measured of them ("comparing the latency of A and B")
+    r"\bcomparing\s+(?P<f>(?:(?!\bof\b)[^.?!,])+(?:,(?:(?!\bof\b)[^.?!,])+)+?)"
+    r"(?=\s+(?:as|on|in terms of|by|across|regarding|for|when|with respect to)\s|\s*[.?!]?\s*$)|"
     # "When were the A, B and C releases published?", "When did A and B ship their last versions?": the dates of
     # each one's releases, compared
     rf"^\s*when\s+(?:was|were|did|are|is)\s+(?:the\s+)?(?:(?:recent|latest|last|first|major|minor)\s+)?"
@@ -355,6 +362,8 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
 # Frobnode and in proxy mode)"): conditions of what is asked, no names compared
 _REQUIRED = re.compile(r"\b(?:minimum|min\.?|required|supported|compatible|oldest)\s+"
                        r"(?P<list>(?:[^?.;]|\.(?=\w)){1,80}?)\s+versions?\b", re.I)
+_USED_AS = re.compile(r"\bwith\s+(?P<x>[\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s*(?:\([^()]*\)\s*)?"
+                      r"as\s+(?:the|a|an|its|our|their)\s+\w+", re.I)
 _PLACED_IN = re.compile(r"\([^()]*?\b(?:in|on|under|with)\s+([^()\s,]+)[^()]*\)", re.I)
 # a question for settings by their keys, and a key's shape: lower camel case of words ("requestTimeout", not "macOS",
 # "jQuery" or "iPhone", whose first part is no word) or snake case ("max_client_conn")
@@ -373,16 +382,17 @@ def _versions(text: str, found: list[tuple[int, str]], dated: bool) -> list[tupl
     "When were Quillo 1.1.5, 1.2.0rc1 and 2.0.0 released?" asks one product's release dates, each a condition."""
     out: list[tuple[int, str]] = []
     versions: dict[str, list[tuple[int, str]]] = {}
-    named = [m.group() for m in re.finditer(rf"(?<![\w.]){_VERSION}", text)]
-    if dated and len(named) >= 2 and all(v.count(".") >= 2 or re.search(r"\d[-.]?[a-z]", v) for v in named):
-        # "Quillo 1.1.5, 1.2.0rc1 and 2.0.0": the product, named once; its releases (no lines such as "3.12",
-        # which are products of their own) are no names
-        found = [(pos, re.sub(rf"\s+{_VERSION}$", "", name)) for pos, name in found if not re.fullmatch(_VERSION, name)]
-        return [(pos, name) for pos, name in found if name]
     for pos, name in found:
         m = _VERSIONS_AFTER.match(text, pos + len(name)) if text[pos:pos + len(name)] == name else None
         vs = re.findall(_VERSION, m.group(1)) if m else []
         versions.setdefault(name, []).extend((pos, v) for v in vs)
+    # the releases the question names ("1.0", "1.2.0rc1"; a whole number, "... changed the default to 20", is none)
+    named = [m.group() for m in re.finditer(rf"(?<![\w.]){_VERSION}", text) if re.search(r"\.|\d[-.]?[a-z]", m.group())]
+    if dated and len(named) >= 2:
+        # "Quillo 1.1.5, 1.2.0rc1 and 2.0.0", "Zorb 1.0, 1.16 and 2.5": the product, named once; its releases,
+        # when they came out, are no names
+        found = [(pos, re.sub(rf"\s+{_VERSION}$", "", name)) for pos, name in found if not re.fullmatch(_VERSION, name)]
+        return list(dict.fromkeys((pos, name) for pos, name in found if name))
     for pos, name in found:
         vs = list(dict.fromkeys(v for _, v in versions.get(name, [])))
         if len(vs) >= 2:
@@ -423,7 +433,7 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
     m = _COMPARED.search(first)
     if not m:
         return []
-    group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g) is not None)
+    group = next(g for g in ("a", "b", "c", "d", "e", "f") if m.group(g) is not None)
     start, span = m.start(group), m.group(group)
     out: list[tuple[int, str]] = []
     for piece in re.finditer(r"[^,]+", span):

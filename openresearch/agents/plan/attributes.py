@@ -136,6 +136,7 @@ def _owned(text: str) -> re.Match[str] | None:
 _SETTINGS_WORD = re.compile(r"\b(?:settings|parameters|options|limits|defaults|configuration|values|knobs)\s*$", re.I)
 _SETTINGS_OF = re.compile(r"\s+(?:for|of|in|on|under|across)\s+([^?]+?)\s*(?:[?.](?=\s|$)|$)", re.I)
 MAX_SETTINGS = 12
+MAX_ATTRIBUTES = 10  # what one question may ask for (a settings question lists more: MAX_SETTINGS)
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
                # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
@@ -235,6 +236,10 @@ def _clean_item(item: str) -> str:
     # subject: an auxiliary before the verb)
     item = re.sub(r"^\s*(?:which|what)\s+(?:(?!(?:is|are|was|were|be|been|has|have|had)\b)[\w-]+\s+){1,3}?"
                   r"(?!(?:is|are|was|were|be|been|has|have|had)\b)[a-z]+ed\s+(?=\w)", "", item, flags=re.I)
+    if re.match(r"\s*how\s+(?:(?:many|much)\s+times?|long\s+(?:a|an|the|each|every|its|their))\b", item, re.I):
+        # "how many times is a job retried" counts what is done, not times; "how long a worker waits for ..." is a
+        # clause: _how_clauses reads both
+        return ""
     item = re.sub(r"^\s*how (?:many|much)\s+", "", item, flags=re.I)
     named = ""
     if len(item.split()) > 2 and not re.match(r"\s*how\b", item, re.I):  # "how long is ..." is read by _spans_asked
@@ -253,7 +258,9 @@ def _clean_item(item: str) -> str:
 # a version or a range of them ("v3.1", "4.3.x", "0.19 to 0.22.1") qualifies what is asked; it is no attribute
 _VERSIONS = re.compile(r"v?\d+(?:\.(?:\d+|x))*(?:\s*(?:to|-|–|through)\s*v?\d+(?:\.(?:\d+|x))*)?", re.I)
 # a question for the dates releases came out on: "When were the A releases published?", "When did B ship 2.0?"
-_EN_RELEASE_DATES = re.compile(r"^\s*(?:when|(?:on |in )?(?:what|which) (?:date|day|month|year)s?)\b[^?]{0,200}?\b"
+# (at the start of any of its sentences: "I need dates. And on the Zorb side, when was 1.0 released?")
+_EN_RELEASE_DATES = re.compile(r"(?:^|[.?!]\s+)(?:(?:and|also|so|but)\b,?\s*)?(?:[^,.?!]{1,60},\s*)?"
+                               r"(?:when|(?:on |in )?(?:what|which) (?:date|day|month|year)s?)\b[^?]{0,200}?\b"
                                r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out)\b"
                                r"|\b(?:release|publication|ship) dates? (?:of|for)\b", re.I)
 _ZH_RELEASE_DATES = re.compile(r"(?:什么时候|何时|哪天|哪一天|哪年|哪一年)[^？?]{0,8}发布|发布(?:日期|时间)")
@@ -284,6 +291,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                       r"([\w/-]+(?: [\w/-]+)?)\)",
                       "\u27ee\\1\u27ef", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
+    # "on the X side", "for X's part": of which, no attribute
+    text = re.sub(r"\b(?:on|from|for)\s+(?:the\s+)?\u2400\s*(?:'s\s+)?(?:side|part|end)\b", " \u2400 ", text,
+                  flags=re.I)
     # "For X, what are the default values of A, B and C?" asks what X's are
     text = _FOR_OWNER.sub(lambda m: f"{m.group(1)} {m.group(2)} \u2400's ", text) if language != "zh" else text
     asked_of = _EN_ASKED_OF.match(text) if language != "zh" else None
@@ -291,6 +301,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
+    listed_to = -1  # where the last list read ends
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
         found += _phrase_items(asked_of.group(1))
     settings = _settings_items(text, owned) if owned and not enumerated else []
@@ -306,26 +317,35 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         for m in pattern.finditer(text):
             if pattern is _EN_LIST_AT[0] and (0 <= colon < m.start() or (owned and m.start() >= owned.end(1))):
                 continue
-            pieces = _LIST_SPLIT.split(m.group(1))
+            pieces = _shared_heads(_LIST_SPLIT.split(m.group(1)))
+            listed_to = max(listed_to, m.end(1))
             if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")
                 pieces = [q for p in pieces for q in (p.split("/") if all(
                     len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
             for piece in pieces:
                 item = _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
                 item = item.replace("\u066c", ",")
-                if item and (language == "zh" or len(item.split()) <= 5 or _qualified_item(item)) and \
+                if item and (language == "zh" or len(_content_words(item)) <= 5 or _qualified_item(item)) and \
                         item.lower() not in (f.lower() for f in found):
                     found.append(item)
-    # a version ("3.12") or a clause ("are the key dates") is no attribute
+    if language != "zh" and found and listed_to >= 0:
+        # "... ? Also, what is the default shutdown timeout for workers, and ...?": a later sentence asks one more
+        for m in _LATER_ASK.finditer(text, listed_to):
+            item = _clean_item(m.group("x"))
+            if item and len(_content_words(item)) <= 6 and item.lower() not in (f.lower() for f in found):
+                found.append(item)
+    # a version ("3.12"), a clause ("are the key dates") or the compared things themselves ("For each one: ...")
+    # is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
-        r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I)]
+        r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I) and not _OWNERS_ONLY.fullmatch(f)]
     found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
              *found]
     if asks_release_dates(text, language) and not any(
             canonical_metric(f) == "released" for f in found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
     found = [f.replace("\u066c", ",") for f in found]
-    return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][:8]
+    return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][
+        :MAX_ATTRIBUTES]
 
 
 def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
@@ -448,8 +468,10 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
 _AUX = r"(?:is|are|was|were|does|do|did|will|would|can|could|may|might|should|must)"
 # a clause asking how long or how many, with its own subject and verb: "how many server connections can one pool
 # hold", "how long may a server connection live before ...", "how long does each wait for a connection ..."
-_HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[\w/-]+\s+){{0,4}}?)(?P<aux>{_AUX})\s+"
-                         r"(?P<rest>[^,;?:]+)", re.I)
+# (or a clause of a list, without its auxiliary: "the heartbeat, how long a worker waits for results, and ...")
+_HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[\w/-]+\s+){{0,4}}?)"
+                         rf"(?:(?P<aux>{_AUX})\s+|(?<=long )(?=(?:a|an|the|each|every|its|their)\s))"
+                         r"(?P<rest>(?:(?!\band\s+(?:how|what|which|when)\b)[^,;?:])+)", re.I)
 # what names no subject of its own: the compared things themselves ("each", "it", "they", a masked name)
 _OWNER_WORDS = frozenset({"each", "every", "it", "they", "them", "one", "\u2400", "its", "their"})
 _PRONOUNS = _OWNER_WORDS - {"each", "every", "one"}  # an owner word that stands for its noun, not before one
@@ -472,8 +494,14 @@ def _how_clauses(text: str) -> list[str]:
     out: list[str] = []
     for m in _HOW_CLAUSE.finditer(text):
         words = m.group("rest").split()
-        if m.group("aux").lower() in ("is", "are", "was", "were"):
-            continue  # a passive ("how long is a release supported", read by _HOW_LONG): no subject that acts
+        aux = (m.group("aux") or "").lower()
+        if aux in ("is", "are", "was", "were"):
+            # a passive: what is done to its subject ("how many times is a failing job retried", "how long is a job
+            # allowed to run", "how long are results kept before they expire"); "how long is a release supported"
+            # is _HOW_LONG's
+            if (item := _passive(m.group("q").lower(), _clean_item(m.group("n")), words)) and item not in out:
+                out.append(item)
+            continue
         lead: list[str] = []
         while words and words[0].lower() in _DETERMINERS | _OWNER_WORDS:
             lead.append(words.pop(0).lower())
@@ -497,6 +525,8 @@ def _how_clauses(text: str) -> list[str]:
                 out.append(f"{thing} per {' '.join(subject)}" if subject else thing)
             continue
         verb = verb.lower()
+        if not aux and re.search(r"[^s]s$", verb):
+            verb = verb[:-1]  # "how long a worker waits": the verb as "how long does a worker wait" writes it
         of: list[str] = []
         if after and after[0].lower() == "for":  # "wait for a new backend connection to be established"
             for w in after[1:]:
@@ -504,12 +534,64 @@ def _how_clauses(text: str) -> list[str]:
                     break
                 if w.lower() not in _DETERMINERS:
                     of.append(w)
+        if verb in ("wait", "pause", "sleep") and len(after) > 1 and after[0].lower() == "before" and \
+                after[1].lower().endswith("ing") and not _GIVES_UP.search(m.group("rest")):
+            # "how long does it wait before retrying": the delay before a retry
+            item = " ".join([*subject, _verb_of(after[1].lower()), "delay"])
+            if item not in out:
+                out.append(item)
+            continue
         kind = "timeout" if _GIVES_UP.search(m.group("rest")) else "duration"
         noun = _NOMINAL.get(verb)
         item = " ".join([*subject, *of[:3], noun or verb, *([] if noun else [kind])])
         if verb and item not in out:
             out.append(item)
     return out
+
+
+def _verb_of(gerund: str) -> str:
+    """A gerund's verb: "retrying" -> "retry", "stopping" -> "stop", "closing" -> "close", "reconnecting" ->
+    "reconnect"."""
+    base = gerund.removesuffix("ing")
+    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
+        return base[:-1]
+    if re.search(r"[^aeiou][aeiou][csvz]$", base):
+        return base + "e"
+    return base
+
+
+_OWNERS_ONLY = re.compile(r"(?:each|every|all|both|any)(?:\s+(?:one|of\s+them|tool|product))?|them|it|they", re.I)
+_IRREGULAR = frozenset({"kept", "held", "run", "set", "built", "spent", "sent", "made", "shown", "given", "taken",
+                        "known", "left", "done", "read", "written", "stored", "cached", "retained"})
+
+
+def _passive(q: str, counted: str, words: list[str]) -> str | None:
+    """The attribute a passive "how many"/"how long" clause asks for, from its subject and participle: "how many
+    times is a failing job retried" -> "job retries"; "how long is a single job allowed to run" -> "job run time
+    limit"; "how long are a job's results kept before they expire" -> "job results expiry time" (kept alone:
+    "retention time"). None when the clause has no participle after its subject, or asks a count of things."""
+    at = next((k for k, w in enumerate(words) if k and (w.lower() in _IRREGULAR or re.fullmatch(r"[a-z]{3,}ed", w))),
+              None)
+    if at is None:
+        return None
+    subject = [w.lower().removesuffix("'s").removesuffix("’s") for w in words[:at]
+               if w.lower() not in _DETERMINERS | _OWNER_WORDS]
+    subject = subject[-2:]  # "a single job" is a job; "a job's results" the job's results
+    if subject and len(subject) == 2 and subject[0] in ("single", "failing", "failed", "given", "typical"):
+        subject = subject[1:]
+    participle, after = words[at].lower(), [w.lower().strip(",.?") for w in words[at + 1:]]
+    if q in ("many", "much"):
+        if counted not in ("times", "time"):
+            return None  # "how many workers are started ..." counts things: the active reading's
+        noun = participle[:-3] + "ies" if participle.endswith("ied") else participle[:-2] + "s"
+        return " ".join([*subject, noun])
+    if participle == "allowed" and after[:1] == ["to"] and len(after) > 1:
+        return " ".join([*subject, after[1], "time limit"])  # how long it may run before it is stopped
+    if any(w.startswith("expir") for w in after):
+        return " ".join([*subject, "expiry time"])
+    if participle in ("kept", "stored", "retained", "cached", "held"):
+        return " ".join([*subject, "retention time"])
+    return None
 
 
 _EVENTS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
@@ -554,6 +636,33 @@ def attribute_head(attribute: str) -> str:
     """The quantity an attribute names, without what it is measured under ("build time for a 1,000-page site" ->
     "build time")."""
     return _QUALIFIER.sub("", attribute).strip() or attribute
+
+
+# a later sentence's own question for one thing: "Also, what is the default shutdown timeout for workers, ..."
+_LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
+                        r"(?:the\s+)?(?P<x>(?!(?:defaults?|values?|settings?|numbers?|figures?)\b)[^,?.;:]+?)"
+                        r"(?=\s*(?:[,?.;]|$))", re.I)
+
+
+def _content_words(item: str) -> list[str]:
+    """An item's words but its articles: "timeout for establishing a broker connection" says five things."""
+    return [w for w in item.split() if w.lower() not in ("a", "an", "the")]
+
+
+_PLACE = re.compile(r"^(?P<head>.+?)\s+(?P<prep>on|in|for|with|under)\s+\S.*$", re.I)
+
+
+def _shared_heads(pieces: list[str]) -> list[str]:
+    """List items that share the quantity before them: "the visibility timeout on Zorb and on Frob" asks for the
+    visibility timeout on Zorb and on Frob, two items ("on Frob" alone names no quantity)."""
+    out: list[str] = []
+    for piece in pieces:
+        lead = re.match(r"\s*(on|in|for|with|under)\s+\S", piece, re.I)
+        prev = _PLACE.match(out[-1]) if out and lead else None
+        if prev and prev.group("prep").lower() == lead.group(1).lower():  # type: ignore[union-attr]
+            piece = f"{prev.group('head')} {piece.strip()}"
+        out.append(piece)
+    return out
 
 
 def _qualified_item(item: str) -> str | None:
