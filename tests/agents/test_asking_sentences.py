@@ -108,7 +108,7 @@ def test_how_many_and_how_long_clauses_with_their_own_subjects_are_attributes() 
                             "backend connection wait timeout"]
     # the compared thing is no subject of the attribute; a passive "how long is ... supported" reads as before
     assert analyse("How many downloads does Quux run at once, and how long does it wait before retrying?"
-                   ).attributes == ["downloads", "wait duration"]
+                   ).attributes == ["downloads", "retry delay"]  # a wait before retrying is a retry's delay
     assert analyse("Compare Zork, Quux and Frob: how long is a release supported?").attributes[:1] == \
         ["support duration"]
 
@@ -165,3 +165,58 @@ def test_the_release_a_change_log_entry_is_under_is_cited_with_its_heading() -> 
     # without a gathered quote that writes the release, the release is not said
     text = " ".join(s.text for s in answer_section(p, {"Q-1": [entry, default]}, []).sentences)
     assert "1.21.0" not in text and "Zorbd 200" in text, text
+
+
+def test_a_timeline_question_of_two_products_asks_each_ones_named_releases() -> None:
+    q = ("For an upgrade timeline I need release dates. When were Zorbq 1.0.0, 1.17.0 and 2.0.0 released? Which "
+         "Zorbq release changed the default max retries to 20? And on the Quux side, when were Quux 1.0, 1.16 and "
+         "2.5 released?")
+    a = analyse(q)
+    # the products, not seven "entities"; "the Quux side" and the "20" of a default are no attribute or release
+    assert a.entities == ["Zorbq", "Quux"] and a.attributes == ["release date"]
+    from openresearch.agents.extract.releases import exact_releases, releases_asked_of
+
+    zorbq = releases_asked_of(q, "Zorbq", a.entities)
+    quux = releases_asked_of(q, "Quux", a.entities)
+    assert [r.written for r in zorbq] == ["1.0.0", "1.17.0", "2.0.0"] and [r.written for r in quux] == \
+        ["1.0", "1.16", "2.5"]
+    # the release named exactly where a source dates it: "1.16", not 1.16.1; "2.0.0" is "2.0"
+    assert exact_releases(["1.16.2", "1.16.1", "1.16", "2.5.0", "1.0"], quux) == ["1.0", "1.16", "2.5.0"]
+
+    def heading(n: int, entity: str, version: str, date: str) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=f"{version} ({date})", type="statistic", score=0.5,
+                            source=SourceView(id=f"S-{entity}", url=f"local:///docs/{entity}.md", title=entity),
+                            entities=[entity],
+                            observations=[ObservationView(id=f"O-{n}", entity=entity, metric="release_date",
+                                                          value=float(date.replace("-", "")), unit="date",
+                                                          raw_value=date, raw_unit="date", condition=version)])
+
+    p = Plan(question=q, kind="comparison", entities=["Zorbq", "Quux"], attributes=["release date"],
+             metrics=["released"], sub_questions=[SubQuestion(id="Q-1", text=q, role="core",
+                                                              entities=["Zorbq", "Quux"])])
+    items = [heading(1, "Zorbq", "2.0.0", "2025-11-18"), heading(2, "Zorbq", "1.16.0", "2024-01-25"),
+             heading(3, "Zorbq", "1.0.0", "2018-03-31"), heading(4, "Quux", "1.16.1", "2024-03-09"),
+             heading(5, "Quux", "1.16", "2024-02-24"), heading(6, "Quux", "1.0", "2019-04-06")]
+    first, gap = answer_section(p, {"Q-1": items}, []).sentences[:2]
+    # each product's named releases, whole; not the other product's "1.16" in Zorbq's cell, nor 1.16.1
+    assert first.text == ("Release date: Zorbq 1.0.0: 2018-03-31 [E-000000000003]; Zorbq 2.0.0: 2025-11-18 "
+                          "[E-000000000001]; Quux 1.0: 2019-04-06 [E-000000000006]; Quux 1.16: 2024-02-24 "
+                          "[E-000000000005].")
+    assert gap.kind == "gap" and gap.text == "No figure found for Zorbq 1.17.0, Quux 2.5."
+
+
+def test_passive_and_verbless_clauses_of_a_list_are_attributes_and_a_later_sentence_asks_one_more() -> None:
+    a = analyse("We're choosing a job runner and comparing Zorbq, Quux, Frob and Blarg as they behave out of the "
+                "box. For each one: how long is a single job allowed to run before the worker kills it, how many "
+                "times is a failing job retried automatically and how long does it wait before retrying, and how "
+                "long are a job's results kept before they expire?")
+    assert a.entities == ["Zorbq", "Quux", "Frob", "Blarg"]  # "a job runner" is none; "each one" no attribute
+    assert a.attributes == ["job run time limit", "job retries", "retry delay", "job results expiry time"]
+    b = analyse("We run Zorbq with Quux (and are evaluating Frob) as the broker. What are the defaults for: the "
+                "prefetch multiplier, the timeout for establishing a broker connection, how long a worker waits for "
+                "missing results, and the visibility timeout on Quux and on Frob? Also, what is the default "
+                "shutdown timeout for workers, and in which release was that setting introduced?")
+    assert b.entities == ["Zorbq"]  # what it runs with, and an aside, are no compared names
+    assert b.attributes == ["worker missing results wait duration", "prefetch multiplier",
+                            "timeout for establishing a broker connection", "visibility timeout on Quux",
+                            "visibility timeout on Frob", "default shutdown timeout for workers"]

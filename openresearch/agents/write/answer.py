@@ -33,7 +33,13 @@ from openresearch.agents.extract.metric_names import (
     word_stems,
 )
 from openresearch.agents.extract.observations import relative_baseline
-from openresearch.agents.extract.releases import NOTE_VERBS, asked_releases, release_asked
+from openresearch.agents.extract.releases import (
+    NOTE_VERBS,
+    asked_releases,
+    exact_releases,
+    release_asked,
+    releases_asked_of,
+)
 from openresearch.agents.plan.attributes import key_gloss, metric_key, named_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
@@ -660,13 +666,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}
-                if named := asked_releases(plan.question):
-                    # "0.19 to 0.22.1", "4.3.x", "1.1.5, 1.2.0rc1": those releases' dates, in the question's order
-                    def order(f: Found) -> int:
-                        return next((i for i, a in enumerate(named) if release_asked(f.obs.condition or "", [a])),
-                                    len(named))
-                    row = {e: sorted([f for f in fs if release_asked(f.obs.condition or "", named)], key=order) or fs
-                           for e, fs in row.items()}
+                row = {e: asked_release_dates(plan, e, fs) for e, fs in row.items()}
         else:
             found = collect(items, metric, None, words, asked_units(plan.question))
             ranked = sorted(found.items(), key=lambda kv: -len({e.source.id for f in kv[1] for e in f.evidence}))
@@ -678,6 +678,22 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         table[label] = {e: spread(sorted(fs, key=lambda f: _extreme(f.obs.metric, metric)))
                         for e, fs in comparable_first(row).items()}
     return _one_row_each(table, quals_of)
+
+
+def asked_release_dates(plan: Plan, entity: str, found: list[Found]) -> list[Found]:
+    """An entity's release dates for the releases the question names of it ("0.19 to 0.22.1", "4.3.x", "1.1.5,
+    1.2.0rc1"), in the question's order: the release named exactly where a source dates it ("1.16", not 1.16.1);
+    all of them (the latest first) when it names none, or none of them is dated."""
+    named = releases_asked_of(plan.question, entity, plan.entities)
+    if not named:
+        return found
+    asked = [f for f in found if release_asked(f.obs.condition or "", named)]
+    exact = set(exact_releases([f.obs.condition or "" for f in asked], named))
+
+    def order(f: Found) -> int:
+        return next((i for i, a in enumerate(named) if release_asked(f.obs.condition or "", [a])), len(named))
+
+    return sorted([f for f in asked if (f.obs.condition or "") in exact], key=order) or found
 
 
 # a one-word gloss the asker gives a word ("server (backend) connections"): the two words name one thing
@@ -894,7 +910,10 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         # one entity (no table below): its figures under their conditions, up to a table cell's worth
         alone = len(plan.entities) <= 1 and len(row) == 1
 
-        cells = [_release_values(lang, e, vs, figures_per_cell(plan.question, vs)) if alone and _releases(vs) else
+        # release dates of the releases the question names: each one named whole, for every entity
+        listed = {e for e, vs in row.items() if _releases(vs) and (alone or releases_asked_of(
+            plan.question, e, plan.entities))}
+        cells = [_release_values(lang, e, vs, figures_per_cell(plan.question, vs)) if e in listed else
                  _p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1) if not alone else
                     _values(lang, _headline_first(vs, versions), shown_of(vs))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
@@ -907,12 +926,12 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         if not row:  # asked for, and nothing found: said in one line, not left out
             out.append(Sentence(text=text, citations=[], key=False, kind="gap"))
             continue
-        unfound = [f"{e} {a.written}" for e, vs in row.items() if alone and _releases(vs)
-                   for a in asked_releases(plan.question)
+        unfound = [f"{e} {a.written}" for e, vs in row.items() if e in listed
+                   for a in releases_asked_of(plan.question, e, plan.entities)
                    if not any(release_asked(f.obs.condition or "", [a]) for f in vs)]
         # it cites the table's figures too (the table is drawn from what the answer cites)
-        shown = [c for vs in row.values() for c in _cited([headline(vs)] if not alone else
-                                                          _headline_first(vs, versions), shown_of(vs))]
+        shown = [c for e, vs in row.items() for c in _cited(
+            vs if e in listed else [headline(vs)] if not alone else _headline_first(vs, versions), shown_of(vs))]
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
