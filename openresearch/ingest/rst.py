@@ -12,8 +12,8 @@ the source text would take for prose:
   renders it: "New in version 5.5.", "Changed in version 2.0.", "Deprecated since version 3.1.";
 - a field of a described object (`:param int expire_time: Expire time in seconds, default is 86400.`) is an entry of
   its own: the field's name over its description;
-- an admonition (`.. note:: text`) is its text; any other directive line (`.. toctree::`, `.. image:: x.png`,
-  `.. include:: x.rst`) and its options are markup, dropped.
+- a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
+  line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
 """
 
@@ -24,6 +24,7 @@ import re
 _DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<domain>[\w-]+):)?(?P<name>[\w-]+)::(?:\s+(?P<arg>.*?))?\s*$")
 _CODE = frozenset({"code-block", "code", "sourcecode", "doctest", "testcode", "testoutput", "parsed-literal",
                    "ipython", "literalinclude", "highlight", "prompt", "console"})
+_TABLES = frozenset({"list-table", "csv-table", "table", "flat-table"})
 _OBJECTS = frozenset({"attribute", "data", "setting", "confval", "envvar", "option", "cmdoption", "describe",
                       "object", "property", "signal"})
 _NOTES = {"versionadded": "New in version {}.", "versionchanged": "Changed in version {}.",
@@ -67,6 +68,10 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if d is not None:
             name, arg, indent = d.group("name").lower(), (d.group("arg") or "").strip(), _indent(line)
             end = _body_end(lines, i, indent)
+            if name in _TABLES:
+                out.append(line)  # a table directive is read with its rows (documents.table_rows)
+                i += 1
+                continue
             if name in _CODE:
                 out += [f"{d.group('indent')}```", *lines[i + 1:end], f"{d.group('indent')}```"]
                 i = end
