@@ -220,7 +220,9 @@ _FILLER = frozenset({"the", "and", "for", "per", "of", "in", "on", "with", "with
 _ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|build|hmr|wall|elapsed|delay|interval|"
                                   r"cadence|period|phase|lifetime|window)")),
              ("rate", re.compile(r"^(?:throughput|speed|rate|bandwidth|qps|tps|ops|per_second)")),
-             ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")))
+             ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")),
+             # how many times something is done: a count, never a time ("retried for up to 30 days")
+             ("count", re.compile(r"^(?:retries|attempts|tries|restarts|redeliveries)$")))
 _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|min|mins?|minutes?|h|hours?|ns/op|"
                                    r"us/op|ms/op|days?|weeks?|months?|years|个月|天)$", re.I)),
                ("rate", re.compile(r"/s$|/sec$|per second|ps$|^(?:qps|tps)$", re.I)),
@@ -232,7 +234,13 @@ def _stems(key: str) -> set[str]:
     # a short word and the next one are also the compound they are written as elsewhere ("bug fix", "bugfix")
     joined = {(a + b)[:4] for a, b in itertools.pairwise(words)
               if len(a) < 4 and a not in _FILLER and a.isascii() and b.isascii()}
-    return {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined
+    return {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined | \
+        {syn for w in words for syn in _SAME_AS.get(w, ())}
+
+
+# a word that a metric's name writes for what other words say (synonyms only: they add a match, never decide one):
+# a time to live is how long before it expires, a backoff the delay before the next try
+_SAME_AS = {"ttl": ("expi", "life"), "backoff": ("dela",)}
 
 
 def _words(key: str) -> list[str]:
@@ -327,4 +335,4 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
     have = unit_kind(unit)
     # a setting without a unit ("encoder_speed" 10) answers an attribute it shares two words with ("AVIF encoder speed")
-    return not asked or have in asked or (not unit and len(shared) >= 2)
+    return not asked or have in asked or (not unit and len(shared) >= 2) or ("count" in asked and have is None)

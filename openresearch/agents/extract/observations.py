@@ -63,7 +63,9 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"单核|单节点|单机|(?:每个|一个)?(?:插入)?请求(?:带|包含)\s?\d+\s?条(?:以上)?(?:记录)?|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
     # what kind of limit: a default, the configurable ceiling, a recommended (safe) value, a hard limit
-    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|\bby default\b|\bconfigur(?:able|e|ed)\b|"
+    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|(?<=\bthe )default(?=\s(?:is|was)\b)|"
+    r"\bby default\b|"
+    r"\bconfigur(?:able|e|ed)\b|"
     r"\b(?:safe|soft|hard|recommended) limit\b|默认|可配置|最大可配",
     # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
@@ -434,7 +436,8 @@ _PHRASE_LEAD = re.compile(r"^(max(?:imum)?|min(?:imum)?|default|largest|smallest
 _PHRASE_LINK = re.compile(
     r"(?:,\s*(?:which\s+)?defaulting to|"
     r"\s+(?:is|are|was|were|of|defaults? to|(?:is|are) (?:set|limited|capped|fixed|restricted) (?:to|at)|"
-    r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*[:=])\s+(?:up to\s+|about\s+|around\s+|approximately\s+|"
+    r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*[:=])\s+(?:an?\s+|up to\s+|about\s+|around\s+|"
+    r"approximately\s+|"
     r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
     r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)\s*[:=]?\s*$", re.I)
 # words that end a noun phrase read backwards: verbs, conjunctions, pronouns and prepositions other than "of"
@@ -447,6 +450,9 @@ _PHRASE_STOP = frozenset({
     "up", "down", "over", "under", "about", "after", "before", "between", "through", "during", "per", "via", "not",
     "no", "each", "every", "all", "any", "some"})
 _ARTICLES = frozenset({"a", "an", "the"})
+# a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
+# an if-clause, "if the file is larger than 2 GB", is a limit the text states)
+_SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)
 # what a passage calls the thing it defines ("this option is set to 3")
 _SELF_NOUNS = [["option"], ["setting"], ["value"], ["parameter"], ["variable"]]
 _COUNT_NOUN_AFTER = re.compile(r"\s+((?:[a-z][a-z-]{1,20}\s)?[a-z][a-z-]{1,20}s)\b(?!\s*(?:of|per)\b)")
@@ -477,6 +483,9 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
             end = m.start
             if owner := re.search(r"\s(?:of|in|for|on)\s+(?:the\s+)?$", text[since:end]):
                 end = since + owner.start()
+    if (owner := re.search(r"\s(?:for|in|on)\s+(?:the\s+)?[A-Z][\w.+-]*\s*$", text[since:end])) and \
+            re.search(r"[a-z]", text[since:since + owner.start()]):
+        end = since + owner.start()  # "the default visibility timeout for Zorbq is 1 hour": Zorbq owns it
     words = re.findall(r"[A-Za-z][\w-]*(?:['’]s\b)?|[^\sA-Za-z]", text[since:end])
     phrase: list[str] = []
     for i in range(len(words) - 1, -1, -1):
@@ -1043,6 +1052,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     for i, v in enumerate(values):
         if v.start in old_at or v.start in load_at:
             continue  # "from 4MB to 64MB": the old value is the new one's condition
+        if _SUPPOSED.search(text, max(0, v.start - 120), v.start):
+            continue
         if v.start in loads:
             measured.append((v, loads[v.start][0], v.unit, None))
             qualifiers[v.start] = loads[v.start][1]
@@ -1183,7 +1194,10 @@ _BOUND_BEFORE = re.compile(
 _BOUND_AFTER = re.compile(r"^[\w/%.]*\s?(?:\+(?!\d)|or (?:more|less|so|higher|lower|above|better)\b|"
                           r"and (?:up|above|beyond)\b|plus\b|以上|左右|上下|以内|多)", re.I)
 _REPORTING = re.compile(
-    r"\b(?:according to|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|(?:the|a|an|their|his|her|its) "
+    # ("according to the result_ttl parameter" says what decides a value, not who states it)
+    r"\b(?:according to(?!\s+(?:the\s+|its\s+|their\s+|your\s+)?[\w.-]+\s+(?:parameter|setting|option|argument|"
+    r"configuration|config|field|variable|value)s?\b)|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|"
+    r"(?:the|a|an|their|his|her|its) "
     r"(?:\d{4} )?(?:claim|report|statement|figure|number)s? (?:that|of)\b|(?:I|we|they|he|she) (?:also )?"
     r"(?:saw|heard|read)\b|is said to|reportedly|allegedly|supposedly|purportedly|(?:cited|quoted|published) by)|"
     r"(?<![数依证根])据(?:说|称|悉|报道|介绍)|声称|宣称|号称|有人说|(?:成员|用户|网友)(?:说|称|表示)", re.I)

@@ -254,6 +254,10 @@ def _port_or_year(text: str, v: Value) -> Value:
     return v
 
 
+# (in digits, "15-minute runs" says what kind of run it is: no value)
+_WORDED_TIME = re.compile(rf"\b(?P<n>{NUMBER_WORD})[- ](?P<u>second|minute|hour|day|week|month|year)s?\b(?!-)", re.I)
+
+
 def find_values(text: str) -> list[Value]:
     """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
@@ -281,5 +285,15 @@ def find_values(text: str) -> list[Value]:
     spans = _spans(text, [(v.start, v.end) for v in out if v.kind != "bare"])
     # "3 more years": the span, not the bare 3 it starts with
     out = [v for v in out if not (v.kind == "bare" and any(s.start <= v.start < s.end for s in spans))] + spans
+    taken = [(v.start, v.end) for v in out]
+    for m in _WORDED_TIME.finditer(text):
+        # "a three minute delay", "three minutes": a duration written in words
+        if m.group("n").lower() in ("one", "zero") or any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        unit = f"{m.group('u').lower()}s"
+        try:
+            out.append(Value(m.start(), m.end(), m.group("n"), unit, parse_quantity(m.group("n"), unit), "time"))
+        except NumberFormatError:
+            continue
     out.sort(key=lambda v: v.start)
     return out

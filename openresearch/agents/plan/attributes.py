@@ -328,6 +328,13 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                 if item and (language == "zh" or len(_content_words(item)) <= 5 or _qualified_item(item)) and \
                         item.lower() not in (f.lower() for f in found):
                     found.append(item)
+    if language != "zh":
+        # "Which Zorbq release changed the default max retries to 20?": the setting it changed is asked (the answer
+        # gives the release that changed it, _ASKS_VERSION)
+        for m in _RELEASE_CHANGED.finditer(text):
+            item = _clean_item(m.group("x"))
+            if item and item.lower() not in (f.lower() for f in found):
+                found.append(item)
     if language != "zh" and found and listed_to >= 0:
         # "... ? Also, what is the default shutdown timeout for workers, and ...?": a later sentence asks one more
         for m in _LATER_ASK.finditer(text, listed_to):
@@ -638,6 +645,10 @@ def attribute_head(attribute: str) -> str:
     return _QUALIFIER.sub("", attribute).strip() or attribute
 
 
+_RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?:changed|raised|"
+                              r"lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
+                              r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of)\b|\s*[,?.;])",
+                              re.I)
 # a later sentence's own question for one thing: "Also, what is the default shutdown timeout for workers, ..."
 _LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
                         r"(?:the\s+)?(?P<x>(?!(?:defaults?|values?|settings?|numbers?|figures?)\b)[^,?.;:]+?)"

@@ -76,6 +76,17 @@ def _terms(sub: SubQuestion, lang: str) -> list[str]:
     return out
 
 
+def per_entity_queries(sub: SubQuestion) -> list[str]:
+    """A comparison of several entities on one quantity searches for each entity's figure ("Zorbq retry delay",
+    "Quux retry delay"), before the comparison's own queries: a search for all of them at once finds the sources
+    of the best-covered ones and none of the others' (and a query holds three names at most). None for other
+    sub-questions."""
+    if sub.role != "comparison" or len(sub.entities) < 2 or len(sub.aspects) != 1 or not _measures(sub):
+        return []
+    quantity = metric_query_words(sub.aspects[0]) or sub.aspects[0].replace("_", " ")
+    return [f"{e} {quantity}" for e in sub.entities[:MAX_QUERIES]]
+
+
 def _measures(sub: SubQuestion) -> bool:
     """A sub-question that asks for quantities (its aspects are metric keys): searched for by its quantities'
     words, never by "explained" or "how it works"."""
@@ -239,6 +250,14 @@ def _llm(sub: SubQuestion, plan: Plan, client: LLMClient, checker: _Checker, max
 
 def _rewrite(sub: SubQuestion, plan: Plan, checker: _Checker, client: LLMClient | None,
              max_regen: int) -> RewriteResult:
+    result = _asked_or_templates(sub, plan, checker, client, max_regen)
+    if per := per_entity_queries(sub):  # each entity's figure first, then the comparison's own queries
+        result.queries = list(dict.fromkeys([*per, *result.queries]))[:MAX_QUERIES]
+    return result
+
+
+def _asked_or_templates(sub: SubQuestion, plan: Plan, checker: _Checker, client: LLMClient | None,
+                        max_regen: int) -> RewriteResult:
     if client is not None:
         try:
             return _llm(sub, plan, client, checker, max_regen)

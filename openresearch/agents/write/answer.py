@@ -204,6 +204,8 @@ def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[Evid
 def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
+    if raw and raw in ev.quote and not re.search(r"\d", raw) and obs.raw_unit and obs.raw_unit not in raw:
+        return written_with_unit(raw, obs.raw_unit)  # "a three minute delay": three minutes
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
     if raw and obs.unit == "version" and _VERSION_NOTE_WORDS.fullmatch(obs.condition or ""):
@@ -700,7 +702,7 @@ def asked_release_dates(plan: Plan, entity: str, found: list[Found]) -> list[Fou
 _GLOSS = re.compile(r"\b([A-Za-z][\w-]{2,})\s+\(([A-Za-z][\w-]{2,})\)")
 # "connections per pool": the count per pool is the pool's size, as a key names it ("pool_size")
 _PER = re.compile(r"\bper\s+([A-Za-z][\w-]{2,})\b", re.I)
-_NO_KEY_WORDS = word_stems("default defaults value")
+_NO_KEY_WORDS = word_stems("default defaults value max maximum min minimum")  # (the kind of limit a key is)
 
 
 def question_glosses(question: str) -> dict[str, set[str]]:
@@ -758,7 +760,9 @@ _SETTINGS = re.compile(r"\b(?:settings|parameters|options|limits|defaults|config
 _SETTINGS_WORDS = word_stems("default defaults setting settings parameter parameters option options limit limits "
                              "configuration knobs tunables value values maximum minimum")
 _LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
-_ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|默认", re.I)
+# (what a product does "out of the box", "with no configuration", is what it does by default)
+_ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|\bout of the box\b|\b(?:with|without) (?:any |no )?configuration\b|"
+                            r"\bunconfigured\b|默认|开箱即用", re.I)
 MAX_SETTINGS = 8
 
 

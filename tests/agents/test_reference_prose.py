@@ -1,0 +1,92 @@
+"""How reference prose states a setting's value: a duration in words ("a three minute delay"), a value a parameter
+decides ("according to the result_ttl parameter" is no one reporting it), the owner after "for" ("the default
+visibility timeout for Zorbq is 1 hour"), a value only supposed ("If the heartbeat value is 10 seconds, ..."),
+a setting's abbreviation ("ttl") meaning what the question's words say ("expiry"); and a comparison searched for
+each entity's figure. The names are made up."""
+
+from __future__ import annotations
+
+from openresearch.agents.extract.metric_names import answers_metric
+from openresearch.agents.extract.observations import observations, phrase_metric, role_of
+from openresearch.agents.extract.values import find_values
+from openresearch.agents.plan.rewrite import per_entity_queries
+from openresearch.models import SubQuestion
+
+
+def test_a_duration_written_in_words_is_a_value() -> None:
+    got = {(v.raw, v.unit, v.quantity.value) for t in ("Default is a three minute delay.", "for 15-minute runs")
+           for v in find_values(t)}
+    assert got == {("three", "minutes", 180000.0)}  # "15-minute runs" says what kind of run: no value
+    assert find_values("a two-hour-long meeting") == []  # "two-hour-long" is no duration of its own
+    # "Default is a three minute delay": the default value of what the entry defines (its term, definitions.py)
+    (o,) = observations("Default is a three minute delay.", [], set(), "Zorbq")
+    assert (o.metric, o.value, o.unit, o.condition) == ("value", "three", "minutes", "default")
+
+
+def test_the_owner_after_for_is_no_part_of_the_quantity_and_a_parameter_reports_nothing() -> None:
+    text = "The default visibility timeout for Zorbq is 1 hour."
+    assert phrase_metric(text, find_values(text)[0], 0) == ("visibility_timeout", "hour", "default")
+    kept = "Results are kept according to the result_ttl parameter (500 seconds by default)."
+    at = kept.index("500")
+    assert role_of(kept, at, at + 3) == "own"
+    said = "According to the maintainers, Zorbq runs 500 jobs per second."
+    at = said.index("500")
+    assert role_of(said, at, at + 3) == "reported"
+
+
+def test_a_value_only_supposed_is_not_stated() -> None:
+    text = "If the heartbeat value is 10 seconds, the heartbeat is checked at twice that rate."
+    assert not [o for o in observations(text, [], set(), "Zorbq") if o.value == "10"]
+    # a bound in an if-clause is a limit the text states
+    limit = "If the upload is larger than 2 GB, Zorbq rejects it."
+    assert [o for o in observations(limit, [], set(), "Zorbq") if str(o.value) == "2"]
+
+
+def test_an_abbreviation_answers_what_its_words_mean() -> None:
+    assert answers_metric("result_ttl", "s", "job results expiry time")
+    assert answers_metric("min_backoff", "ms", "retry delay")
+    assert not answers_metric("backend_timeout", "ms", "retry delay")
+
+
+def test_a_comparison_of_several_entities_searches_for_each_ones_figure() -> None:
+    sq = SubQuestion(id="Q-1", text="How do Zorbq, Quux, Frob and Blarg compare on retry delay?", role="comparison",
+                     entities=["Zorbq", "Quux", "Frob", "Blarg"], aspects=["retry_delay"])
+    assert per_entity_queries(sq) == ["Zorbq retry delay", "Quux retry delay", "Frob retry delay",
+                                      "Blarg retry delay"]
+    assert per_entity_queries(sq.model_copy(update={"role": "core"})) == []
+    from openresearch.agents.plan.rewrite import rewrite
+    from openresearch.ingest.embed import HashEmbedder
+    from openresearch.models import Plan
+
+    plan = Plan(question=sq.text, kind="comparison", entities=sq.entities, sub_questions=[sq])
+    # each entity's search first, within the four queries a sub-question gets
+    assert rewrite(sq, plan, embedder=HashEmbedder(), threshold=0.0).queries == per_entity_queries(sq)
+    assert per_entity_queries(sq.model_copy(update={"entities": ["Zorbq"]})) == []
+
+
+def test_the_default_is_says_the_kind_and_a_count_of_retries_is_no_duration() -> None:
+    text = "The expiry is set on the zorb_ttl argument, given in milliseconds, and the default is 10 minutes."
+    assert [(o.metric, o.value, o.condition) for o in observations(text, [], set(), "Zorbq")] == \
+        [("zorb_ttl", "10", "default")]
+    assert answers_metric("max_retries", "", "job retries") and not answers_metric("retry", "days", "job retries")
+
+
+def test_which_release_changed_a_default_asks_for_that_setting() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    a = analyse("When were Zorbq 1.0.0 and 2.0.0 released? Which Zorbq release changed the default max retries to "
+                "20, and when did it come out?")
+    assert a.entities == ["Zorbq"] and a.attributes == ["release date", "default max retries"]
+
+
+def test_out_of_the_box_asks_for_defaults_and_a_worded_duration_is_shown_with_its_unit() -> None:
+    from openresearch.agents.write.answer import _ASKS_DEFAULTS, value_text
+    from openresearch.models import EvidenceView, ObservationView, SourceView
+
+    assert _ASKS_DEFAULTS.search("How do Zorbq and Quux behave out of the box?")
+    ev = EvidenceView(id="E-000000000001", quote="Default is a three minute delay.", type="statistic", score=0.5,
+                      source=SourceView(id="S-1", url="local:///docs/zorbq.rst", title="Zorbq"), entities=["Zorbq"],
+                      observations=[])
+    obs = ObservationView(id="O-1", entity="Zorbq", metric="retry_delay", value=180000.0, unit="ms",
+                          raw_value="three", raw_unit="minutes", condition="default")
+    assert value_text(ev, obs) == "three minutes"
