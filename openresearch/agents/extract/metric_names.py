@@ -328,7 +328,8 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if metric == wanted or same_family(metric, wanted):
         return True
     if unit == "version":  # the version that brought a setting answers that setting alone, named whole
-        return bool(_words(wanted)) and set(_words(wanted)) <= set(_words(metric))
+        named = set(_words(wanted)) - {"default"}  # (the release that changed "the default max retries")
+        return bool(named) and named <= set(_words(metric))
     shared = _shared(metric, wanted)
     if not shared:
         return False

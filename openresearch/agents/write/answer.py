@@ -201,6 +201,12 @@ def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[Evid
                  re.search(rf"(?<![\w.]){re.escape(raw)}(?![\w]|\.\d)", h.quote)), False)
 
 
+def _release_day(heading: EvidenceView, version: str | None) -> str | None:
+    """The date a release heading gives the release it heads, as it writes it."""
+    return next((o.raw_value for o in heading.observations if o.unit == "date" and o.raw_value and
+                 (o.condition or "").strip("[] ") == (version or "").strip()), None)
+
+
 def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
@@ -257,6 +263,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue
             if (shown := _release_heading_of(ev, obs, items)) is False:
                 continue  # a release no quote gathered writes: not said
+            if isinstance(shown, EvidenceView) and (day := _release_day(shown, obs.raw_value)):
+                text = f"{text} ({day})"  # "default changed in 0.5.2 (2017-06-29)": when that release came out
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
@@ -654,7 +662,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                     merged = _of_key(merged, metric, entity, strict=by_name)
                 if merged:
                     row[entity] = merged
-            if _ASKS_DEFAULTS.search(plan.question):
+            if _ASKS_DEFAULTS.search(plan.question) and metric != "released":  # (a release date is no default)
                 # "default settings": a default before any other figure; asked of one product, nothing else is one
                 # (before the figures that say the row's words are chosen: the default that says "requests" over a
                 # figure that says "reads" and is no default)
@@ -858,8 +866,13 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
         dated = {e: [f for f in fs if f.obs.unit in ("date", "year")] for e, fs in row.items()}
         # ... unless the row's figures are values a dated release set ("64MB (changed from 4MB, 4.7.0 (4/8/2016))"):
         # when asked which versions, with dates, changed a setting, the value is the answer and its date a condition
-        row = dated if any(dated.values()) else {
-            e: [f for f in fs if _DATED.search(f.obs.condition or "")] for e, fs in row.items()}
+        # (and the release that changed it, "default changed in 0.5.2", with the value it set: "which release changed
+        # the default X, and when?")
+        def release_set(f: Found) -> bool:
+            cond = f.obs.condition or ""
+            return bool(_DATED.search(cond) or _VERSION_NOTE_WORDS.fullmatch(cond)) or cond.startswith("default since ")
+
+        row = dated if any(dated.values()) else {e: [f for f in fs if release_set(f)] for e, fs in row.items()}
     score = {id(f): _relevance(f, quals) for fs in row.values() for f in fs} if quals else {}
     if any(score.values()):
         # figures that say every one of the attribute's own words ("TCP to Blackhole") are the row; one that says
@@ -905,9 +918,12 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
     out: list[Sentence] = []
     versions = bool(_ASKS_VERSION.search(plan.question))
 
+    def notes(vs: list[Found]) -> int:
+        """The release notes a question asking in which release needs besides a cell's figures."""
+        return sum(map(_is_version_note, vs)) if versions else 0
+
     def shown_of(vs: list[Found]) -> int:
-        """A cell's figures, and the release notes a question asking in which release needs besides them."""
-        return figures_per_cell(plan.question, vs) + (sum(map(_is_version_note, vs)) if versions else 0)
+        return figures_per_cell(plan.question, vs) + notes(vs)
 
     for label, row in metric_table(plan, items).items():
         # the answer gives each entity's headline figure with its condition; the table below holds up to three
@@ -917,8 +933,10 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         # release dates of the releases the question names: each one named whole, for every entity
         listed = {e for e, vs in row.items() if _releases(vs) and (alone or releases_asked_of(
             plan.question, e, plan.entities))}
+        # (a question asking in which release gets the release notes beside each headline)
         cells = [_release_values(lang, e, vs, figures_per_cell(plan.question, vs)) if e in listed else
-                 _p(lang, "cell", entity=e, values=_values(lang, [headline(vs)], 1) if not alone else
+                 _p(lang, "cell", entity=e, values=_values(lang, _headline_first(vs, versions)[:1 + notes(vs)],
+                                                           1 + notes(vs)) if not alone else
                     _values(lang, _headline_first(vs, versions), shown_of(vs))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
@@ -935,7 +953,8 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
                    if not any(release_asked(f.obs.condition or "", [a]) for f in vs)]
         # it cites the table's figures too (the table is drawn from what the answer cites)
         shown = [c for e, vs in row.items() for c in _cited(
-            vs if e in listed else [headline(vs)] if not alone else _headline_first(vs, versions), shown_of(vs))]
+            vs if e in listed else _headline_first(vs, versions)[:1 + notes(vs)] if not alone else
+            _headline_first(vs, versions), shown_of(vs))]
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
