@@ -15,8 +15,8 @@ _RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 
 
 def fence_at(lines: list[str], i: int) -> re.Match[str] | None:
-    """The opening of a fenced code block at line `i`, or None. A bare run of four or more tildes or backticks
-    right under a line of text ("Major Changes" over "~~~~~~~~~~~~~", a little short or long as it may be) is a
+    """The opening of a fenced code block at line `i`, or None. A bare run of four or more tildes right under a
+    line of text ("Major Changes" over "~~~~~~~~~~~~~", a little short or long as it may be) is a
     reStructuredText heading's underline, and the run over such a title with its twin under it an overline: no
     code follows either."""
     m = FENCE.match(lines[i])
@@ -24,12 +24,14 @@ def fence_at(lines: list[str], i: int) -> re.Match[str] | None:
         return m
     width = len(run.group(1))
     before = lines[i - 1].strip() if i > 0 else ""
-    if before and not FENCE.match(lines[i - 1]) and (width >= 4 or len(before) <= width):
-        return None
+    if before and not FENCE.match(lines[i - 1]) and ((run.group(1)[0] == "~" and width >= 4) or len(before) <= width):
+        return None  # (a run of backticks under text is an underline only as long as the text: "````" opens code)
     after = lines[i + 1].strip() if i + 1 < len(lines) else ""
     if after and i + 2 < len(lines) and lines[i + 2].strip() == run.group(1) and width >= len(after):
         return None
     return m
+
+
 # "key: value", "key = value", "key : value,", optionally quoted keys and a trailing comment
 SETTING = re.compile(r"^\s*[\"']?(?P<key>[A-Za-z_][\w.-]{0,60})[\"']?\s*[:=]\s*(?P<value>[^\s#/,{}\[\]()][^#]{0,60}?)"
                      r"\s*,?\s*(?:(?:#|//).*)?$")

@@ -122,3 +122,19 @@ def test_the_release_that_changed_a_default_is_given_with_its_date_beside_the_as
         texts[1] == "No figure found for Zorbq 2.0.0."
     assert texts[2] == ("Default max retries: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) "
                         "[E-000000000001][E-000000000002].")
+
+
+def test_a_row_label_that_restates_the_question_is_not_judged_as_a_claim_of_the_quote() -> None:
+    from openresearch.agents.verify.verifier import judge_inputs
+    from openresearch.models import EvidenceView, ObservationView, SourceView
+
+    ev = EvidenceView(id="E-000000000001", quote="Default: 10.", type="statistic", score=0.5,
+                      source=SourceView(id="S-1", url="local:///zorbq.rst", title="Configuration"), entities=["Zorbq"],
+                      observations=[ObservationView(id="O-1", entity="Zorbq", metric="broker_pool_limit", value=10.0,
+                                                    unit="", raw_value="10", raw_unit="", condition="default")])
+    text = "Broker connection pool limit: Zorbq 10 (default) [E-000000000001]."
+    # the question's own words name the row; the figure after them is what the quote must hold
+    assert judge_inputs(text, [ev], "What are Zorbq's defaults for the broker connection pool limit?")[0] == \
+        "Zorbq 10 (default)."
+    # a label the question does not ask stays part of the claim
+    assert judge_inputs(text, [ev], "What is Zorbq's latency?")[0].startswith("Broker connection pool limit:")

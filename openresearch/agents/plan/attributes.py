@@ -670,7 +670,7 @@ def _shared_heads(pieces: list[str]) -> list[str]:
     for piece in pieces:
         lead = re.match(r"\s*(on|in|for|with|under)\s+\S", piece, re.I)
         prev = _PLACE.match(out[-1]) if out and lead else None
-        if prev and prev.group("prep").lower() == lead.group(1).lower():  # type: ignore[union-attr]
+        if lead and prev and prev.group("prep").lower() == lead.group(1).lower():
             piece = f"{prev.group('head')} {piece.strip()}"
         out.append(piece)
     return out

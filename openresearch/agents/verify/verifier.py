@@ -28,6 +28,7 @@ from openresearch.agents.verify.claim_text import (
     unmatched_numbers,
 )
 from openresearch.agents.verify.judge import Judge
+from openresearch.agents.verify.judge_cues import content_tokens
 from openresearch.models import (
     ClaimJudgement,
     ConflictGroup,
@@ -76,12 +77,17 @@ def grounding(cited: Sequence[EvidenceView]) -> tuple[list[str], list[Quantity]]
     return texts, extra
 
 
-def judge_inputs(text: str, cited: Sequence[EvidenceView]) -> tuple[str, str]:
+def judge_inputs(text: str, cited: Sequence[EvidenceView], question: str = "") -> tuple[str, str]:
     """(claim, evidence) as the judge sees them. The attribution ("Kafka docs (2024-03-01) reports: …") is
     checked here, against the cited sources, so it is cut from the claim; the evidence is the quotes plus
     the extractor's labels for them (entities, metrics), since a sentence may name what a quote implies
-    ("RabbitMQ throughput: …" from "RabbitMQ handled …")."""
+    ("RabbitMQ throughput: …" from "RabbitMQ handled …"). A label that restates what the question asks in its own
+    words ("Broker connection pool limit: Zorbq 10 (default)" for a quote "Default: 10.") is cut too: it names
+    the row, the figures after it are what the quotes must hold."""
     claim = strip_markers(text)
+    if question and (row := re.match(r"\s*([^:：\[\]]{3,80})[:：]\s+(?=\S)", claim)) and (
+            asked := content_tokens(row.group(1))) and asked <= content_tokens(question):
+        claim = claim[row.end():]
     for ev in cited:
         date = ev.source.published_at.isoformat() if ev.source.published_at else None
         for attribution in (ev.source.title, date, urlsplit(ev.source.url).netloc):
@@ -136,7 +142,7 @@ def verify(draft: Draft, evidence: dict[str, EvidenceView], conflicts: list[Conf
             v, judge_it = _check(si, i, s, evidence)
             ids = sentence_citations(s)
             if judge_it:
-                to_judge.append((v, *judge_inputs(s.text, [evidence[c] for c in ids if c in evidence])))
+                to_judge.append((v, *judge_inputs(s.text, [evidence[c] for c in ids if c in evidence], draft.title)))
             verdicts.append(v)
             key_of.append(s.key)
             with_numbers.append(s.kind != "gap" and bool(quantities(s.text)))
