@@ -64,8 +64,7 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
     # what kind of limit: a default, the configurable ceiling, a recommended (safe) value, a hard limit
     r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|(?<=\bthe )default(?=\s(?:is|was)\b)|"
-    r"\bby default\b|"
-    r"\bconfigur(?:able|e|ed)\b|"
+    r"\bby default\b|\bconfigur(?:able|e|ed)\b|"
     r"\b(?:safe|soft|hard|recommended) limit\b|默认|可配置|最大可配",
     # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
@@ -453,8 +452,8 @@ _ARTICLES = frozenset({"a", "an", "the"})
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)
 _SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)
-# what a passage calls the thing it defines ("this option is set to 3")
-_SELF_NOUNS = [["option"], ["setting"], ["value"], ["parameter"], ["variable"]]
+# what a passage calls the thing it defines ("this option is set to 3", "by default it is 5")
+_SELF_NOUNS = frozenset({"it", "option", "setting", "value", "parameter", "variable"})
 _COUNT_NOUN_AFTER = re.compile(r"\s+((?:[a-z][a-z-]{1,20}\s)?[a-z][a-z-]{1,20}s)\b(?!\s*(?:of|per)\b)")
 _NOT_NOUNS = frozenset({"is", "was", "has", "as", "its", "this", "does", "yes", "thus", "plus", "less", "unless",
                         "us", "always", "perhaps", "whereas", "across", "towards", "afterwards", "sometimes"})
@@ -504,8 +503,7 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
         phrase = ["default", "value"]  # "... and defaults to 3600": the default of what the passage defines
     # "By default, this option is set to 3", "by default it is 5": the default of what the passage defines
     by_default = re.search(r"\bby default\b", text[since:end], re.I) is not None
-    if by_default and (not phrase or [w.lower() for w in phrase] in _SELF_NOUNS) and words and \
-            words[-1].lower() in ("it", "option", "setting", "value", "parameter", "variable"):
+    if by_default and len(phrase) <= 1 and words and words[-1].lower() in _SELF_NOUNS:
         phrase = ["value"]
     if not phrase or phrase[-1].lower() == "of":
         return None
