@@ -63,8 +63,7 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"单核|单节点|单机|(?:每个|一个)?(?:插入)?请求(?:带|包含)\s?\d+\s?条(?:以上)?(?:记录)?|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
     # what kind of limit: a default, the configurable ceiling, a recommended (safe) value, a hard limit
-    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|(?<=\bthe )default(?=\s(?:is|was)\b)|"
-    r"\bby default\b|\bconfigur(?:able|e|ed)\b|"
+    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|\bby default\b|\bconfigur(?:able|e|ed)\b|"
     r"\b(?:safe|soft|hard|recommended) limit\b|默认|可配置|最大可配",
     # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
@@ -449,6 +448,7 @@ _PHRASE_STOP = frozenset({
     "up", "down", "over", "under", "about", "after", "before", "between", "through", "during", "per", "via", "not",
     "no", "each", "every", "all", "any", "some"})
 _ARTICLES = frozenset({"a", "an", "the"})
+_DEFAULT_IS = re.compile(r"\bthe default (?:is|was)\s+(?:an?\s+)?$", re.I)
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)
 _SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)
@@ -1079,6 +1079,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
                 (metric_for(v, *cue_window(text, v)) or ("", ""))[0]))) and (v.kind not in ("date", "year") or bare):
             # "write_buffer_size default changed from 4MB to 64MB", "options.delayed_write_rate to 2MB/s"
             measured.append((v, named[0], "" if v.kind == "year" else v.unit, None))
+            if _DEFAULT_IS.search(text, max(0, v.start - 40), v.start):
+                defaults[v.start] = "default"  # "... the zorb_ttl argument, ..., and the default is 10 minutes"
         elif rel:
             measured.append((v, rel.metric, v.unit, rel))
         elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):
