@@ -122,6 +122,12 @@ def test_the_release_that_changed_a_default_is_given_with_its_date_beside_the_as
         texts[1] == "No figure found for Zorbq 2.0.0."
     assert texts[2] == ("Default max retries: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) "
                         "[E-000000000001][E-000000000002].")
+    # beside another product's cells too: the note follows the headline ("which Zorbq release" asks for it)
+    two = p.model_copy(update={"kind": "comparison", "entities": ["Zorbq", "Quux"], "question": q.replace(
+        "released?", "released, and Quux 1.0?")})
+    texts = [s.text for s in answer_section(two, {"Q-1": [entry, heading, release]}, []).sentences]
+    assert "Default max retries: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) " \
+           "[E-000000000001][E-000000000002]; no figure found for Quux." in texts, texts
 
 
 def test_a_row_label_that_restates_the_question_is_not_judged_as_a_claim_of_the_quote() -> None:

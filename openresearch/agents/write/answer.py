@@ -420,8 +420,8 @@ def figure_text(f: Found, condition: str) -> str:
 
 # the condition of a version note ("added in", "default changed in")
 _VERSION_NOTE_WORDS = re.compile(rf"(?:default\s+)?{NOTE_VERBS}", re.I)
-# a question that asks in which release something came or changed
-_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:release|version)s?\b|\bsince when\b|\bintroduced\b|"
+# a question that asks in which release something came or changed ("which Zorbq release changed ...")
+_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)s?\b|\bsince when\b|\bintroduced\b|"
                            r"\bwhen\s+(?:was|were|did)\b[^?]{0,80}\b(?:added|introduced|change[ds]?)\b", re.I)
 
 
