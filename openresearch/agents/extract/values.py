@@ -214,10 +214,11 @@ def _money(text: str, c: _Cand) -> tuple[str, Quantity]:
 
 
 # a span written in words or as an adjective: "every six months", "twenty four months", "a three-year cadence",
-# "2 6-month releases" (the number before a hyphenated unit is otherwise an identifier, "15-minute")
+# "a three minute delay", "2 6-month releases" (the number before a hyphenated unit is otherwise an identifier,
+# "15-minute")
 _WORD_SPAN = re.compile(rf"(?<![\w-])(?P<num>{NUMBER_WORD}|\d{{1,3}})"
                         rf"(?P<sep>[- ]|\s(?:more|additional|further|extra)\s)"
-                        rf"(?P<unit>{_SPAN}|(?:kilo|mega|giga|tera)bytes?)(?![\w-])", re.I)
+                        rf"(?P<unit>{_SPAN}|seconds?|minutes?|hours?|(?:kilo|mega|giga|tera)bytes?)(?![\w-])", re.I)
 
 
 def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
@@ -235,6 +236,10 @@ def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             continue
         if q.unit == "days":
             out.append(Value(m.start(), m.end(), m.group(0), unit, q, "time"))
+        elif q.unit == "ms" and not m.group("num").isdigit() and m.group("num").lower() not in ("one", "zero"):
+            # "a three minute delay": the number as written, its unit the word after it (in digits, "15-minute runs"
+            # says what kind of run it is: no value)
+            out.append(Value(m.start(), m.end(), m.group("num"), unit, q, "time"))
         elif q.unit == "MB" and m.group("sep") == " ":  # "smaller than one kilobyte"
             out.append(Value(m.start(), m.end(), m.group(0), unit, q, "size"))
     return out
@@ -252,10 +257,6 @@ def _port_or_year(text: str, v: Value) -> Value:
     if _PORT.search(before) or _HOST_COLON.search(before):
         return v._replace(unit="", quantity=parse_quantity(v.raw, None), kind="port")
     return v
-
-
-# (in digits, "15-minute runs" says what kind of run it is: no value)
-_WORDED_TIME = re.compile(rf"\b(?P<n>{NUMBER_WORD})[- ](?P<u>second|minute|hour|day|week|month|year)s?\b(?!-)", re.I)
 
 
 def find_values(text: str) -> list[Value]:
@@ -285,15 +286,5 @@ def find_values(text: str) -> list[Value]:
     spans = _spans(text, [(v.start, v.end) for v in out if v.kind != "bare"])
     # "3 more years": the span, not the bare 3 it starts with
     out = [v for v in out if not (v.kind == "bare" and any(s.start <= v.start < s.end for s in spans))] + spans
-    taken = [(v.start, v.end) for v in out]
-    for m in _WORDED_TIME.finditer(text):
-        # "a three minute delay", "three minutes": a duration written in words
-        if m.group("n").lower() in ("one", "zero") or any(s < m.end() and m.start() < e for s, e in taken):
-            continue
-        unit = f"{m.group('u').lower()}s"
-        try:
-            out.append(Value(m.start(), m.end(), m.group("n"), unit, parse_quantity(m.group("n"), unit), "time"))
-        except NumberFormatError:
-            continue
     out.sort(key=lambda v: v.start)
     return out

@@ -380,12 +380,6 @@ def _versions(text: str, found: list[tuple[int, str]], dated: bool) -> list[tupl
     product's ("Brantex 3" may be the product's current name, and its figures are the product's). When the
     question asks when releases came out (`dated`) and names releases, not lines, they are the product's releases:
     "When were Quillo 1.1.5, 1.2.0rc1 and 2.0.0 released?" asks one product's release dates, each a condition."""
-    out: list[tuple[int, str]] = []
-    versions: dict[str, list[tuple[int, str]]] = {}
-    for pos, name in found:
-        m = _VERSIONS_AFTER.match(text, pos + len(name)) if text[pos:pos + len(name)] == name else None
-        vs = re.findall(_VERSION, m.group(1)) if m else []
-        versions.setdefault(name, []).extend((pos, v) for v in vs)
     # the releases the question names ("1.0", "1.2.0rc1"; a whole number, "... changed the default to 20", is none)
     named = [m.group() for m in re.finditer(rf"(?<![\w.]){_VERSION}", text) if re.search(r"\.|\d[-.]?[a-z]", m.group())]
     if dated and len(named) >= 2:
@@ -393,6 +387,12 @@ def _versions(text: str, found: list[tuple[int, str]], dated: bool) -> list[tupl
         # when they came out, are no names
         found = [(pos, re.sub(rf"\s+{_VERSION}$", "", name)) for pos, name in found if not re.fullmatch(_VERSION, name)]
         return list(dict.fromkeys((pos, name) for pos, name in found if name))
+    out: list[tuple[int, str]] = []
+    versions: dict[str, list[tuple[int, str]]] = {}
+    for pos, name in found:
+        m = _VERSIONS_AFTER.match(text, pos + len(name)) if text[pos:pos + len(name)] == name else None
+        vs = re.findall(_VERSION, m.group(1)) if m else []
+        versions.setdefault(name, []).extend((pos, v) for v in vs)
     for pos, name in found:
         vs = list(dict.fromkeys(v for _, v in versions.get(name, [])))
         if len(vs) >= 2:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
@@ -77,6 +78,12 @@ def grounding(cited: Sequence[EvidenceView]) -> tuple[list[str], list[Quantity]]
     return texts, extra
 
 
+@lru_cache(maxsize=64)
+def _question_tokens(question: str) -> frozenset[str]:
+    """The question's content tokens, read once per report rather than once per sentence."""
+    return frozenset(content_tokens(question))
+
+
 def judge_inputs(text: str, cited: Sequence[EvidenceView], question: str = "") -> tuple[str, str]:
     """(claim, evidence) as the judge sees them. The attribution ("Kafka docs (2024-03-01) reports: …") is
     checked here, against the cited sources, so it is cut from the claim; the evidence is the quotes plus
@@ -86,7 +93,7 @@ def judge_inputs(text: str, cited: Sequence[EvidenceView], question: str = "") -
     the row, the figures after it are what the quotes must hold."""
     claim = strip_markers(text)
     if question and (row := re.match(r"\s*([^:：\[\]]{3,80})[:：]\s+(?=\S)", claim)) and (
-            asked := content_tokens(row.group(1))) and asked <= content_tokens(question):
+            asked := content_tokens(row.group(1))) and asked <= _question_tokens(question):
         claim = claim[row.end():]
     for ev in cited:
         date = ev.source.published_at.isoformat() if ev.source.published_at else None

@@ -925,19 +925,24 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
     def shown_of(vs: list[Found]) -> int:
         return figures_per_cell(plan.question, vs) + notes(vs)
 
+    def stated(vs: list[Found], releases: bool, alone: bool) -> tuple[list[Found], int]:
+        """The figures a cell states and how many: each named release's date (`releases`); an entity alone, a
+        cell's worth; else the headline (and, asked in which release, the release notes beside it)."""
+        if releases:
+            return vs, figures_per_cell(plan.question, vs)
+        if alone:
+            return _headline_first(vs, versions), shown_of(vs)
+        return _headline_first(vs, versions)[:1 + notes(vs)], 1 + notes(vs)
+
     for label, row in metric_table(plan, items).items():
         # the answer gives each entity's headline figure with its condition; the table below holds up to three
         # one entity (no table below): its figures under their conditions, up to a table cell's worth
         alone = len(plan.entities) <= 1 and len(row) == 1
-
+        asked_of = {e: releases_asked_of(plan.question, e, plan.entities) for e in row}
         # release dates of the releases the question names: each one named whole, for every entity
-        listed = {e for e, vs in row.items() if _releases(vs) and (alone or releases_asked_of(
-            plan.question, e, plan.entities))}
-        # (a question asking in which release gets the release notes beside each headline)
-        cells = [_release_values(lang, e, vs, figures_per_cell(plan.question, vs)) if e in listed else
-                 _p(lang, "cell", entity=e, values=_values(lang, _headline_first(vs, versions)[:1 + notes(vs)],
-                                                           1 + notes(vs)) if not alone else
-                    _values(lang, _headline_first(vs, versions), shown_of(vs))) for e, vs in row.items()]
+        listed = {e for e, vs in row.items() if _releases(vs) and (alone or asked_of[e])}
+        cells = [_release_values(lang, e, *stated(vs, e in listed, alone)) if e in listed else
+                 _p(lang, "cell", entity=e, values=_values(lang, *stated(vs, False, alone))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         if missing and plan.entities:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
@@ -948,13 +953,10 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         if not row:  # asked for, and nothing found: said in one line, not left out
             out.append(Sentence(text=text, citations=[], key=False, kind="gap"))
             continue
-        unfound = [f"{e} {a.written}" for e, vs in row.items() if e in listed
-                   for a in releases_asked_of(plan.question, e, plan.entities)
+        unfound = [f"{e} {a.written}" for e, vs in row.items() if e in listed for a in asked_of[e]
                    if not any(release_asked(f.obs.condition or "", [a]) for f in vs)]
         # it cites the table's figures too (the table is drawn from what the answer cites)
-        shown = [c for e, vs in row.items() for c in _cited(
-            vs if e in listed else _headline_first(vs, versions)[:1 + notes(vs)] if not alone else
-            _headline_first(vs, versions), shown_of(vs))]
+        shown = [c for e, vs in row.items() for c in _cited(stated(vs, e in listed, alone)[0], shown_of(vs))]
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
