@@ -11,7 +11,8 @@ the source text would take for prose:
 - a version note (`.. versionadded:: 5.5`, `.. versionchanged:: 2.0`, `.. deprecated:: 3.1`) reads as the page
   renders it: "New in version 5.5.", "Changed in version 2.0.", "Deprecated since version 3.1.";
 - a field of a described object (`:param int expire_time: Expire time in seconds, default is 86400.`) is an entry of
-  its own: the field's name over its description;
+  its own: the field's name over its description; any other field (a document's ":Release: 3.3", ":Date: 2024-09-20")
+  is a labelled line of its own, "Release: 3.3";
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -33,6 +34,9 @@ _ADMONITIONS = frozenset({"note", "warning", "tip", "important", "hint", "cautio
                           "seealso", "admonition", "topic", "sidebar", "rubric"})
 _FIELD = re.compile(r"^(?P<indent>\s*):(?:param|parameter|arg|argument|key|keyword|kwarg|var|ivar|cvar)\s+"
                     r"(?:[\w.\[\], |]+\s+)?(?P<name>[A-Za-z_][\w]*):\s+(?P<text>\S.*)$")
+# any other field of a field list, as a document's bibliographic fields write them (":Release: 3.3", ":Date:
+# 2024-09-20"): a labelled line of its own (not a role, ":ref:`x`")
+_DOC_FIELD = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Za-z][\w -]{0,30}):(?!`)\s*(?P<text>\S.*)?$")
 _LITERAL_END = re.compile(r"(?<!:)::\s*$")  # "value::" (a line of only "::" is a block with nothing before it)
 _CLASS_QUALIFIER = re.compile(r"^(?:[A-Z][\w]*\.)+(?=[a-z_])")
 
@@ -100,6 +104,10 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if (f := _FIELD.match(line)) is not None:
             # (its indented continuation lines join the description)
             out += ["", f"{f.group('indent')}{f.group('name')}", "", f"{f.group('indent')}{f.group('text')}"]
+            i += 1
+            continue
+        if (f := _DOC_FIELD.match(line)) is not None:
+            out += ["", f"{f.group('indent')}{f.group('name')}: {f.group('text') or ''}".rstrip(), ""]
             i += 1
             continue
         if _LITERAL_END.search(line) and line.strip() != "::" and i + 1 < len(lines) and not lines[i + 1].strip():

@@ -105,3 +105,16 @@ def test_names_inside_the_list_after_a_colon_qualify_what_is_asked_and_an_owner_
                 "write_buffer_size, max_open_files, the delayed write rate and the default block cache size?")
     assert b.entities == ["Zorkdb"]
     assert b.attributes == ["write_buffer_size", "max_open_files", "delayed write rate", "default block cache size"]
+
+
+def test_a_lower_case_name_beside_a_name_or_before_its_release_is_a_name_and_a_supported_platform_is_none() -> None:
+    # "zorbq" is no list's name: it is one where a release number follows it, or where it is coordinated with a
+    # name; "Frob 3.14" is what a release added support for, and "the Frob-3.14-capable Quux release" is Quux's
+    a = analyse("I need a release timeline for Quux and zorbq. When were Quux 7.0.0 and 7.3.0 released, and when "
+                "were zorbq 2.11.0 and 2.14.0 released? Which release of each project added Frob 3.14 support, which "
+                "zorbq release dropped Frob 3.8, and what minimum zorbq version does the Frob-3.14-capable Quux "
+                "release require?")
+    assert a.entities == ["Quux", "zorbq"]
+    assert analyse("When were zorbq 2.11.0 and 2.14.0 released?").entities == ["zorbq"]
+    # a settings key listed beside others is no name ("retry" is no product because "clearCache" is a key)
+    assert "retry" not in analyse("What are the default values of max_open_files, retry and clearCache?").entities

@@ -150,3 +150,51 @@ def test_a_reference_pages_entries_give_their_defaults(tmp_path: Path) -> None:
     obs = {(o.metric, str(o.value)) for u in doc.units for o in u.observations}
     assert ("max_retries", "3") in obs and ("expire_time", "86400") in obs, obs
     assert ("max_retries", "5") not in obs  # the example's value
+
+
+WHATS_NEW = """***************************
+ What's New in Zorbq 3.3
+***************************
+
+.. toctree::
+   :maxdepth: 2
+
+:Release:3.3
+:Date: 2024-09-20
+
+Summary -- Release highlights
+=============================
+
+What's new in Zorbq 3.3.9?
+---------------------------
+Release date: 2025-10-05
+
+False Positives Fixed
+---------------------
+
+- Fix a false positive for type aliases.
+
+What's new in Zorbq 3.3.8?
+---------------------------
+Release date: 2025-08-09
+
+- Fix a crash.
+"""
+
+
+def test_a_whats_new_page_dates_each_release_it_heads_and_its_fields_date_the_page_release(tmp_path: Path) -> None:
+    # "What's new in Zorbq 3.3.9?" heads a release; the labelled date under it is that release's, and the page's
+    # own ":Release:" and ":Date:" fields date the release the page's title names. Dates of different releases
+    # are no values of one quantity: each has its release as its condition
+    assert "Release: 3.3\n\nDate: 2024-09-20" in normalise_plain(WHATS_NEW)
+    heading = release_heading("What's new in Zorbq 3.3.9?")
+    assert heading is not None and (heading.name, heading.version) == ("Zorbq", "3.3.9")
+    assert release_heading("Is 3.3 out?") is None
+    path = tmp_path / "whatsnew-index.rst"
+    path.write_text(WHATS_NEW, encoding="utf-8")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path),
+                        "When was Zorbq 3.3.9 released?")
+    dates = {(o.entity, o.condition, str(o.value)) for u in doc.units for o in u.observations
+             if o.metric == "release_date"}
+    assert dates == {("Zorbq", "3.3", "2024-09-20"), ("Zorbq", "3.3.9", "2025-10-05"),
+                     ("Zorbq", "3.3.8", "2025-08-09")}, dates

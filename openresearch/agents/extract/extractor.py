@@ -839,6 +839,27 @@ class DeterministicExtractor:
             out.append(o.model_copy(update=update) if update else o)
         return out
 
+    def _release_dated(self, source: SourceDoc, start: int, obs: list[ObservationIn]) -> list[ObservationIn]:
+        """A labelled date line under an undated release heading ("What's new in Zorbq 3.3.9?" over "Release date:
+        2025-10-05") dates that release: the heading's version is its condition, the product the heading names its
+        entity. Dates of a log's releases are one date each, never values of one quantity."""
+        if not any(_release_date(o) for o in obs):
+            return obs
+        para = section_heading(source.text, start)
+        release = release_heading(para) if para else None
+        if para is None or release is None or release.date is not None:
+            return obs
+        entity = self.aliases.canonical(release.name) if release.name else None
+        out = []
+        for o in obs:
+            # (the heading itself is the condition the section gave it)
+            rest = re.sub(r"\s*,\s*$|^\s*,\s*", "", (o.condition or "").replace(para, "")).strip()
+            if _release_date(o) and not re.search(r"\d+\.\d+", rest):
+                o = o.model_copy(update={"metric": "release_date", "entity": entity or o.entity,
+                                         "condition": ", ".join(filter(None, [release.version, rest]))})
+            out.append(o)
+        return out
+
     def build_item(self, source: SourceDoc, question: SubQuestion, plan: Plan, start: int, end: int, score: float,
                    found: Sequence[Mention], context: tuple[tuple[int, int] | Unit, Sequence[Mention]] | None = None,
                    *, kind: EvidenceType | None = None, extra_entities: Iterable[str] = ()) -> EvidenceItem:
@@ -901,6 +922,8 @@ class DeterministicExtractor:
                 obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
                        for o in obs]
         obs = [o for o in (obs if heading else self._in_context(source, start, obs, release)) if storable(o)]
+        if not heading and row is None:
+            obs = self._release_dated(source, start, obs)
         if notes:
             known = {(o.metric, str(o.value)) for o in obs}
             obs += [o for o in notes if (o.metric, str(o.value)) not in known and storable(o)]
@@ -1016,6 +1039,11 @@ def _without_abbreviation(condition: str | None, called: dict[str, str], entity:
 def prose_words(text: str) -> frozenset[str]:
     """The words a text writes as words (lower case), once per text: not the pieces of an identifier."""
     return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
+
+
+def _release_date(ob: ObservationIn) -> bool:
+    """A date a line gives as a release's: "Release date: 2025-10-05", "Date: 2025-10-05", "Released: ..."."""
+    return ob.unit == "date" and bool(re.fullmatch(r"(?:releas\w*_)?date|releas\w*", ob.metric))
 
 
 def storable(ob: ObservationIn) -> bool:

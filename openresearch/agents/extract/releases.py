@@ -38,7 +38,8 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?"
                              r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
                              r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
-                             r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?", re.I)
+                             r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
+                             r"(?:(?<=[\w)\]\"”])\?)?", re.I)  # "What's new in Zorbq 3.3.9?"
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
 _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes", "changelog", "news", "new",
                         "notes", "in", "for", "with", "the", "of", "stable", "latest", "branch", "tag", "what's",

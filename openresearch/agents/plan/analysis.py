@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
-from openresearch.agents.plan.attributes import asks_release_dates, attribute_list, lookup, metric_key
+from openresearch.agents.plan.attributes import asks_release_dates, attribute_list, keyword_like, lookup, metric_key
 from openresearch.agents.plan.lexicon import (
     ASPECTS,
     EN_FILLER,
@@ -105,6 +105,8 @@ class Analyzer:
             found = compared
         elif asked is None:
             found += _listed_names(text, [s for _, s in found])
+            if language == "en":
+                found += _bare_names(text, found)
             if language == "en" and (subject := _asked_subject(text)) is not None:
                 # "What figures does wibblet publish for itself (decoding, GC pauses, ...)?": the question is
                 # about its subject, whatever its case; the capitalised words of its aside are context
@@ -125,6 +127,9 @@ class Analyzer:
             # "what minimum Frobnode and Zorb versions does Quux 5.0 require?": what Quux needs, not compared with it;
             # (a name an aside places the figures in, "(both in Frobnode and in proxy mode)", is a condition)
             required = [m.span("list") for m in _REQUIRED.finditer(text)]
+            # "which release added Python 3.14 support", "dropped Quux 3.8", "the Quux-3.14-capable release": a
+            # platform a release supports, no product compared
+            required += [m.span("x" if m.group("x") else "y") for m in _PLATFORM.finditer(text)]
             required += [(m.start(1), m.end(1)) for m in _PLACED_IN.finditer(text)]
             # "We run Quux with Zorb (and are evaluating Frob) as the broker": what it runs with, and an aside
             required += [m.span("x") for m in _USED_AS.finditer(text)]
@@ -362,6 +367,12 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
 # Frobnode and in proxy mode)"): conditions of what is asked, no names compared
 _REQUIRED = re.compile(r"\b(?:minimum|min\.?|required|supported|compatible|oldest)\s+"
                        r"(?P<list>(?:[^?.;]|\.(?=\w)){1,80}?)\s+versions?\b", re.I)
+_PLATFORM_VERSION = r"[A-Za-z][\w.+#]*(?:[-\s]v?\d+(?:\.\d+)*\+?)+"
+_PLATFORM = re.compile(rf"\b(?:add(?:s|ed|ing)?|drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|"
+                       rf"support(?:s|ed|ing)?|requir(?:e|es|ed|ing)|need(?:s|ed)?|compatible\s+with|"
+                       rf"runs?\s+on|target(?:s|ed|ing)?)\s+(?:(?:support|compatibility)\s+(?:for|with)\s+)?"
+                       rf"(?P<x>{_PLATFORM_VERSION})|"
+                       rf"(?P<y>{_PLATFORM_VERSION})[-\s](?:support|compatibility|compatible|capable|ready)\b", re.I)
 _USED_AS = re.compile(r"\bwith\s+(?P<x>[\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s*(?:\([^()]*\)\s*)?"
                       r"as\s+(?:the|a|an|its|our|their)\s+\w+", re.I)
 _PLACED_IN = re.compile(r"\([^()]*?\b(?:in|on|under|with)\s+([^()\s,]+)[^()]*\)", re.I)
@@ -445,6 +456,34 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
     return out if len(out) >= 2 else []
 
 
+# a lower-case word that may be a name: letters and digits, joined by "-", "_" or "." ("zorbq", "frob-lint")
+_BARE_WORD = re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*(?![\w@/-]|\.\w)")
+
+
+def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Lower-case names no list knows, by their place: a word the vocabulary does not hold whole that a release
+    number follows ("when were zorbq 2.11.0 and 2.14.0 released") or that is coordinated with a name found
+    already ("a release timeline for Quux and zorbq"). A setting's key ("max-line-length") is none."""
+    known = {name.lower() for _, name in found}
+    spans = [(pos, pos + len(name)) for pos, name in found]
+    # (a name a word is coordinated with is a product's, not a key of a list of settings: "max_conns, retry and
+    # clearCache" lists keys)
+    names = [(s, e) for s, e in spans if not (_SETTING_KEY.fullmatch(text[s:e]) or keyword_like(text[s:e]))]
+    out: list[tuple[int, str]] = []
+    for m in _BARE_WORD.finditer(text):
+        word = m.group()
+        if word in known or word in NOT_ENTITIES or word in STOP_WORDS or ordinary_word(word) or \
+                _SETTING_KEY.fullmatch(word) or keyword_like(word) or any(s <= m.start() < e for s, e in spans):
+            continue
+        versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
+        joined = any(re.fullmatch(r"\s*(?:,|and|or|&|vs\.?|versus)\s*(?:and\s+|or\s+)?", text[e:m.start()]) or
+                     re.fullmatch(r"\s*(?:,|and|or|&|vs\.?|versus)\s*", text[m.end():s]) for s, e in names)
+        if versioned or joined:
+            out.append((m.start(), word))
+            known.add(word)
+    return out
+
+
 def _listed_names(text: str, known: list[str]) -> list[tuple[int, str]]:
     """Names in an enumeration that already holds a known name ("Compare pgvector, Milvus and Qdrant"):
     a lower-case product name is a name there even though nothing else marks it."""
@@ -456,7 +495,9 @@ def _listed_names(text: str, known: list[str]) -> list[tuple[int, str]]:
         items = [(m.start(1) + i.start(), i.group().strip()) for i in re.finditer(r"[^,]+", m.group(1))]
         pieces = [(pos, re.sub(r"^(?:and|or)\s+", "", t, flags=re.I)) for pos, t in items]
         split = [(pos + t.find(p), p) for pos, t in pieces for p in re.split(r"\s+(?:and|vs\.?|versus|or)\s+", t)]
-        if not any(p.lower() in known_keys for _, p in split) or len(split) < 2:
+        # (a list whose known names are all settings' keys, "max_open_files, retry and clearCache", lists keys)
+        if not any(p.lower() in known_keys and not (_SETTING_KEY.fullmatch(p) or keyword_like(p)) for _, p in split) \
+                or len(split) < 2:
             continue
         out += [(pos, p) for pos, p in split if p and p.lower() not in NOT_ENTITIES and len(p.split()) <= 3]
     return out
