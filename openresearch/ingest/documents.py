@@ -436,7 +436,7 @@ def normalise_plain(body: str) -> str:
 
 # a term a definition list defines: a keyword, option or setting ("maxconn", "quoll.bufsize", "--max-depth",
 # "IdleWaitTimeout", "timeout client"), then what it takes ("<size>", "[on|off]", "N")
-TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
+TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:(?<==)[<\[{][^\n]*)?(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
 
 
 def _indent(line: str) -> int:

@@ -12,7 +12,8 @@ the source text would take for prose:
   renders it: "New in version 5.5.", "Changed in version 2.0.", "Deprecated since version 3.1.";
 - a field of a described object (`:param int expire_time: Expire time in seconds, default is 86400.`) is an entry of
   its own: the field's name over its description; any other field (a document's ":Release: 3.3", ":Date: 2024-09-20")
-  is a labelled line of its own, "Release: 3.3";
+  is a labelled line of its own, "Release: 3.3"; a line that is only a cross-reference (":ref:`Go back to index
+  <top>`") is navigation, dropped;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -35,8 +36,11 @@ _ADMONITIONS = frozenset({"note", "warning", "tip", "important", "hint", "cautio
 _FIELD = re.compile(r"^(?P<indent>\s*):(?:param|parameter|arg|argument|key|keyword|kwarg|var|ivar|cvar)\s+"
                     r"(?:[\w.\[\], |]+\s+)?(?P<name>[A-Za-z_][\w]*):\s+(?P<text>\S.*)$")
 # any other field of a field list, as a document's bibliographic fields write them (":Release: 3.3", ":Date:
-# 2024-09-20"): a labelled line of its own (not a role, ":ref:`x`")
-_DOC_FIELD = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Za-z][\w -]{0,30}):(?!`)\s*(?P<text>\S.*)?$")
+# 2024-09-20", capitalised): a labelled line of its own (not a role, ":ref:`x`", nor a directive's option,
+# ":header-rows: 1")
+_DOC_FIELD = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Z][\w -]{0,30}):(?!`)\s*(?P<text>\S.*)?$")
+# a line that is only a cross-reference to elsewhere ("Go back to index", "see :doc:`config`" aside)
+_NAVIGATION = re.compile(r"\s*:(?:ref|doc):`[^`]+`\s*")
 _LITERAL_END = re.compile(r"(?<!:)::\s*$")  # "value::" (a line of only "::" is a block with nothing before it)
 _CLASS_QUALIFIER = re.compile(r"^(?:[A-Z][\w]*\.)+(?=[a-z_])")
 
@@ -105,6 +109,9 @@ def rst_blocks(lines: list[str]) -> list[str]:
             # (its indented continuation lines join the description)
             out += ["", f"{f.group('indent')}{f.group('name')}", "", f"{f.group('indent')}{f.group('text')}"]
             i += 1
+            continue
+        if _NAVIGATION.fullmatch(line):
+            i += 1  # ":ref:`Go back to index <top>`" alone: a link to elsewhere, not part of the entry it sits in
             continue
         if (f := _DOC_FIELD.match(line)) is not None:
             out += ["", f"{f.group('indent')}{f.group('name')}: {f.group('text') or ''}".rstrip(), ""]

@@ -79,7 +79,10 @@ def labelled_figure(piece: str) -> bool:
 _TRAILING_COMMENT = re.compile(r"\s+(?:(?:#|//)\s*[^#/\n]{1,40}|\([^()\n]{1,40}\))$")
 
 
-_LABELLED_FIGURE = re.compile(r"[A-Za-z][\w .-]{1,30}:\s+(?:\S{1,30}\s){0,2}\S{0,30}\d\S{0,10}")
+_LABELLED_FIGURE = re.compile(r"[A-Za-z][\w .-]{1,30}:\s+(?:\S{1,30}\s){0,2}\S{0,30}\d\S{0,10}|"
+                              r"[A-Za-z_][\w.-]{1,40}\s*=\s*[\"']?\d[\w.]{0,10}[\"']?")
+# a configuration listing's line: a key, "=", its value ("line-length = 88")
+_KEY_EQUALS = re.compile(r"\s*[A-Za-z_][\w.-]{1,60}\s*=\s*\S")
 # "Default is 70.", "Default: 2": an entry's default, however short
 _STATED_DEFAULT = re.compile(r"(?:the\s+)?default(?:\s+value)?(?:\s+is|:)\s+\S{0,20}\d\S{0,10}", re.I)
 
@@ -240,8 +243,8 @@ def _heading(text: str, u: Unit) -> bool:
     alone = not text[line_start:u.start].strip(" \t#*->|") and not text[u.end:len(text) if line_end < 0 else line_end
                                                                        ].strip()
     piece = text[u.start:u.end]
-    if re.search(r"[:：]\s*\S", piece) and re.search(r"\d", piece):
-        return False  # "Cardinality: 10k series": a key and its value, not a heading
+    if (re.search(r"[:：]\s*\S", piece) or _KEY_EQUALS.match(piece)) and re.search(r"\d", piece):
+        return False  # "Cardinality: 10k series", "line-length = 88": a key and its value, not a heading
     if re.match(r"\s*[-*+•]\s", text[line_start:u.start + 1]):
         return False  # "- 2 years of bug fixes": a list item states something
     if (first := next(iter(find_values(piece)), None)) is not None and first.unit and not piece[:first.start].strip(

@@ -825,7 +825,11 @@ class DeterministicExtractor:
         inherited = [section] if section else []
         edition = source_edition(source)
         if intro := list_intro(source.text, start):  # "... a single node (InfluxDB OSS) may not support:"
-            inherited += [c for _, _, c in condition_spans(source.text[intro[0]:intro[1]], (), False)]
+            said = [c for _, _, c in condition_spans(source.text[intro[0]:intro[1]], (), False)]
+            # "Quux's default configuration is equivalent to:" over "line-length = 88": the listed values are defaults
+            if not said and _DEFAULTS_INTRO.search(source.text[intro[0]:intro[1]]):
+                said = ["default"]
+            inherited += said
         out = []
         for o in obs:
             update: dict[str, str] = {}
@@ -1039,6 +1043,9 @@ def _without_abbreviation(condition: str | None, called: dict[str, str], entity:
 def prose_words(text: str) -> frozenset[str]:
     """The words a text writes as words (lower case), once per text: not the pieces of an identifier."""
     return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
+
+
+_DEFAULTS_INTRO = re.compile(r"\bdefaults?\b(?!\s+(?:to|is|are|was)\b)", re.I)
 
 
 def _release_date(ob: ObservationIn) -> bool:

@@ -1322,7 +1322,9 @@ def table_row_observations(header: Sequence[str], row: str, mentions: Sequence[M
 
 # --- a labelled line: "3.13.0 beta 1: Wednesday, 2024-05-08", "End of life: April 2029", "Page size: 64 KiB" -------
 
-LABEL_LINE = re.compile(r"^\s*(?P<label>[^:：\n]{2,60}?)\s*[:：]\s+(?P<rest>[^\n]{1,90})$")
+# (or a configuration listing's "line-length = 88": a key, then "=")
+LABEL_LINE = re.compile(r"^\s*(?:(?P<label>[^:：\n]{2,60}?)\s*[:：]|(?P<key>[A-Za-z_][\w.-]{1,60})\s*=)\s+"
+                        r"(?P<rest>[^\n]{1,90})$")
 _LABEL_VERSION = re.compile(r"^v?(\d+(?:\.\d+){1,3}(?:\.x)?)\s+")
 # what may stand beside the one value of a labelled line without making it a sentence: a weekday, a note in
 # parentheses, a word of status
@@ -1340,8 +1342,9 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
     sentence is not such a line (the prose reader reads it). `term`: the keyword the entry defines, which a
     reference repeats beside its value ("default: IdleWaitTimeout 5")."""
     m = LABEL_LINE.match(sentence)
-    bare_version = m is not None and re.fullmatch(r"\s*v?\d+(?:\.\d+){1,3}\s*", m.group("label")) is not None
-    if m is None or not (bare_version or re.search(r"[A-Za-z\u4e00-\u9fff]", m.group("label"))):
+    label_at = "label" if m is not None and m.group("label") is not None else "key"
+    bare_version = m is not None and re.fullmatch(r"\s*v?\d+(?:\.\d+){1,3}\s*", m.group(label_at)) is not None
+    if m is None or not (bare_version or re.search(r"[A-Za-z\u4e00-\u9fff]", m.group(label_at))):
         return None
     rest_at = m.start("rest")
     values = find_values(m.group("rest"))
@@ -1353,8 +1356,8 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
         left = re.sub(rf"(?<![\w.-]){re.escape(term)}(?![\w.-])", " ", left, flags=re.I)
     if len(left.split()) > 1:
         return None  # more than a value: a sentence after a colon, read as prose
-    label = m.group("label").strip(" *_-")
-    at = m.start("label") + m.group("label").find(label)
+    label = m.group(label_at).strip(" *_-")
+    at = m.start(label_at) + m.group(label_at).find(label)
     named = next((x for x in mentions if x.start == at), None)
     entity = named.canonical if named else context_entity
     if not entity:

@@ -108,7 +108,9 @@ _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|w
                r"third-party|their|its|the)\s+){1,2}(?:benchmarks?|tests?|measurements?|documentation|docs|sources?|"
                r"reports?|studies|results|numbers|figures)\b|$)")
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
-                          r"((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
+                          # (a preposition a clause strands: "run on according to its docs" lists nothing)
+                          r"(?!(?:according|based|as|using|measured|published|reported|including|given|if|when|"
+                          r"where|while|from)\b)((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
@@ -298,6 +300,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = _FOR_OWNER.sub(lambda m: f"{m.group(1)} {m.group(2)} \u2400's ", text) if language != "zh" else text
     asked_of = _EN_ASKED_OF.match(text) if language != "zh" else None
     owned = _owned(text) if language != "zh" and not asked_of else None
+    masked = text
     text = text.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
@@ -335,10 +338,18 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
             item = _clean_item(m.group("x"))
             if item and item.lower() not in (f.lower() for f in found):
                 found.append(item)
+    if language != "zh":
+        # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
+        # phrase a clause asks about, before its own subject
+        for m in _WHAT_ASKS.finditer(masked):
+            item = _clean_item(m.group("n"))
+            if item and not _GENERIC_ASK.fullmatch(m.group("n").strip()) and item.lower() not in (f.lower() for f in found):
+                found.append(item)
     if language != "zh" and found and listed_to >= 0:
         # "... ? Also, what is the default shutdown timeout for workers, and ...?": a later sentence asks one more
-        for m in _LATER_ASK.finditer(text, listed_to):
-            item = _clean_item(m.group("x"))
+        # (up to a name that is the subject of a clause of its own: "the newest version Quux says it supports")
+        for m in _LATER_ASK.finditer(masked, listed_to):
+            item = _clean_item(m.group("x").split("\u2400")[0])
             if item and len(_content_words(item)) <= 6 and item.lower() not in (f.lower() for f in found):
                 found.append(item)
     # a version ("3.12"), a clause ("are the key dates") or the compared things themselves ("For each one: ...")
@@ -653,6 +664,18 @@ _RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
 _LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
                         r"(?:the\s+)?(?P<x>(?!(?:defaults?|values?|settings?|numbers?|figures?)\b)[^,?.;:]+?)"
                         r"(?=\s*(?:[,?.;]|$))", re.I)
+
+
+# a clause asking for a noun phrase its own subject follows: "what maximum line length does each tool use", "what is
+# the oldest version each one can be installed on", "what is the newest version Quux says it supports" (the name
+# masked)
+_WHAT_ASKS = re.compile(rf"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+)?)?"
+                        rf"(?P<n>(?:(?!(?:{_AUX}|each|every|it|they|the|of|for|in|on)\b)[\w.+/-]+\s+){{1,5}}?)"
+                        # (not "what minimum Quux version does ...": a name inside the noun phrase)
+                        rf"(?:{_AUX}\s+)?(?:each|every|it|they|\u2400(?!\s+[\w-]+\s+{_AUX}\b))(?=[\s'’])", re.I)
+# what names no quantity: "what figures does Quux publish" asks for any ("what performance and footprint figures")
+_GENERIC_ASK = re.compile(r"(?:.*\s)?(?:values?|settings?|defaults?|numbers?|figures?|ones?|things?|data|details|"
+                          r"statistics|metrics|options)", re.I)
 
 
 def _content_words(item: str) -> list[str]:
