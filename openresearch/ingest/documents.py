@@ -91,6 +91,9 @@ _SELF_CLOSING = re.compile(r"<[A-Za-z][\w.-]*(?:\s[^<>]*)?/>")
 _INLINE_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)(\s[^<>]*)?>([^<>]*)</\1\s*>")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s")
 _ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][\w-]+\s*|[\w-]+=\S+\s*)+\}\s*$")
+# a word or a few emphasised inside a line ("_Quux_", "*not*"), never inside a word ("snake_case_name") or around
+# spaces ("2 * 3 * 4")
+_WORD_EMPHASIS = re.compile(r"(?<![\w*_\\])([_*])(?=[^\s_*])([^_*\n]{1,80}?)(?<=[^\s_*\\])\1(?![\w*_])")
 _EMPHASIS = re.compile(r"^(\s*)[_*](\S(?:.*\S)?)[_*](?=\s*$)")
 # MDX module lines ("import Screenshot from '@theme/Screenshot'") and a JSX or HTML tag standing alone on its
 # line(s) ("<Screenshot alt=... />", "<TabItem value=\"py\">", "</details>"): markup, never text to quote
@@ -411,6 +414,8 @@ def normalise_plain(body: str) -> str:
             continue
         clean = _MD_MARK.sub("", _unescaped(line) if "\\" in line else line)
         clean = _MD_INLINE.sub("", _RST_REFERENCE.sub(r"\1", clean) if "`" in clean else clean)
+        # emphasis is no part of the words: "_Quux_ is the uncompromising formatter" opens with the name Quux
+        clean = _WORD_EMPHASIS.sub(r"\2", clean) if "_" in clean or "*" in clean else clean
         # an inline element's tags are no text: '<small class="added-in">added in 0.1.7</small>' says "added in
         # 0.1.7" (a tag standing alone on its line is markup, markup_lines; "<size>" without a closing tag stays)
         clean = _INLINE_ELEMENT.sub(r"\3", clean) if "</" in clean else clean
@@ -436,7 +441,8 @@ def normalise_plain(body: str) -> str:
 
 # a term a definition list defines: a keyword, option or setting ("maxconn", "quoll.bufsize", "--max-depth",
 # "IdleWaitTimeout", "timeout client"), then what it takes ("<size>", "[on|off]", "N")
-TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:(?<==)[<\[{][^\n]*)?(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
+TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:(?<==)[<\[{][^\n]*)?"  # ("--max-line-length=<n>")
+                  r"(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
 
 
 def _indent(line: str) -> int:

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, dated_release
+from openresearch.agents.extract.requirements import states_requirement
 from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
@@ -213,6 +214,8 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def furniture(piece: str) -> bool:
     """Badges, bare link lists, navigation bars, tables of contents, code lines and how-to instructions: text a
     page carries around its content, which states nothing about the subject."""
+    if states_requirement(piece):
+        return False  # "Require frob >= 3.9": a bound on a platform's version, however code-like
     no_images = _IMAGE.sub(" ", piece)
     labels = [m.group(1) for m in _LINK.finditer(no_images)]
     prose = _LINK_MARKUP.sub(" ", _LINK.sub(lambda m: m.group(1), no_images))
@@ -245,8 +248,8 @@ def _heading(text: str, u: Unit) -> bool:
     piece = text[u.start:u.end]
     if (re.search(r"[:：]\s*\S", piece) or _KEY_EQUALS.match(piece)) and re.search(r"\d", piece):
         return False  # "Cardinality: 10k series", "line-length = 88": a key and its value, not a heading
-    if re.match(r"\s*[-*+•]\s", text[line_start:u.start + 1]):
-        return False  # "- 2 years of bug fixes": a list item states something
+    if re.match(r"\s*[-*+•]\s", text[line_start:u.start + 1]) or states_requirement(piece):
+        return False  # "- 2 years of bug fixes": a list item states something ("Frob 3.14 compatibility" too)
     if (first := next(iter(find_values(piece)), None)) is not None and first.unit and not piece[:first.start].strip(
             " -*•(~≈"):
         return False  # "3 years release life cycle": a line that opens with a quantity states it, it names no topic

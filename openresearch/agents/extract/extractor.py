@@ -85,6 +85,7 @@ from openresearch.agents.extract.releases import (
     release_heading,
     version_note,
 )
+from openresearch.agents.extract.requirements import requirement_observations
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
@@ -918,6 +919,8 @@ class DeterministicExtractor:
                 block := block_label(source.text, start)):
             # "Actual:" / "Expected:" over a run of labelled lines: each line's figure is of that kind
             read = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, block]))}) for o in read]
+        if read is None and row is None:
+            read = requirement_observations(quote, found, ctx_entity)  # "It requires Frob 3.10+ to run"
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
         if obs and term:

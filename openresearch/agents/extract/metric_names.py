@@ -320,6 +320,12 @@ def unit_kind(unit: str | None) -> str | None:
     return next((kind for kind, rx in _UNIT_KINDS if rx.search(u)), None)
 
 
+# what asks for a bound of a quantity rather than naming one: the lowest ("oldest version", "minimum") or highest
+LOW_WORDS = frozenset({"oldest", "minimum", "min", "lowest", "earliest", "least"})
+HIGH_WORDS = frozenset({"newest", "latest", "maximum", "max", "highest", "most"})
+BOUND_WORDS = LOW_WORDS | HIGH_WORDS | {"supported", "required", "compatible", "current"}
+
+
 def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     """Whether an observation's metric (a known key, or a source's own words: "parse", "startup", "end_of_life")
     answers a question's metric (a known key, or the question's own words: "parsing throughput", "dev server
@@ -328,7 +334,9 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if metric == wanted or same_family(metric, wanted):
         return True
     if unit == "version":  # the version that brought a setting answers that setting alone, named whole
-        named = set(_words(wanted)) - {"default"}  # (the release that changed "the default max retries")
+        # (the release that changed "the default max retries"; the "oldest Frob version" a product runs on is a bound
+        # of the Frob version)
+        named = set(_words(wanted)) - {"default"} - BOUND_WORDS
         return bool(named) and named <= set(_words(metric))
     shared = _shared(metric, wanted)
     if not shared:

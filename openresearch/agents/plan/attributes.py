@@ -110,7 +110,8 @@ _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|w
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
                           # (a preposition a clause strands: "run on according to its docs" lists nothing)
                           r"(?!(?:according|based|as|using|measured|published|reported|including|given|if|when|"
-                          r"where|while|from)\b)((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
+                          r"where|while|from)\b)"
+                          r"((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
@@ -343,7 +344,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         # phrase a clause asks about, before its own subject
         for m in _WHAT_ASKS.finditer(masked):
             item = _clean_item(m.group("n"))
-            if item and not _GENERIC_ASK.fullmatch(m.group("n").strip()) and item.lower() not in (f.lower() for f in found):
+            if item and not _GENERIC_ASK.fullmatch(m.group("n").strip()) and \
+                    item.lower() not in (f.lower() for f in found):
                 found.append(item)
     if language != "zh" and found and listed_to >= 0:
         # "... ? Also, what is the default shutdown timeout for workers, and ...?": a later sentence asks one more

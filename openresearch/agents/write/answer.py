@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import (
+    HIGH_WORDS,
+    LOW_WORDS,
     answers_by_operation,
     answers_metric,
     canonical_metric,
@@ -258,6 +260,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue  # "1.7x faster" answers a question about ingestion only where quote or title says so
             if focus is not None and not same_thing(obs.entity, focus):
                 continue
+            if not _fits_bound(obs, " ".join(filter(None, [wanted, attribute]))):
+                continue  # the newest version it supports answers no question for the oldest it runs on
             text = value_text(ev, obs)
             if text is None:
                 continue
@@ -280,13 +284,43 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     for bucket in out.values():  # a first-hand record's figure first (its newest period first), then best supported
         # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
         # of contributors; "idle_timeout" before "body_read_timeout" for "default idle timeout")
-        bucket.sort(key=lambda f: (not first_hand(f), f.obs.metric != wanted, _extreme(f.obs.metric, wanted),
+        bucket.sort(key=lambda f: (not first_hand(f), _bound_rank(f.obs, asked_words), f.obs.metric != wanted,
+                                   _extreme(f.obs.metric, wanted),
                                    -len(word_stems(f.obs.metric) & asked_words), -period_year(f),
                                    -len({e.source.id for e in f.evidence}), -_newest(f), -len(f.evidence)))
     return dict(out)
 
 
 _EXTREMES = ("min", "max", "stddev")
+_BOUNDS = frozenset({"minimum", "maximum", "supported"})  # the bounds a requirement states of a platform's version
+
+
+def _bound_of(obs: ObservationView) -> str | None:
+    """The bound a version observation states ("minimum", "maximum", "supported"), if it is one."""
+    kind = (obs.condition or "").split(", ")[0]
+    return kind if obs.unit == "version" and kind in _BOUNDS else None
+
+
+def _asked_bound(asked: str) -> str | None:
+    """'low' for words that ask for the lowest ("oldest Frob version"), 'high' for the highest, else None."""
+    words = set(re.findall(r"[a-z]+", asked.lower()))
+    return "low" if words & LOW_WORDS else "high" if words & HIGH_WORDS else None
+
+
+def _fits_bound(obs: ObservationView, asked: str) -> bool:
+    """Whether a version bound is the kind asked: the oldest a product runs on is a minimum, the newest it supports a
+    maximum or a supported version. Every other observation fits."""
+    kind = _bound_of(obs)
+    bound = _asked_bound(asked) if kind else None
+    return bound is None or (kind == "minimum") == (bound == "low")
+
+
+def _bound_rank(obs: ObservationView, asked_words: set[str]) -> float:
+    """A sort key: for a bound asked, the highest version first (the newest it supports; and of the minimums its
+    releases stated, the one its latest release raised it to: a minimum only ever rises); 0 for everything else."""
+    if _bound_of(obs) is None or not {w[:4] for w in HIGH_WORDS | LOW_WORDS} & asked_words:
+        return 0.0
+    return -float(obs.value)
 
 
 def _sources_first(found: list[Found]) -> list[Found]:

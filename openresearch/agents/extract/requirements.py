@@ -1,0 +1,141 @@
+"""What a product needs to run and which versions of a platform it supports, as documentation states them.
+
+"It requires Frob 3.10+ to run", "installable under any Frob version from 3.7 onwards", "Require frob >= 3.9",
+"The latest version supports Frob 3.10.0 and above", "compatible with Frob 3.7 to 3.14", "Frob 3.14 compatibility",
+"Added support for Frob 3.14": each is a bound on the platform's version, of the product the sentence is about. The
+fact is the platform's version (metric "<platform>_version", unit "version") with the kind of bound as its condition:
+"minimum" (the oldest it runs on), "maximum" (the newest of a stated range) or "supported" (one version it supports).
+The sentence's grammar decides; no platform or product is named here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from openresearch.identity import entity_key
+from openresearch.models import ObservationIn
+
+if TYPE_CHECKING:
+    from openresearch.agents.extract.extract_rules import Mention
+
+# a platform's name: one word, as written ("Frob", "frob", "Frob.js", "C++"), never a function word
+_P = (r"(?P<p>(?!(?:version|versions|release|releases|the|a|an|any|all|every|and|or|to|of|on|in|for|from|with|by|at|"
+      r"up|until|over|under|more|less|than|least|about|only|v)\b)[A-Za-z][\w.+#]*)")
+# a version, never a quantity ("supported for 18 months", "up to 3 times")
+_NOT_A_UNIT = (r"(?!\s*(?:%|[kmgtp]i?b\b|ms\b|s\b|secs?\b|seconds?|mins?\b|minutes?|hours?|days?|weeks?|months?|"
+               r"years?|times?\b|x\b))")
+_V = r"v?(?P<v>\d+(?:\.\d+){0,2})(?![\w.]*\d)" + _NOT_A_UNIT
+_V2 = r"v?(?P<w>\d+(?:\.\d+){0,2})(?![\w.]*\d)" + _NOT_A_UNIT
+_UP = r"(?:\+|\s+(?:or|and)\s+(?:later|newer|above|higher|up|upwards|greater)|\s+(?:onwards|upwards|onward))"
+_NEEDS = r"(?:requires?|required|requiring|needs?|needed|depends\s+on|runs?\s+on|installable\s+(?:on|under|with))"
+_SUPPORTS = r"(?:supports?|supported|compatible\s+with|works\s+with|tested\s+(?:on|with|against))"
+
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.I)) for kind, p in (
+    # "supports Frob 3.8 through 3.12", "compatible with Frob 3.7 to 3.14", "from Frob 3.7 to 3.14": a range
+    ("range", rf"\b(?:{_SUPPORTS}|{_NEEDS}|from)\s+(?:{_P}\s+)?(?:versions?\s+)?{_V}\s*(?:to|through|thru|until|-|–)\s*"
+              rf"(?:[A-Za-z][\w.+#]*\s+)?{_V2}\b"),
+    # "requires Frob 3.10+", "needs frob >= 3.9", "requires at least Frob 3.8", "Require frob >= 3.9"
+    ("minimum", rf"\b{_NEEDS}\s+(?:at\s+least\s+)?{_P}\s*(?:version\s+)?(?:>=|≥|=>)?\s*{_V}"),
+    # "supports Frob 3.10.0 and above", "supports Frob 3.8+"
+    ("minimum", rf"\b{_SUPPORTS}\s+{_P}\s+(?:version\s+)?{_V}{_UP}"),
+    # "any Frob version from 3.7 onwards", "Frob versions 3.9 and later"
+    ("minimum", rf"\b{_P}\s+versions?\s+(?:from\s+)?{_V}{_UP}"),
+    # "frob has been updated to >= 2.13.0, < 2.14.0" (a dependency's new bounds)
+    ("minimum", rf"(?<![\w.]){_P}\s+(?:has\s+been\s+|have\s+been\s+|was\s+|is\s+)?(?:updated|bumped|pinned|raised)\s+"
+                rf"to\s+(?:>=|≥)\s*{_V}"),
+    # "frob >= 3.9", "frob_requires >= 3.8"
+    ("minimum", rf"(?<![\w.]){_P}\s*(?:>=|≥)\s*{_V}"),
+    # "the minimum supported Frob version is 1.70", "oldest supported Frob version: 3.9"
+    ("minimum", rf"\b(?:minimum|oldest|lowest|earliest)\s+(?:supported\s+|required\s+)?{_P}\s+versions?"
+                rf"(?:\s*\([^()]*\))?\s*(?:is|:|=)\s*{_V}"),
+    # "Frob 3.14 compatibility", "Frob 3.14 support" (a feature list's item, a change log's headline)
+    ("supported", rf"(?<![\w.]){_P}\s+{_V}\s+(?:compatibility|support)\b"),
+    # "Added support for Frob 3.14", "supports Frob 3.13", "including Frob 3.13"
+    ("supported", rf"\b(?:support\s+for|{_SUPPORTS}|including)\s+{_P}\s+{_V}(?!\s*(?:\+|or\s|and\s|onwards|to\b))"),
+))
+# a version that is a product's own release, not a platform's ("Quux 2.0 requires ...") is the subject, before the verb
+_DROPS = re.compile(r"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|no\s+longer)\b", re.I)
+
+
+def states_requirement(piece: str) -> bool:
+    """Whether a line states a bound on a platform's version ("Require frob >= 3.9", "Frob 3.14 compatibility"):
+    a fact however few its words or however much it looks like code."""
+    return any(rx.search(piece) for _, rx in _RULES)
+
+
+def platform_metric(platform: str) -> str:
+    """The metric of a platform's version: "Frob" -> "frob_version", "Frob.js" -> "frob_js_version"."""
+    return re.sub(r"\W+", "_", platform.lower()).strip("_") + "_version"
+
+
+def requirement_observations(sentence: str, mentions: Sequence[Mention],
+                             context_entity: str | None) -> list[ObservationIn] | None:
+    """The bounds a sentence states on a platform's version, of the product it is about: the first name it opens with
+    that is not the platform (a mention before the bound), else the document's subject. None when it states none,
+    or when it says support was dropped ("Dropped support for Frob 3.8": the bound is the next version, not said)."""
+    if _DROPS.search(sentence):
+        return None
+    out: list[ObservationIn] = []
+    taken: list[tuple[int, int]] = []
+    for kind, rx in _RULES:
+        for m in rx.finditer(sentence):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            platform = m.group("p") if "p" in rx.groupindex and m.group("p") else None
+            if platform is None:
+                platform = _platform_before(sentence, m.start())
+            if platform is None or platform[:1].isdigit():
+                continue
+            entity = _subject(sentence, m.start(), mentions, platform) or context_entity
+            if not entity or entity_key(entity) == entity_key(platform):
+                continue
+            taken.append(m.span())
+            metric = platform_metric(platform)
+            scope = _scope(sentence[:m.start()], entity, mentions)
+            bounds = [("minimum", m.group("v")), ("maximum", m.group("w"))] if kind == "range" else [
+                (kind, m.group("v"))]
+            out += [ObservationIn(entity=entity, metric=metric, value=value, unit="version",
+                                  condition=", ".join(filter(None, [bound, scope]))) for bound, value in bounds]
+    return out or None
+
+
+# words of a subject that name the product itself or a release of it, not a part of it
+_SELF = frozenset({"it", "they", "this", "the", "a", "an", "its", "our", "latest", "current", "newest", "new",
+                   "version", "versions", "release", "releases", "package", "library", "project", "tool", "now", "also",
+                   "still", "currently", "only", "officially", "and", "can", "be", "is", "are", "will", "was",
+                   "which", "that"})
+
+
+# where a subject ends: its verb
+_VERB = re.compile(r"\b(?:is|are|was|were|can|could|will|may|must|should|has|have|had|requir\w*|need\w*|support\w*|"
+                   r"add\w*|run\w*|install\w*|depend\w*|work\w*|test\w*|compatib\w*|target\w*)\b", re.I)
+
+
+def _scope(before: str, entity: str, mentions: Sequence[Mention]) -> str | None:
+    """The part of the product a bound holds for, when the sentence's subject names one ("Brokers, Connect and
+    tools now require Frob 17"; "Clients require Frob 11 or later"): a condition, so two parts' bounds are two
+    facts. None when the subject is the product itself ("It", "Quux", "The latest version")."""
+    subject = re.split(r"[.;:!?]\s+", before.strip())[-1]
+    subject = _VERB.split(re.sub(r"^[\s*+•-]+", "", subject), maxsplit=1)[0]
+    subject = re.sub(r"\s+(?:now|also|still|currently|only|officially)\s*$", "", subject.strip(), flags=re.I)
+    words = [w for w in re.findall(r"[A-Za-z][\w.+#-]*", subject)
+             if w.lower() not in _SELF and entity_key(w) not in {entity_key(entity), *(entity_key(x.surface) for x in
+                                                                                     mentions)}]
+    if not words or len(subject.split()) > 8 or re.search(r"\b(?:if|when|while|because|to)\b", subject, re.I):
+        return None
+    return subject
+
+
+def _platform_before(sentence: str, at: int) -> str | None:
+    """The platform a range names before it ("for any Frob version from 3.7 to 3.14")."""
+    m = re.search(r"([A-Za-z][\w.+#]*)\s+versions?\s*$", sentence[:at])
+    return m.group(1) if m else None
+
+
+def _subject(sentence: str, at: int, mentions: Sequence[Mention], platform: str) -> str | None:
+    """The product a bound is of: the last name before it that is not the platform."""
+    before = [m for m in mentions if m.end <= at and entity_key(m.canonical) != entity_key(platform)
+              and entity_key(m.surface) != entity_key(platform)]
+    return before[-1].canonical if before else None
