@@ -13,7 +13,7 @@ the source text would take for prose:
 - a field of a described object (`:param int expire_time: Expire time in seconds, default is 86400.`) is an entry of
   its own: the field's name over its description; any other field (a document's ":Release: 3.3", ":Date: 2024-09-20")
   is a labelled line of its own, "Release: 3.3"; a line that is only a cross-reference (":ref:`Go back to index
-  <top>`") is navigation, dropped;
+  <top>`") is navigation, dropped; so are hyperlink targets (".. _name:") and comments;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -39,6 +39,8 @@ _FIELD = re.compile(r"^(?P<indent>\s*):(?:param|parameter|arg|argument|key|keywo
 # 2024-09-20", capitalised): a labelled line of its own (not a role, ":ref:`x`", nor a directive's option,
 # ":header-rows: 1")
 _DOC_FIELD = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Z][\w -]{0,30}):(?!`)\s*(?P<text>\S.*)?$")
+# a hyperlink target (".. _name:", ".. _name: https://...") or a comment (".. any text", "..") that no directive is
+_COMMENT = re.compile(r"^\s*\.\.(?:\s+(?P<target>_[^:]*:(?:\s.*)?)|\s+(?!\S+::|\[)(?!_)\S.*|\s*)$")
 # a line that is only a cross-reference to elsewhere ("Go back to index", "see :doc:`config`" aside)
 _NAVIGATION = re.compile(r"\s*:(?:ref|doc):`[^`]+`\s*")
 _LITERAL_END = re.compile(r"(?<!:)::\s*$")  # "value::" (a line of only "::" is a block with nothing before it)
@@ -109,6 +111,11 @@ def rst_blocks(lines: list[str]) -> list[str]:
             # (its indented continuation lines join the description)
             out += ["", f"{f.group('indent')}{f.group('name')}", "", f"{f.group('indent')}{f.group('text')}"]
             i += 1
+            continue
+        if (c := _COMMENT.match(line)) is not None:
+            # a hyperlink target (".. _max-args-option:") or a comment (".. This file is auto-generated ...") and
+            # its indented lines: markup, never shown
+            i = _body_end(lines, i, _indent(line)) if not c.group("target") else i + 1
             continue
         if _NAVIGATION.fullmatch(line):
             i += 1  # ":ref:`Go back to index <top>`" alone: a link to elsewhere, not part of the entry it sits in

@@ -173,7 +173,7 @@ def test_a_timeline_question_of_two_products_asks_each_ones_named_releases() -> 
          "2.5 released?")
     a = analyse(q)
     # the products, not seven "entities"; "the Quux side" and the "20" of a default are no attribute or release
-    assert a.entities == ["Zorbq", "Quux"] and a.attributes == ["release date", "default max retries"]
+    assert a.entities == ["Zorbq", "Quux"] and a.attributes == ["release date", "default max retries changed"]
     from openresearch.agents.extract.releases import exact_releases, releases_asked_of
 
     zorbq = releases_asked_of(q, "Zorbq", a.entities)

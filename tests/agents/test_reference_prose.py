@@ -76,7 +76,13 @@ def test_which_release_changed_a_default_asks_for_that_setting() -> None:
 
     a = analyse("When were Zorbq 1.0.0 and 2.0.0 released? Which Zorbq release changed the default max retries to "
                 "20, and when did it come out?")
-    assert a.entities == ["Zorbq"] and a.attributes == ["release date", "default max retries"]
+    # (what the release did is part of what is asked, and of what is searched for)
+    assert a.entities == ["Zorbq"] and a.attributes == ["release date", "default max retries changed"]
+    assert a.metrics == ["released", "default_max_retries"]
+    b = analyse("In which Zorbq release, and on what date, was the frob-limit check (with --frob-limit) added, and in "
+                "which release was the default max-size changed to its current value?")
+    assert b.attributes[-2:] == ["frob-limit added", "default max-size changed"] and b.metrics[-2:] == [
+        "frob_limit", "max_size"]
 
 
 def test_out_of_the_box_asks_for_defaults_and_a_worded_duration_is_shown_with_its_unit() -> None:
@@ -113,20 +119,21 @@ def test_the_release_that_changed_a_default_is_given_with_its_date_beside_the_as
     release = ev(3, "1.0.0 -- 2018-03-31", [ov(4, "release_date", 20180331.0, "date", "2018-03-31", "1.0.0")])
     q = ("When were Zorbq 1.0.0 and 2.0.0 released? Which Zorbq release changed the default max retries to 20, and "
          "when did it come out?")
-    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=["release date", "default max retries"],
+    p = Plan(question=q, kind="overview", entities=["Zorbq"],
+             attributes=["release date", "default max retries changed"],
              metrics=["released", "default_max_retries"],
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
     texts = [s.text for s in answer_section(p, {"Q-1": [entry, heading, release]}, []).sentences]
     # a release date is no default (the question's "default" does not filter the dates out)
     assert texts[0] == "Release date: Zorbq 1.0.0: 2018-03-31 [E-000000000003]." and \
         texts[1] == "No figure found for Zorbq 2.0.0."
-    assert texts[2] == ("Default max retries: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) "
+    assert texts[2] == ("Default max retries changed: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) "
                         "[E-000000000001][E-000000000002].")
     # beside another product's cells too: the note follows the headline ("which Zorbq release" asks for it)
     two = p.model_copy(update={"kind": "comparison", "entities": ["Zorbq", "Quux"], "question": q.replace(
         "released?", "released, and Quux 1.0?")})
     texts = [s.text for s in answer_section(two, {"Q-1": [entry, heading, release]}, []).sentences]
-    assert "Default max retries: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) " \
+    assert "Default max retries changed: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) " \
            "[E-000000000001][E-000000000002]; no figure found for Quux." in texts, texts
 
 

@@ -253,6 +253,9 @@ def _heading(text: str, u: Unit) -> bool:
     if (first := next(iter(find_values(piece)), None)) is not None and first.unit and not piece[:first.start].strip(
             " -*•(~≈"):
         return False  # "3 years release life cycle": a line that opens with a quantity states it, it names no topic
+    words = re.findall(r"[A-Za-z][\w'-]*", piece)
+    if len(words) >= 6 and re.search(r"\d", piece) and sum(w[0].isupper() for w in words) * 3 <= len(words):
+        return False  # "Change default max-line-length to 100 rather than 80": a list item's sentence, not a title
     # (a change-log entry's trailing reference, "([#1189])" or "(#12, #13)", after its full stop)
     piece = re.sub(r"\s*\((?:\[?#?\d+\]?[,;\s]*)+\)\s*$", "", piece)
     return alone and len(piece) < 60 and not re.search(r"[.!?。！？;；]\W*$", piece)

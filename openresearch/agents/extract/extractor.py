@@ -295,6 +295,25 @@ def list_intro(text: str, start: int, reach: int = 1500) -> tuple[int, int] | No
     return None
 
 
+def listing_intro(text: str, start: int, reach: int = 4000) -> str | None:
+    """The paragraph over the configuration listing a "key = value" line belongs to (past the listing's other
+    "key = value" and "key: value" lines), or None when `start` is in no such line."""
+    para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
+    if not _KEY_VALUE.match(text, para_start):
+        return None
+    pos = para_start - 2
+    while pos > max(0, start - reach):
+        cut = text.rfind("\n\n", 0, pos)
+        para = text[cut + 2 if cut >= 0 else 0:pos].strip()
+        if not (_KEY_VALUE.match(para) and "\n" not in para and len(para) <= 80 and not re.search(r"\w[.!?]\s", para)):
+            return para
+        pos = cut
+    return None
+
+
+_KEY_VALUE = re.compile(r"[A-Za-z_][\w.-]{0,60}\s*(?:=|:\s)\s*\S")
+
+
 def _names_at_top(name: str, source: SourceDoc) -> bool:
     """Whether the title or the opening of `source` names `name` as a word of its own ("PHP" in "the PHP
     language" or "wiki.php.net", "Go" in "the Go team" but not in "to go" or "google")."""
@@ -563,6 +582,12 @@ class DeterministicExtractor:
                 span = [(at, at + len(heading))]
                 items.append(self.build_item(source, question, plan, at, at + len(heading), scores[i],
                                              self.mentions(source.text, span, question, plan)[0]))
+                if (dated := _date_line_under(source.text, at + len(heading))) is not None and \
+                        source.text[dated[0]:dated[1]] not in quoted:
+                    # "Release date: 2024-09-20" under an undated heading: when that release came out
+                    quoted.add(source.text[dated[0]:dated[1]])
+                    items.append(self.build_item(source, question, plan, *dated, scores[i],
+                                                 self.mentions(source.text, [dated], question, plan)[0]))
         return ExtractionResult(items=items)
 
     def prepare_plan(self, plan: Plan) -> None:
@@ -636,12 +661,15 @@ class DeterministicExtractor:
                 # the question asks for quantities: a sentence with no figure of the right kind (a year for
                 # "when was X built", a count or measure otherwise) answers it less than one that has one
                 figure = bool(facts.kinds & {"year", "date"}) if dated else bool(facts.kinds - _NOT_FIGURES)
+                # (or it names an asked setting's key itself: "the new zorb_cache_size setting", "zorb-limit")
+                keyed = any("_" in a and re.search(rf"(?<![\w.-])(?:{re.escape(a)}|{re.escape(a.replace('_', '-'))})"
+                                                   rf"(?![\w-])", sent) for a in asked)
+                if keyed and not figure and _is_change_log(text):
+                    figure = True  # "Added zorb-limit to ...": a change log's entry dates the key by its release
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
-                elif any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
-                        term and any(shares_words(term, a) for a in asked)) or any(
-                        "_" in a and re.search(rf"(?<![\w.]){re.escape(a)}(?!\w)", sent) for a in asked):
-                    # (or it names an asked setting's key itself: "the new zorb_cache_size setting")
+                elif keyed or any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
+                        term and any(shares_words(term, a) for a in asked)):
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
                     if key and term_metric(key) in asked and labelled_figure(text[span[0]:span[1]]):
                         bonus += 2 * _ASKED_METRIC_BONUS  # the default of the very key the question names
@@ -826,11 +854,11 @@ class DeterministicExtractor:
         inherited = [section] if section else []
         edition = source_edition(source)
         if intro := list_intro(source.text, start):  # "... a single node (InfluxDB OSS) may not support:"
-            said = [c for _, _, c in condition_spans(source.text[intro[0]:intro[1]], (), False)]
-            # "Quux's default configuration is equivalent to:" over "line-length = 88": the listed values are defaults
-            if not said and _DEFAULTS_INTRO.search(source.text[intro[0]:intro[1]]):
-                said = ["default"]
-            inherited += said
+            inherited += [c for _, _, c in condition_spans(source.text[intro[0]:intro[1]], (), False)]
+        if not inherited and (over := listing_intro(source.text, start)) is not None and _DEFAULTS_INTRO.search(over):
+            # "Quux's default configuration is equivalent to:", "These are the default values." over a listing of
+            # "line-length = 88" lines: the listed values are defaults
+            inherited.append("default")
         out = []
         for o in obs:
             update: dict[str, str] = {}
@@ -1046,6 +1074,13 @@ def _without_abbreviation(condition: str | None, called: dict[str, str], entity:
 def prose_words(text: str) -> frozenset[str]:
     """The words a text writes as words (lower case), once per text: not the pieces of an identifier."""
     return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
+
+
+def _date_line_under(text: str, end: int) -> tuple[int, int] | None:
+    """The span of a labelled date line ("Release date: 2024-09-20", "Released: ...") right under a heading that
+    ends at `end`, or None."""
+    m = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date)\s*:\s*[^\n]{4,40})(?=\n|$)", re.I).match(text, end)
+    return (m.start(1), m.end(1)) if m and find_values(m.group(1)) else None
 
 
 _DEFAULTS_INTRO = re.compile(r"\bdefaults?\b(?!\s+(?:to|is|are|was)\b)", re.I)

@@ -324,6 +324,9 @@ def unit_kind(unit: str | None) -> str | None:
 LOW_WORDS = frozenset({"oldest", "minimum", "min", "lowest", "earliest", "least"})
 HIGH_WORDS = frozenset({"newest", "latest", "maximum", "max", "highest", "most"})
 BOUND_WORDS = LOW_WORDS | HIGH_WORDS | {"supported", "required", "compatible", "current"}
+# what a release did to a setting ("frob-limit added", "default max retries changed"): the release answers it
+_CHANGE_WORDS = frozenset({"changed", "raised", "lowered", "increased", "decreased", "introduced", "added", "removed",
+                           "deprecated"})
 
 
 def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
@@ -336,7 +339,7 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if unit == "version":  # the version that brought a setting answers that setting alone, named whole
         # (the release that changed "the default max retries"; the "oldest Frob version" a product runs on is a bound
         # of the Frob version)
-        named = set(_words(wanted)) - {"default"} - BOUND_WORDS
+        named = set(_words(wanted)) - {"default"} - BOUND_WORDS - _CHANGE_WORDS
         return bool(named) and named <= set(_words(metric))
     shared = _shared(metric, wanted)
     if not shared:

@@ -88,7 +88,9 @@ def version_note(text: str, term: str | None, entity: str | None) -> list[Observ
 _SETTING_WORD = r"(?:config(?:uration)?\s+)?(?:settings?|parameters?|options?|flags?|knobs?|variables?)"
 _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:an?|the|new)\s+)*"
                            rf"(?:(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+{_SETTING_WORD}\b|"
-                           rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9]))", re.I)
+                           rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9])|"
+                           # "Added too-many-frobs to allow ...": a key alone, written as one (keyword_like decides)
+                           r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
 # one that changes a setting's default: "max_prepared_statements is now set to 200 by default", "the default of
 # frob.level is now 3", "Change the default for frob_level to 5"
 _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
@@ -98,9 +100,10 @@ _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)
 # ... or names the setting in words: "Changed the default max retries value from None to 20", "the default
 # worker count is now 8" (one to four lower-case words after "default")
 _NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?:s|ed)?|increas(?:e|es|ed)|"
-                                r"decreas(?:e|es|ed)|bump(?:s|ed)?|set(?:s)?)\s+the\s+default\s+"
+                                r"decreas(?:e|es|ed)|bump(?:s|ed)?|set(?:s)?)\s+(?i:the\s+)?default\s+"
                                 r"(?P<words>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+(?:value\s+|setting\s+)?"
-                                r"(?:from\s+\S+\s+)?to\s+(?P<value>-?\d+(?:[.,_]\d+)*)\s*(?P<unit>[A-Za-z%]{0,12})|"
+                                r"(?:from\s+\S+\s+)?to\s+(?P<value>-?\d+(?:[.,_]\d+)*)\s*"
+                                r"(?P<unit>(?!rather\b|instead\b)[A-Za-z%]{0,12})|"
                                 r"\b(?i:the)\s+default\s+(?P<words2>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+"
                                 r"(?:is|are)\s+now\s+(?P<value2>-?\d+(?:[.,_]\d+)*)\s*(?P<unit2>[A-Za-z%]{0,12})")
 
@@ -116,7 +119,7 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
 
     out: list[ObservationIn] = []
     for m in _ADDS_SETTING.finditer(text):
-        key = (m.group("key") or m.group("key2")).split("::")[-1]
+        key = (m.group("key") or m.group("key2") or m.group("key3")).split("::")[-1]
         if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
             out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
                                      unit="version", condition="added in"))

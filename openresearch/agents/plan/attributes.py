@@ -139,7 +139,7 @@ def _owned(text: str) -> re.Match[str] | None:
 _SETTINGS_WORD = re.compile(r"\b(?:settings|parameters|options|limits|defaults|configuration|values|knobs)\s*$", re.I)
 _SETTINGS_OF = re.compile(r"\s+(?:for|of|in|on|under|across)\s+([^?]+?)\s*(?:[?.](?=\s|$)|$)", re.I)
 MAX_SETTINGS = 12
-MAX_ATTRIBUTES = 10  # what one question may ask for (a settings question lists more: MAX_SETTINGS)
+MAX_ATTRIBUTES = 12  # what one question may ask for (a settings question lists more: MAX_SETTINGS)
 _PAREN_LIST = re.compile(r"[(（]([^()（）]*[,，、][^()（）]*)[)）]")
 _ZH_LIST_AT = (re.compile(r"在(.{2,60}?)(?:方面|上的|上|等方面)"), re.compile(r"[:：]\s*([^。？?]+)"),
                # "sonic、json-iterator 和 encoding/json 的 编码、解码性能分别是多少": what is asked of the names listed
@@ -335,8 +335,13 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if language != "zh":
         # "Which Zorbq release changed the default max retries to 20?": the setting it changed is asked (the answer
         # gives the release that changed it, _ASKS_VERSION)
-        for m in _RELEASE_CHANGED.finditer(text):
-            item = _clean_item(m.group("x"))
+        for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text)]:
+            item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
+            if item.lower() in _REFERRING:
+                continue  # "in which release was that setting introduced": one the question asked already
+            # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
+            if item and re.fullmatch(_CHANGED, m.group("verb"), re.I):
+                item = f"{item} {m.group('verb').lower()}"
             if item and item.lower() not in (f.lower() for f in found):
                 found.append(item)
     if language != "zh":
@@ -658,10 +663,22 @@ def attribute_head(attribute: str) -> str:
     return _QUALIFIER.sub("", attribute).strip() or attribute
 
 
-_RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?:changed|raised|"
-                              r"lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
+_RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?P<verb>changed|"
+                              r"raised|lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
                               r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of)\b|\s*[,?.;])",
                               re.I)
+# ... and as a passive: "In which Zorbq release, and on what date, was the frob-limit check added", "in which release
+# was the default max-size changed to its current value"
+_RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b[^?.;]{0,60}?\b"
+                              r"(?:was|were|is)\s+"
+                              r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>changed|raised|"
+                              r"lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\b", re.I)
+# what kind of thing an item names after its key ("the frob-limit check"): the key is asked
+_KIND_OF_KEY = re.compile(r"\s+(?:check|checker|option|setting|flag|parameter|rule|warning|message|lint)s?$", re.I)
+# the verbs that say what a release did to a setting, as an attribute keeps them ("frob-limit added"; "set" and
+# "made" are no such word at the end of a name: "character set")
+_CHANGED = r"changed|raised|lowered|increased|decreased|introduced|added|removed|deprecated"
+_REFERRING = frozenset({"that", "this", "it", "these", "those", "they", "them", "each", "one"})
 # a later sentence's own question for one thing: "Also, what is the default shutdown timeout for workers, ..."
 _LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
                         r"(?:the\s+)?(?P<x>(?!(?:defaults?|values?|settings?|numbers?|figures?)\b)[^,?.;:]+?)"
@@ -712,7 +729,10 @@ def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
-    if (key := key_gloss(attribute)) or (named_key(attribute) and (key := attribute)):
+    # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
+    attribute = re.sub(rf"(?<=\S)\s+(?:{_CHANGED})$", "", attribute, flags=re.I)
+    bare = re.sub(r"^(?:the\s+)?defaults?\s+(?:value\s+(?:of\s+)?)?", "", attribute, flags=re.I)
+    if (key := key_gloss(attribute)) or (named_key(bare) and (key := bare)):
         # (an attribute that is a key itself, "requestTimeout", is that key's metric too)
         return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)

@@ -123,6 +123,23 @@ def _attribute_keywords(a: QuestionAnalysis, entities: list[str], attributes: li
     return list(dict.fromkeys([*entities, *words]))
 
 
+ATTRIBUTE_SLOTS = 6  # sub-questions for the attributes a question names, beside the question and each entity's
+
+
+def _attribute_groups(attributes: list[str]) -> list[list[str]]:
+    """The attributes, one per sub-question while there are slots enough; more are shared out in order, two or
+    three a sub-question, so every attribute a question asks is searched for ("max-args, ..., max-module-lines and
+    the release that added the check": the last ones as well as the first)."""
+    if len(attributes) <= ATTRIBUTE_SLOTS:
+        return [[x] for x in attributes]
+    size = -(-len(attributes) // ATTRIBUTE_SLOTS)
+    singles = ATTRIBUTE_SLOTS * size - len(attributes)  # the first ones alone, the rest `size` together
+    groups = [[x] for x in attributes[:singles]] if size == 2 else []
+    rest = attributes[len(groups):]
+    groups += [rest[i:i + size] for i in range(0, len(rest), size)]
+    return groups
+
+
 def _lookup(a: QuestionAnalysis) -> list[Candidate]:
     """A fact look-up is the question itself, once per thing it names: templates would only dilute it."""
     out = [Candidate(text=a.question, role="core", family="lookup", entities=a.entities[:1], aspects=[],
@@ -145,12 +162,13 @@ def _by_attribute(a: QuestionAnalysis, lang: str, selection: bool) -> list[Candi
         out.append(Candidate(text=t["entity_attrs"].format(e=e, x=listed), role="core", family="entity_attrs",
                              entities=[e], aspects=list(dict.fromkeys(metric_key(x) for x in attrs)),
                              keywords=_attribute_keywords(a, [e], attrs), depth=2, priority=0.9))
-    for i, attr in enumerate(attrs):
-        text = (t["compare_attr"].format(es=es, a=attr) if len(ents) >= 2 else t["topic_attr"].format(a=attr))
-        # the metric key as its aspect: two comparisons on different metrics are never duplicates
+    for i, group in enumerate(_attribute_groups(a.attributes)):
+        named = join_names(group, lang)
+        text = (t["compare_attr"].format(es=es, a=named) if len(ents) >= 2 else t["topic_attr"].format(a=named))
+        # the metric keys as its aspects: two comparisons on different metrics are never duplicates
         out.append(Candidate(text=text, role="comparison", family="compare_attr", entities=ents,
-                             aspects=[metric_key(attr)], keywords=_attribute_keywords(a, ents, [attr]), depth=2,
-                             priority=0.95 - 0.02 * i))
+                             aspects=list(dict.fromkeys(metric_key(x) for x in group)),
+                             keywords=_attribute_keywords(a, ents, group), depth=2, priority=0.95 - 0.02 * i))
     if selection and len(ents) >= 2:
         out.append(Candidate(text=t["choose"].format(es=es), role="impact", family="choose", entities=ents,
                              keywords=_attribute_keywords(a, ents, attrs), depth=1, priority=0.85))

@@ -37,7 +37,7 @@ _ROLE_WORDS = {
 }
 # Template scaffolding that is no search term ("What is X, and what is it DESIGNED for?").
 _SCAFFOLD = words("designed provide provides reported results fits one cases behave internally under "
-                  "architecture key main") | EN_FILLER
+                  "architecture key main figures sources give products settings") | EN_FILLER
 _ZH_SCAFFOLD = ("主要为", "而设计", "分别", "有何", "方面", "主要", "哪些", "如何", "等")
 
 
@@ -124,6 +124,10 @@ def _one_language(sub: SubQuestion, lang: str, own: bool) -> list[str]:
         out.append(" ".join([*names, *content]))
     if _measures(sub):
         out.extend(" ".join([*names, t]) for t in terms[2:4])
+        if len(sub.aspects) >= 2 and lang == "en":
+            # several quantities no list names ("max-module-lines", "frob-limit added"): each one searched for, as
+            # one query for all of them finds the sources of the best-covered one
+            out.extend(" ".join([*names, k.replace("_", " ")]) for k in sub.aspects if not metric_query_words(k))
         if own and sub.keywords:
             out.append(" ".join(sub.keywords[:6]))
         return out

@@ -209,6 +209,13 @@ def _release_day(heading: EvidenceView, version: str | None) -> str | None:
                  (o.condition or "").strip("[] ") == (version or "").strip()), None)
 
 
+def _release_dated(items: list[EvidenceView], heading: EvidenceView, version: str | None) -> EvidenceView | None:
+    """The gathered evidence of the same source that dates a release its heading leaves undated ("Release date:
+    2024-09-20" under "What's new in Zorbq 3.3.0?")."""
+    return next((e for e in items if e.source.id == heading.source.id and e.id != heading.id and
+                 _release_day(e, version)), None)
+
+
 def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     """The value as the quote writes it: the raw value when it is verbatim there, else the quote's form."""
     raw = (obs.raw_value or "").strip()
@@ -267,7 +274,11 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue
             if (shown := _release_heading_of(ev, obs, items)) is False:
                 continue  # a release no quote gathered writes: not said
-            if isinstance(shown, EvidenceView) and (day := _release_day(shown, obs.raw_value)):
+            dated_by = None
+            if isinstance(shown, EvidenceView) and not (day := _release_day(shown, obs.raw_value)) and (
+                    dated_by := _release_dated(items, shown, obs.raw_value)):
+                day = _release_day(dated_by, obs.raw_value)  # the heading's "Release date: ..." line under it
+            if isinstance(shown, EvidenceView) and day:
                 text = f"{text} ({day})"  # "default changed in 0.5.2 (2017-06-29)": when that release came out
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
@@ -277,7 +288,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             match = next((f for f in bucket if _same_value(f.obs, obs) and same_family(f.obs.metric, obs.metric)
                           and normalise_condition(f.obs.condition) == normalise_condition(obs.condition)), None)
             if match is None:
-                bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else [])]))
+                bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else []),
+                                                *([dated_by] if dated_by is not None else [])]))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
     asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
@@ -676,7 +688,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         words = with_english(label)  # "解码性能" is also "decode performance", as an English source writes it
         # "what are the key dates: the x.y.0 release, ...": a row of a question about dates holds dates (a span
         # is its own attribute: "how long", "period")
-        date_row = dated and not _SPAN_ATTRIBUTE.search(label)
+        # (a setting the question names by its key asks its value, whatever else the question asks dates of)
+        date_row = dated and not _SPAN_ATTRIBUTE.search(label) and not named_key(label)
         # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
