@@ -5,12 +5,14 @@ Every name here is one no lexicon of the package lists."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.identity import AliasResolver
 from openresearch.ingest.documents import parse_bytes
 from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
 
 LOG = """# Quillstore Change Log
 
@@ -112,3 +114,44 @@ The maximum nesting depth is 250.
     got = {(o.metric, str(o.value)): o.condition or "" for u in doc.units for o in u.observations}
     assert "3.8.4" in got[("page_size", "64")], got
     assert "3.6.0" in got[("max_nesting_depth", "250")], got
+
+
+RELEASE_NOTES = """What's New in Zorbq 1.4
+=======================
+
+What's new in Zorbq 1.4.0?
+--------------------------
+Release date: 2014-11-23
+
+* Change default max-size to 100 rather than 80
+
+* Added frob-limit to allow distinguishing the two kinds of frobs.
+
+* Fixed a crash in the loader when 3 readers race.
+"""
+
+
+def test_a_release_notes_entries_are_notes_of_the_release_and_its_date_line_dates_it(tmp_path: Path) -> None:
+    # "Change default max-size to 100 rather than 80" is a list item's sentence (no title: it opens with no capital
+    # word after the first and states a figure); it and "Added frob-limit to ..." are notes of release 1.4.0, whose
+    # "Release date:" line dates it
+    path = tmp_path / "whatsnew-1.4.rst"
+    path.write_text(RELEASE_NOTES, encoding="utf-8")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path),
+                        "In which Zorbq release was frob-limit added, and when was the default max-size changed?")
+    got = {(o.metric, o.value, o.condition) for u in doc.units for o in u.observations}
+    assert {("max_size", "1.4.0", "default changed in"), ("max_size", "100", "default since 1.4.0"),
+            ("frob_limit", "1.4.0", "added in"), ("release_date", "2014-11-23", "1.4.0")} <= got, got
+    assert not any(m == "max_size" and v == "80" for m, v, _ in got)  # the old value is no figure of its own
+
+
+def test_the_notes_of_one_release_are_a_change_log_and_a_platforms_version_is_no_release_asked() -> None:
+    from openresearch.agents.extract.extractor import _is_change_log
+    from openresearch.agents.extract.releases import releases_asked_of
+
+    assert _is_change_log("7.3.0 -- 2025-06-20\n\nNew Dependency Information\n\nAdded support for frob 3.14.")
+    assert not _is_change_log("Zorbq\n\nZorbq 7.3.0 -- 2025-06-20 is out.\n\nIt adds support for frob 3.14.")
+    q = ("When were Zorbq 7.0.0 and 7.3.0 released, and when were quux 2.11.0 and 2.14.0 released? Which release "
+         "of each added Frob 3.14 support, and what does the Frob-3.14-capable Zorbq release require?")
+    assert [a.written for a in releases_asked_of(q, "quux", ["Zorbq", "quux"])] == ["2.11.0", "2.14.0"]
+    assert [a.written for a in releases_asked_of(q, "Zorbq", ["Zorbq", "quux"])] == ["7.0.0", "7.3.0"]

@@ -151,3 +151,30 @@ def test_a_row_label_that_restates_the_question_is_not_judged_as_a_claim_of_the_
         "Zorbq 10 (default)."
     # a label the question does not ask stays part of the claim
     assert judge_inputs(text, [ev], "What is Zorbq's latency?")[0].startswith("Broker connection pool limit:")
+
+
+def test_a_configuration_listing_under_its_defaults_intro_lists_defaults(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from openresearch.agents.extract.document import read_document
+    from openresearch.agents.extract.extractor import DeterministicExtractor
+    from openresearch.identity import AliasResolver
+    from openresearch.ingest.embed import HashEmbedder
+    from openresearch.ingest.local import parse_local_file
+
+    assert isinstance(tmp_path, Path)
+    path = tmp_path / "zorbq-config.md"
+    path.write_text("# Configuring Zorbq\n\nZorbq reads zorbq.toml from the project root for every run.\n\n"
+                    "If left unspecified, Zorbq's default configuration is equivalent to:\n\n"
+                    "```toml\n[tool.zorbq]\nline-length = 88\nmax-module-lines = 1000\n```\n\n"
+                    "Note: Only tool.zorbq is required. These are the default values.\n\n"
+                    "```toml\nmax-args = 5\n```\n\n"
+                    "As an example, the following would configure Zorbq to use a shorter limit:\n\n"
+                    "```toml\nline-length = 79\n```\n", encoding="utf-8")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path),
+                        "What maximum line length does Zorbq use by default?")
+    got = {(o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
+    # each listed value is the key's default; a four-digit one is no year; the example's value is none
+    assert {("line_length", "88", None, "default"), ("max_module_lines", "1000", None, "default"),
+            ("max_args", "5", None, "default")} <= got, got
+    assert not any(v == "79" for _, v, _, _ in got)

@@ -344,13 +344,14 @@ def _addressed(words: str, source: SourceDoc) -> bool:
 
 @lru_cache(maxsize=64)
 def _is_change_log(text: str) -> bool:
-    """A document whose headings are releases ("8.7.0 (2023-09-22)", "[1.3.8] - 2024-03-01"), two or more: a
-    change log, whose other headings ("Bug Fixes", "Public API Changes") divide a release."""
+    """A document whose headings are releases ("8.7.0 (2023-09-22)", "[1.3.8] - 2024-03-01"), two or more, or whose
+    title is one (the notes of one release, "7.3.0 -- 2025-06-20"): a change log, whose other headings ("Bug Fixes",
+    "New Dependency Information") divide a release."""
     found = 0
-    for m in re.finditer(r"(?:^|\n\n)([^\n]{1,60})(?=\n\n|$)", text):
+    for n, m in enumerate(re.finditer(r"(?:^|\n\n)([^\n]{1,60})(?=\n\n|$)", text)):
         if release_heading(m.group(1)) is not None:
             found += 1
-            if found >= 2:
+            if found >= 2 or (n == 0 and m.start(1) == 0):
                 return True
     return False
 

@@ -248,16 +248,34 @@ def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[
     """The releases a question names of one of the products it names (`names`): those written after that product's
     name and before another's ("When were Zorb 1.0.0 and 2.0.0 released, and Quux 1.0 and 1.16?": Zorb's are 1.0.0
     and 2.0.0). Every release it names when it writes none after the product's name."""
-    asked = asked_releases(question)
+    # a version another name owns ("added Frob 3.14 support", "the Frob-3.14-capable release") is no release of
+    # the products asked about
+    asked = [a for a, m in zip(asked_releases(question), _ASKED_VERSION.finditer(question), strict=True)
+             if not _owned_by_other(question[:m.start()], {entity, *names})]
     marks = sorted((m.start(), n) for n in {entity, *names} for m in re.finditer(
         rf"(?<!\w){re.escape(n)}(?!\w)", question, re.I))
     if not marks:
         return asked
     starts = [at for at, _ in marks] + [len(question)]
     spans = [(at, starts[i + 1]) for i, (at, n) in enumerate(marks) if n.lower() == entity.lower()]
-    own = [a for a, m in zip(asked, _ASKED_VERSION.finditer(question), strict=True)
-           if any(s <= m.start() < e for s, e in spans)]
+    own = [a for a, m in zip(asked_releases(question), _ASKED_VERSION.finditer(question), strict=True)
+           if a in asked and any(s <= m.start() < e for s, e in spans)]
     return own or asked
+
+
+# the words that may stand between a product and its release numbers ("Quux 1.0, 1.16 and 2.0", "Quux release 2.0")
+_RELEASE_GLUE = frozenset({"and", "or", "to", "through", "until", "release", "releases", "version", "versions", "v",
+                           "of", "than", "from", "between", "the", "vs", "versus"})
+
+
+def _owned_by_other(before: str, names: set[str]) -> bool:
+    """Whether the word right before a version is another name's ("Frob 3.14", "Frob-3.14"): not one of `names`,
+    no word that joins a product to its releases."""
+    m = re.search(r"([A-Za-z][\w.+#]*)[\s-]*$", before)
+    if m is None:
+        return False
+    word = m.group(1).lower()
+    return word not in _RELEASE_GLUE and not any(word == n.lower() for n in names)
 
 
 def exact_releases(versions: Sequence[str], asked: Sequence[AskedRelease]) -> list[str]:

@@ -688,8 +688,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         words = with_english(label)  # "解码性能" is also "decode performance", as an English source writes it
         # "what are the key dates: the x.y.0 release, ...": a row of a question about dates holds dates (a span
         # is its own attribute: "how long", "period")
-        # (a setting the question names by its key asks its value, whatever else the question asks dates of)
-        date_row = dated and not _SPAN_ATTRIBUTE.search(label) and not named_key(label)
+        # (a setting the question names by its key asks its value, whatever else the question asks dates of; unless it
+        # asks the dated releases that changed it: "Which versions (and dates) changed Quux's page_size?")
+        date_row = dated and not _SPAN_ATTRIBUTE.search(label) and (not named_key(label) or bool(re.search(
+            rf"\b(?:chang|rais|lower|increas|decreas|introduc|add|remov|deprecat)\w*\s+(?:[\w.-]+['’]s\s+)?"
+            rf"(?:the\s+)?{re.escape(label)}", plan.question, re.I)))
         # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
