@@ -16,6 +16,7 @@ from openresearch.identity import AliasResolver
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
 from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+from openresearch.numbers import version_key
 
 
 def _bounds(sentence: str) -> list[tuple[str, str, str | None]]:
@@ -61,14 +62,14 @@ def test_the_oldest_and_the_newest_version_asked_are_answered_by_their_bounds() 
     src = SourceView(id="S-1", url="local:///docs/zorb-readme.md", title="Zorb")
 
     def ev(n: int, quote: str, entity: str, raw: str, cond: str) -> EvidenceView:
-        obs = ObservationView(id=f"O-{n}", entity=entity, metric="frob_version", value=float(raw.rsplit(".", 1)[0])
-                              if raw.count(".") > 1 else float(raw), unit="version", raw_value=raw,
-                              raw_unit="version", condition=cond)
+        # (a version's value is its sortable key: 3.10 after 3.9)
+        obs = ObservationView(id=f"O-{n}", entity=entity, metric="frob_version", value=float(version_key(raw) or 0),
+                              unit="version", raw_value=raw, raw_unit="version", condition=cond)
         return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
                             entities=[entity], observations=[obs])
 
     items = [ev(1, "Zorb requires Frob 3.8 or later.", "Zorb", "3.8", "minimum"),
-             ev(2, "Zorb now requires Frob 3.9 or later.", "Zorb", "3.9", "minimum"),
+             ev(2, "Zorb now requires Frob 3.10 or later.", "Zorb", "3.10", "minimum"),
              ev(3, "Zorb supports Frob 3.13.", "Zorb", "3.13", "supported"),
              ev(4, "Quux requires Frob 3.7 or later.", "Quux", "3.7", "minimum"),
              ev(5, "Quux 3.14 compatibility with Frob 3.14.", "Quux", "3.14", "supported"),
@@ -79,7 +80,7 @@ def test_the_oldest_and_the_newest_version_asked_are_answered_by_their_bounds() 
     texts = [s.text for s in answer_section(plan, {"Q-1": items}, []).sentences]
     # the oldest it runs on is a minimum, the one its latest requirement raised it to (a minimum only ever rises);
     # the newest it supports the highest supported one
-    assert texts[:2] == ["Oldest Frob version: Zorb 3.9 (minimum) [E-000000000002]; Quux 3.7 (minimum) "
+    assert texts[:2] == ["Oldest Frob version: Zorb 3.10 (minimum) [E-000000000002]; Quux 3.7 (minimum) "
                          "[E-000000000004].",
                          "Newest Frob version: Zorb 3.13 (supported) [E-000000000003]; Quux 3.14 (supported) "
                          "[E-000000000005]."], texts

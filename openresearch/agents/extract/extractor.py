@@ -1077,10 +1077,13 @@ def prose_words(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
 
 
+_DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date)\s*:\s*[^\n]{4,40})(?=\n|$)", re.I)
+
+
 def _date_line_under(text: str, end: int) -> tuple[int, int] | None:
     """The span of a labelled date line ("Release date: 2024-09-20", "Released: ...") right under a heading that
     ends at `end`, or None."""
-    m = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date)\s*:\s*[^\n]{4,40})(?=\n|$)", re.I).match(text, end)
+    m = _DATE_LINE.match(text, end)
     return (m.start(1), m.end(1)) if m and find_values(m.group(1)) else None
 
 

@@ -55,7 +55,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.
     # "Added support for Frob 3.14", "supports Frob 3.13", "including Frob 3.13"
     ("supported", rf"\b(?:support\s+for|{_SUPPORTS}|including)\s+{_P}\s+{_V}(?!\s*(?:\+|or\s|and\s|onwards|to\b))"),
 ))
-# a version that is a product's own release, not a platform's ("Quux 2.0 requires ...") is the subject, before the verb
+# support dropped or removed states no bound: the oldest version left is not named ("Dropped support for Frob 3.8")
 _DROPS = re.compile(r"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|no\s+longer)\b", re.I)
 
 
