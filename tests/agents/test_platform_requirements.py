@@ -36,8 +36,9 @@ def test_each_way_of_stating_a_requirement_is_a_bound_on_the_platforms_version()
     assert _bounds("blarg has been updated to >= 2.14.0, < 2.15.0.") == [("blarg_version", "2.14.0", "minimum")]
     # a part of the product the subject names is the bound's condition: two parts' minimums are two facts
     assert _bounds("Servers and tools now require Frob 17.") == [("frob_version", "17", "minimum, Servers and tools")]
-    # support dropped says no bound (the next version is not named); a span of time is no version
-    assert _bounds("Dropped support for Frob 3.8.") == []
+    # support dropped says no bound (the next version is not named), only that version dropped; a span of time is
+    # no version
+    assert _bounds("Dropped support for Frob 3.8.") == [("frob_version", "3.8", "dropped")]
     assert _bounds("Each release is supported for 18 months.") == []
 
 
@@ -84,3 +85,40 @@ def test_the_oldest_and_the_newest_version_asked_are_answered_by_their_bounds() 
                          "[E-000000000004].",
                          "Newest Frob version: Zorb 3.13 (supported) [E-000000000003]; Quux 3.14 (supported) "
                          "[E-000000000005]."], texts
+
+
+def test_the_release_that_added_or_dropped_a_platform_version_is_answered_with_its_date() -> None:
+    assert _bounds("Drop EOL frob 3.8.  PR #1267.") == [("frob_version", "3.8", "dropped")]
+    assert _bounds("Dropped support for Frob 3.7 and 3.8.") == [("frob_version", "3.7", "dropped"),
+                                                                ("frob_version", "3.8", "dropped")]
+    assert _bounds("Remove handling of frob 2 strings.") == []  # no support dropped
+    a = analyse("When were Zorb 7.0.0 and 7.3.0 released? Which release of each project added Frob 3.14 support, and "
+                "which quux release dropped Frob 3.8?")
+    assert a.attributes[1:] == ["Frob 3.14 support added", "Frob 3.8 support dropped"]
+    assert a.metrics == ["released", "frob_version"]
+    src = SourceView(id="S-log", url="local:///docs/zorb-changes.txt", title="Changelog")
+
+    def ev(n: int, quote: str, obs: list[ObservationView]) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["Zorb"], observations=obs)
+
+    def ov(n: int, metric: str, value: float, unit: str, raw: str, cond: str) -> ObservationView:
+        return ObservationView(id=f"O-{n}", entity="Zorb", metric=metric, value=value, unit=unit, raw_value=raw,
+                               raw_unit=unit, condition=cond)
+
+    items = [ev(1, "2.14.0 (2025-06-20)", [ov(1, "release_date", 20250620.0, "date", "2025-06-20", "2.14.0")]),
+             ev(2, "Add support for frob 3.14.", [ov(2, "frob_version", float(version_key("3.14") or 0), "version",
+                                                     "3.14", "supported, 2.14.0 (2025-06-20)")]),
+             ev(3, "Drop EOL frob 3.8.", [ov(3, "frob_version", float(version_key("3.8") or 0), "version", "3.8",
+                                             "dropped, 2.13.0 (2025-03-29)")]),
+             ev(4, "2.13.0 (2025-03-29)", [ov(4, "release_date", 20250329.0, "date", "2025-03-29", "2.13.0")]),
+             ev(5, "Zorb supports Frob 3.12.", [ov(5, "frob_version", float(version_key("3.12") or 0), "version",
+                                                   "3.12", "supported")])]
+    plan = Plan(question=a.question, kind="overview", entities=["Zorb"], attributes=a.attributes[1:],
+                metrics=["frob_version"], sub_questions=[SubQuestion(id="Q-1", text=a.question, role="core",
+                                                                     entities=["Zorb"])])
+    texts = [s.text for s in answer_section(plan, {"Q-1": items}, []).sentences]
+    # the release each happened in, with its date, cited with the heading that writes it; a supported version with
+    # no release named answers neither
+    assert texts[:2] == ["Frob 3.14 support added: Zorb 2.14.0 (2025-06-20) [E-000000000002][E-000000000001].",
+                         "Frob 3.8 support dropped: Zorb 2.13.0 (2025-03-29) [E-000000000003][E-000000000004]."], texts

@@ -4,7 +4,8 @@
 "The latest version supports Frob 3.10.0 and above", "compatible with Frob 3.7 to 3.14", "Frob 3.14 compatibility",
 "Added support for Frob 3.14": each is a bound on the platform's version, of the product the sentence is about. The
 fact is the platform's version (metric "<platform>_version", unit "version") with the kind of bound as its condition:
-"minimum" (the oldest it runs on), "maximum" (the newest of a stated range) or "supported" (one version it supports).
+"minimum" (the oldest it runs on), "maximum" (the newest of a stated range) or "supported" (one version it supports);
+"Drop EOL frob 3.8" says a version it no longer supports ("dropped"), no bound: the oldest one left is not named.
 The sentence's grammar decides; no platform or product is named here.
 """
 
@@ -55,8 +56,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.
     # "Added support for Frob 3.14", "supports Frob 3.13", "including Frob 3.13"
     ("supported", rf"\b(?:support\s+for|{_SUPPORTS}|including)\s+{_P}\s+{_V}(?!\s*(?:\+|or\s|and\s|onwards|to\b))"),
 ))
-# support dropped or removed states no bound: the oldest version left is not named ("Dropped support for Frob 3.8")
+# support dropped or removed states no bound: the oldest version left is not named ("Dropped support for Frob 3.8"),
+# only that one ("Drop EOL frob 3.8", "Remove support for launching quux with Frob 3.9")
 _DROPS = re.compile(r"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|no\s+longer)\b", re.I)
+# (words may stand between only after "support for": "Remove support for launching quux with Frob 3.9"; "Remove
+# handling of frob 2 strings" drops no support)
+_DROPPED = re.compile(rf"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing))\s+(?:(?:official\s+)?support\s+for\s+"
+                      rf"(?:[\w-]+\s+){{0,3}}?(?:with\s+|on\s+|for\s+)?|(?:the\s+)?(?:eol|end-of-life)\s+)?"
+                      rf"{_P}\s+{_V}", re.I)
 
 
 def states_requirement(piece: str) -> bool:
@@ -76,7 +83,7 @@ def requirement_observations(sentence: str, mentions: Sequence[Mention],
     that is not the platform (a mention before the bound), else the document's subject. None when it states none,
     or when it says support was dropped ("Dropped support for Frob 3.8": the bound is the next version, not said)."""
     if _DROPS.search(sentence):
-        return None
+        return _dropped(sentence, mentions, context_entity)
     out: list[ObservationIn] = []
     taken: list[tuple[int, int]] = []
     for kind, rx in _RULES:
@@ -98,6 +105,25 @@ def requirement_observations(sentence: str, mentions: Sequence[Mention],
                 (kind, m.group("v"))]
             out += [ObservationIn(entity=entity, metric=metric, value=value, unit="version",
                                   condition=", ".join(filter(None, [bound, scope]))) for bound, value in bounds]
+    return out or None
+
+
+_MORE_VERSIONS = re.compile(r"(?:\s*(?:,|and|&|or)\s*v?\d+(?:\.\d+){1,2})*")
+
+
+def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | None) -> list[ObservationIn] | None:
+    """The platform versions a sentence says support was dropped for ("Drop EOL frob 3.8": frob_version 3.8,
+    condition "dropped")."""
+    out = []
+    for m in _DROPPED.finditer(sentence):
+        entity = _subject(sentence, m.start(), mentions, m.group("p")) or context_entity
+        if entity and entity_key(entity) != entity_key(m.group("p")):
+            # ("Dropped support for Frob 3.7 and 3.8": each one)
+            more = _MORE_VERSIONS.match(sentence, m.end())
+            more_text = more.group(0) if more else ""
+            for version in [m.group("v"), *re.findall(r"\d+(?:\.\d+){1,2}", more_text)]:
+                out.append(ObservationIn(entity=entity, metric=platform_metric(m.group("p")), value=version,
+                                         unit="version", condition="dropped"))
     return out or None
 
 

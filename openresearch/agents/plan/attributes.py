@@ -335,6 +335,11 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if language != "zh":
         # "Which Zorbq release changed the default max retries to 20?": the setting it changed is asked (the answer
         # gives the release that changed it, _ASKS_VERSION)
+        for m in _RELEASE_PLATFORM.finditer(text):
+            verb = "dropped" if m.group("verb").lower() in ("dropped", "removed") else "added"
+            item = f"{m.group('p')} {m.group('v')} support {verb}".replace("\u2024", ".")
+            if item.lower() not in (f.lower() for f in found):
+                found.append(item)
         for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text)]:
             item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
             if item.lower() in _REFERRING:
@@ -678,6 +683,12 @@ _KIND_OF_KEY = re.compile(r"\s+(?:check|checker|option|setting|flag|parameter|ru
 # the verbs that say what a release did to a setting, as an attribute keeps them ("frob-limit added"; "set" and
 # "made" are no such word at the end of a name: "character set")
 _CHANGED = r"changed|raised|lowered|increased|decreased|introduced|added|removed|deprecated"
+# "which release of each project added Frob 3.14 support", "which quux release dropped Frob 3.8": the release that
+# added or dropped support for a platform's version ("Frob 3.14 support added")
+_RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b(?:\s+of\s+[\w\s-]{1,30}?)?\s+"
+                               r"(?:first\s+)?(?P<verb>added|dropped|removed|introduced)\s+(?:support\s+for\s+)?"
+                               r"(?P<p>[A-Za-z][\w.+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){0,2})(?![\w.\u2024])", re.I)
+PLATFORM_EVENT = re.compile(r"(?P<p>[A-Za-z][\w.+#]*) (?P<v>\d+(?:\.\d+){0,2}) support (?P<verb>added|dropped)")
 _REFERRING = frozenset({"that", "this", "it", "these", "those", "they", "them", "each", "one"})
 # a later sentence's own question for one thing: "Also, what is the default shutdown timeout for workers, ..."
 _LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
@@ -729,6 +740,8 @@ def metric_key(attribute: str) -> str:
     """The canonical metric for an attribute, or a slug of the attribute's own words when none is known; an
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
+    if event := PLATFORM_EVENT.fullmatch(attribute):  # "Frob 3.14 support added": a bound on Frob's version
+        return re.sub(r"\W+", "_", event.group("p").lower()).strip("_") + "_version"
     # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
     attribute = re.sub(rf"(?<=\S)\s+(?:{_CHANGED})$", "", attribute, flags=re.I)
     bare = re.sub(r"^(?:the\s+)?defaults?\s+(?:value\s+(?:of\s+)?)?", "", attribute, flags=re.I)

@@ -40,9 +40,10 @@ from openresearch.agents.extract.releases import (
     asked_releases,
     exact_releases,
     release_asked,
+    release_heading,
     releases_asked_of,
 )
-from openresearch.agents.plan.attributes import key_gloss, metric_key, named_key, with_english
+from openresearch.agents.plan.attributes import PLATFORM_EVENT, key_gloss, metric_key, named_key, with_english
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import EXACT_UNITS, core_name, count_word
@@ -51,7 +52,7 @@ from openresearch.identity import entity_key
 from openresearch.ingest.records.model import RECORD_KIND
 from openresearch.ingest.records.spec import since_year
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
-from openresearch.numbers import Quantity, canonical_unit, normalise_condition, written_with_unit
+from openresearch.numbers import Quantity, canonical_unit, normalise_condition, version_key, written_with_unit
 
 ANSWER_ID = "answer"
 _LOWER_IS_BETTER = ("latency", "price", "cost", "bytes_per_sample", "storage", "memory")
@@ -254,6 +255,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     `attribute` the question words it in, a source's own name for it counts too ("parse" in GB/s for "parsing
     throughput", "stringify" for "serialization (stringify) throughput")."""
     out: dict[str, list[Found]] = defaultdict(list)
+    event = PLATFORM_EVENT.fullmatch(attribute or "")
     for ev in items:
         for obs in ev.observations:
             if obs.role == "setting":
@@ -269,9 +271,13 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue
             if not _fits_bound(obs, " ".join(filter(None, [wanted, attribute]))):
                 continue  # the newest version it supports answers no question for the oldest it runs on
-            text = value_text(ev, obs)
+            if event is not None and not _is_event(obs, event):
+                continue  # "Frob 3.14 support added": the release that added support for that version
+            text = value_text(ev, obs) if event is None else _event_release(obs)
             if text is None:
                 continue
+            if event is not None and (heading := _heading_quoting(items, ev, text.split()[0])) is None:
+                continue  # the release is said only where a gathered quote writes it
             if (shown := _release_heading_of(ev, obs, items)) is False:
                 continue  # a release no quote gathered writes: not said
             dated_by = None
@@ -289,7 +295,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                           and normalise_condition(f.obs.condition) == normalise_condition(obs.condition)), None)
             if match is None:
                 bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else []),
-                                                *([dated_by] if dated_by is not None else [])]))
+                                                *([dated_by] if dated_by is not None else []),
+                                                *([heading] if event is not None and heading is not None else [])]))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
     asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
@@ -304,7 +311,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
 
 
 _EXTREMES = ("min", "max", "stddev")
-_BOUNDS = frozenset({"minimum", "maximum", "supported"})  # the bounds a requirement states of a platform's version
+# the bounds a requirement states of a platform's version, and a version whose support was dropped
+_BOUNDS = frozenset({"minimum", "maximum", "supported", "dropped"})
 
 
 def _bound_of(obs: ObservationView) -> str | None:
@@ -324,7 +332,33 @@ def _fits_bound(obs: ObservationView, asked: str) -> bool:
     maximum or a supported version. Every other observation fits."""
     kind = _bound_of(obs)
     bound = _asked_bound(asked) if kind else None
-    return bound is None or (kind == "minimum") == (bound == "low")
+    return bound is None or (kind != "dropped" and (kind == "minimum") == (bound == "low"))
+
+
+def _event_release(obs: ObservationView) -> str | None:
+    """The release an event of a platform's version happened in, from its condition ("supported, 7.3.0 -- 2025-06-20"
+    -> "7.3.0 (2025-06-20)"); None when the condition names none (a README's "Frob 3.14 compatibility")."""
+    rest = ", ".join((obs.condition or "").split(", ")[1:])
+    release = release_heading(rest) if rest else None
+    if release is None:
+        return None
+    return f"{release.version} ({release.date})" if release.date else release.version
+
+
+def _heading_quoting(items: list[EvidenceView], ev: EvidenceView, version: str) -> EvidenceView | None:
+    """The gathered evidence of the same source that writes a release (its heading), to cite beside an entry under
+    it; `ev` itself when its quote writes it."""
+    if re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", ev.quote):
+        return ev
+    return next((h for h in items if h.source.id == ev.source.id and h.id != ev.id and
+                 re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", h.quote)), None)
+
+
+def _is_event(obs: ObservationView, event: re.Match[str]) -> bool:
+    """Whether an observation says what an asked event of a platform's version does ("Frob 3.14 support added": that
+    version supported; "... dropped": that version dropped); its condition names the release it happened in."""
+    kind = "dropped" if event.group("verb") == "dropped" else "supported"
+    return _bound_of(obs) == kind and version_key(event.group("v")) == int(obs.value)
 
 
 def _bound_rank(obs: ObservationView, asked_words: set[str]) -> float:
@@ -421,10 +455,14 @@ def _names_quantity(quote: str, wanted: str) -> bool:
     return any(m.key != "speedup" and same_family(m.key, wanted) for m in metric_mentions(quote))
 
 
+_COND_FIGURE = re.compile(r"\d+(?:[.-]\d+)*")
+
+
 def _cond(lang: Lang, f: Found) -> str:
     c = (f.obs.condition or "").strip()
-    if not c:
-        return ""
+    figures = set(_COND_FIGURE.findall(c))
+    if not c or (figures and figures <= set(_COND_FIGURE.findall(f.text))):
+        return ""  # "7.3.0 (2025-06-20)": the release its condition names, said already
     piece = f" ({c})" if lang != "zh" else f"（{c}）"
     return piece if grounded(piece, f.evidence) else ""
 
@@ -690,12 +728,14 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         # is its own attribute: "how long", "period")
         # (a setting the question names by its key asks its value, whatever else the question asks dates of; unless it
         # asks the dated releases that changed it: "Which versions (and dates) changed Quux's page_size?")
-        date_row = dated and not _SPAN_ATTRIBUTE.search(label) and (not named_key(label) or bool(re.search(
+        date_row = dated and not _SPAN_ATTRIBUTE.search(label) and not PLATFORM_EVENT.fullmatch(label) and (
+            not named_key(label) or bool(re.search(
             rf"\b(?:chang|rais|lower|increas|decreas|introduc|add|remov|deprecat)\w*\s+(?:[\w.-]+['’]s\s+)?"
             rf"(?:the\s+)?{re.escape(label)}", plan.question, re.I)))
         # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
-        quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items)
+        quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items) if not (
+            PLATFORM_EVENT.fullmatch(label)) else set()  # (an event's rows are chosen by what happened, collect)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
         by_name = named_key(label)  # the question wrote the key itself ("idleTimeout")
         keyed = key_gloss(label) is not None or by_name
