@@ -252,6 +252,10 @@ def quote_qualifiers(ob: ObservedValue) -> tuple[str, ...]:
     return tuple(tags)
 
 
+# a version a product supports or dropped support for: one of many, never the one value of a quantity
+_SET_MEMBER = re.compile(r"(?:supported|dropped)(?:,|$)")
+
+
 def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> list[ConflictGroup]:
     """Observations of any keys -> the conflict groups among them, ordered by entity, metric, condition.
 
@@ -262,8 +266,8 @@ def conflict_groups(observations: Iterable[ObservedValue], tolerance: float) -> 
     statistic or scope a quote states for its number ('average', 'maximum', 'indexed') is part of the key."""
     keyed: dict[tuple[str, str, str, str, tuple[str, ...]], list[ObservedValue]] = {}
     for ob in observations:
-        if ob.metric in GENERIC_METRICS:
-            continue
+        if ob.metric in GENERIC_METRICS or (_SET_MEMBER.match(ob.condition) and ob.unit == "version"):
+            continue  # (two platform versions a product supports are two members of a set, no disagreement)
         keyed.setdefault((ob.entity_id, ob.metric, ob.unit, ob.condition_key, quote_qualifiers(ob)), []).append(ob)
     groups = [build_group(obs, tolerance, qualifiers) for (*_, qualifiers), obs in sorted(keyed.items())]
     return sorted((g for g in groups if g is not None), key=lambda g: (g.entity, g.metric, g.condition, g.id))

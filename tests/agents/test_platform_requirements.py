@@ -122,3 +122,17 @@ def test_the_release_that_added_or_dropped_a_platform_version_is_answered_with_i
     # no release named answers neither
     assert texts[:2] == ["Frob 3.14 support added: Zorb 2.14.0 (2025-06-20) [E-000000000002][E-000000000001].",
                          "Frob 3.8 support dropped: Zorb 2.13.0 (2025-03-29) [E-000000000003][E-000000000004]."], texts
+
+
+def test_two_supported_platform_versions_are_no_disagreement_but_two_minimums_are() -> None:
+    from openresearch.conflicts import ObservedValue, conflict_groups
+
+    def ob(n: int, raw: str, cond: str) -> ObservedValue:
+        return ObservedValue(entity_id="zorb", entity="Zorb", metric="frob_version", unit="version", condition=cond,
+                             condition_key=cond, value=float(version_key(raw) or 0), raw_value=raw,
+                             raw_unit="version", evidence_id=f"E-{n}", quote=f"Zorb and Frob {raw}.",
+                             source_id=f"S-{n}", url=f"local:///docs/{n}.md")
+
+    assert conflict_groups([ob(1, "3.13", "supported"), ob(2, "3.14", "supported")], 0.05) == []
+    assert conflict_groups([ob(1, "3.8", "dropped"), ob(2, "3.7", "dropped")], 0.05) == []
+    assert len(conflict_groups([ob(1, "3.9", "minimum"), ob(2, "3.10", "minimum")], 0.05)) == 1
