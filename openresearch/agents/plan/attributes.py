@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.extract.requirements import platform_metric
 
 
 class Lookup(NamedTuple):
@@ -741,7 +742,7 @@ def metric_key(attribute: str) -> str:
     attribute that glosses itself with a setting's own key ("HTTP read timeout (ZORB_HTTP_TIMEOUT)", "number of
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
     if event := PLATFORM_EVENT.fullmatch(attribute):  # "Frob 3.14 support added": a bound on Frob's version
-        return re.sub(r"\W+", "_", event.group("p").lower()).strip("_") + "_version"
+        return platform_metric(event.group("p"))
     # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
     attribute = re.sub(rf"(?<=\S)\s+(?:{_CHANGED})$", "", attribute, flags=re.I)
     bare = re.sub(r"^(?:the\s+)?defaults?\s+(?:value\s+(?:of\s+)?)?", "", attribute, flags=re.I)
