@@ -31,6 +31,9 @@ def test_each_way_of_stating_a_requirement_is_a_bound_on_the_platforms_version()
     assert _bounds("The latest version supports Frob 3.10.0 and above.") == [("frob_version", "3.10.0", "minimum")]
     assert _bounds("Zorb supports Frob 3.8 through 3.12.") == [("frob_version", "3.8", "minimum"),
                                                                ("frob_version", "3.12", "maximum")]
+    # a list of supported versions is a range: its first the minimum, its last the maximum (not "3.8" as the newest)
+    assert _bounds("Zorb supports Frob 3.8, 3.9, 3.10, and 3.14.") == [("frob_version", "3.8", "minimum"),
+                                                                        ("frob_version", "3.14", "maximum")]
     assert _bounds("Frob 3.14 compatibility") == [("frob_version", "3.14", "supported")]
     assert _bounds("Added support for frob 3.14 (See also 1983).") == [("frob_version", "3.14", "supported")]
     assert _bounds("blarg has been updated to >= 2.14.0, < 2.15.0.") == [("blarg_version", "2.14.0", "minimum")]

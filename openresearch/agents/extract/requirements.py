@@ -37,6 +37,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.
     # "supports Frob 3.8 through 3.12", "compatible with Frob 3.7 to 3.14", "from Frob 3.7 to 3.14": a range
     ("range", rf"\b(?:{_SUPPORTS}|{_NEEDS}|from)\s+(?:{_P}\s+)?(?:versions?\s+)?{_V}\s*(?:to|through|thru|until|-|–)\s*"
               rf"(?:[A-Za-z][\w.+#]*\s+)?{_V2}\b"),
+    # "supports Frob 3.9, 3.10, 3.11 and 3.12": the versions it lists, the first its minimum, the last its maximum
+    ("range", rf"\b(?:{_SUPPORTS}|{_NEEDS})\s+{_P}\s+{_V}(?:\s*,\s*v?\d+(?:\.\d+){{1,2}})*,?\s*(?:,|and|or)\s*"
+              rf"v?(?P<w>\d+(?:\.\d+){{1,2}})(?![\w.]*\d)"),
     # "requires Frob 3.10+", "needs frob >= 3.9", "requires at least Frob 3.8", "Require frob >= 3.9"
     ("minimum", rf"\b{_NEEDS}\s+(?:at\s+least\s+)?{_P}\s*(?:version\s+)?(?:>=|≥|=>)?\s*{_V}"),
     # "supports Frob 3.10.0 and above", "supports Frob 3.8+"
