@@ -127,7 +127,7 @@ class Analyzer:
             # "what minimum Frobnode and Zorb versions does Quux 5.0 require?": what Quux needs, not compared with it;
             # (a name an aside places the figures in, "(both in Frobnode and in proxy mode)", is a condition)
             required = [m.span("list") for m in _REQUIRED.finditer(text)]
-            # "which release added Python 3.14 support", "dropped Quux 3.8", "the Quux-3.14-capable release": a
+            # "which release added Frob 3.14 support", "dropped Frob 3.8", "the Frob-3.14-capable release": a
             # platform a release supports, no product compared
             required += [m.span("x" if m.group("x") else "y") for m in _PLATFORM.finditer(text)]
             required += [(m.start(1), m.end(1)) for m in _PLACED_IN.finditer(text)]
