@@ -641,6 +641,9 @@ class DeterministicExtractor:
         own = asked_for(plan)  # a date or count asked under the question's own words
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         releases = asked_releases(plan.question) if dated else []
+        # the asked settings' keys as a sentence may write them ("zorb_cache_size", "zorb-cache-size"), read once
+        key_forms = [k for a in asked if "_" in a for k in (re.escape(a), re.escape(a.replace("_", "-")))]
+        asked_keys = re.compile(rf"(?<![\w.-])(?:{'|'.join(key_forms)})(?![\w-])") if key_forms else None
         out = []
         for span, sent, emb, found, row, term, key in zip(spans, ranked, sims, mentions, rows, terms, keys,
                                                            strict=True):
@@ -663,8 +666,7 @@ class DeterministicExtractor:
                 # "when was X built", a count or measure otherwise) answers it less than one that has one
                 figure = bool(facts.kinds & {"year", "date"}) if dated else bool(facts.kinds - _NOT_FIGURES)
                 # (or it names an asked setting's key itself: "the new zorb_cache_size setting", "zorb-limit")
-                keyed = any("_" in a and re.search(rf"(?<![\w.-])(?:{re.escape(a)}|{re.escape(a.replace('_', '-'))})"
-                                                   rf"(?![\w-])", sent) for a in asked)
+                keyed = bool(asked_keys and asked_keys.search(sent))
                 if keyed and not figure and _is_change_log(text):
                     figure = True  # "Added zorb-limit to ...": a change log's entry dates the key by its release
                 if not figure:

@@ -69,10 +69,13 @@ _DROPPED = re.compile(rf"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing))\s+(?:(?:
                       rf"{_P}\s+{_V}", re.I)
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def states_requirement(piece: str) -> bool:
     """Whether a line states a bound on a platform's version ("Require frob >= 3.9", "Frob 3.14 compatibility"):
     a fact however few its words or however much it looks like code."""
-    return any(rx.search(piece) for _, rx in _RULES)
+    return bool(_DIGIT.search(piece)) and any(rx.search(piece) for _, rx in _RULES)  # (no digit, no version)
 
 
 def platform_metric(platform: str) -> str:

@@ -200,8 +200,7 @@ def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[Evid
     raw = (obs.raw_value or "").strip()
     if obs.unit != "version" or not raw or raw in ev.quote:
         return True
-    return next((h for h in items if h.source.id == ev.source.id and h.id != ev.id and
-                 re.search(rf"(?<![\w.]){re.escape(raw)}(?![\w]|\.\d)", h.quote)), False)
+    return _heading_quoting(items, ev, raw, own=False) or False
 
 
 def _release_day(heading: EvidenceView, version: str | None) -> str | None:
@@ -315,6 +314,9 @@ _EXTREMES = ("min", "max", "stddev")
 _BOUNDS = frozenset({"minimum", "maximum", "supported", "dropped"})
 
 
+_BOUND_STEMS = frozenset(w[:4] for w in HIGH_WORDS | LOW_WORDS)  # (as word_stems cuts them)
+
+
 def _bound_of(obs: ObservationView) -> str | None:
     """The bound a version observation states ("minimum", "maximum", "supported"), if it is one."""
     kind = (obs.condition or "").split(", ")[0]
@@ -345,13 +347,14 @@ def _event_release(obs: ObservationView) -> str | None:
     return f"{release.version} ({release.date})" if release.date else release.version
 
 
-def _heading_quoting(items: list[EvidenceView], ev: EvidenceView, version: str) -> EvidenceView | None:
+def _heading_quoting(items: list[EvidenceView], ev: EvidenceView, version: str,
+                     own: bool = True) -> EvidenceView | None:
     """The gathered evidence of the same source that writes a release (its heading), to cite beside an entry under
-    it; `ev` itself when its quote writes it."""
-    if re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", ev.quote):
+    it; `ev` itself when its quote writes it (`own`)."""
+    writes = re.compile(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)")
+    if own and writes.search(ev.quote):
         return ev
-    return next((h for h in items if h.source.id == ev.source.id and h.id != ev.id and
-                 re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", h.quote)), None)
+    return next((h for h in items if h.source.id == ev.source.id and h.id != ev.id and writes.search(h.quote)), None)
 
 
 def _is_event(obs: ObservationView, event: re.Match[str]) -> bool:
@@ -364,7 +367,7 @@ def _is_event(obs: ObservationView, event: re.Match[str]) -> bool:
 def _bound_rank(obs: ObservationView, asked_words: set[str]) -> float:
     """A sort key: for a bound asked, the highest version first (the newest it supports; and of the minimums its
     releases stated, the one its latest release raised it to: a minimum only ever rises); 0 for everything else."""
-    if _bound_of(obs) is None or not {w[:4] for w in HIGH_WORDS | LOW_WORDS} & asked_words:
+    if _bound_of(obs) is None or not _BOUND_STEMS & asked_words:
         return 0.0
     return -float(obs.value)
 
