@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .browser_support import Server
-from .test_browser_web import Q, _css, _wait, run_web  # noqa: F401 - run_web is the fixture
+from .test_browser_web import Q, _click, _css, _wait, run_web  # noqa: F401 - run_web is the fixture
 
 pytestmark = pytest.mark.integration
 
@@ -39,7 +39,7 @@ def test_the_run_page_cancels_resumes_and_follows_a_resume_made_elsewhere(
     assert _shown(chrome, "#cancel-run") and not _shown(chrome, "#resume-run")
 
     # Cancel: the page says cancelled and offers Resume
-    _css(chrome, "#cancel-run")[0].click()
+    _click(chrome, "#cancel-run")
     _wait(chrome, lambda d: _status(d) == "cancelled" and _shown(d, "#resume-run"))
     assert not _shown(chrome, "#cancel-run")
     screenshot(chrome, "web-run-cancelled")
@@ -51,10 +51,9 @@ def test_the_run_page_cancels_resumes_and_follows_a_resume_made_elsewhere(
                                                    and _css(d, "#events li.type-failed")))
     if not _css(chrome, "#report"):  # (a fast machine may have finished it already)
         # Cancel, then Resume, from the page
-        _css(chrome, "#cancel-run")[0].click()
+        _click(chrome, "#cancel-run", unless="#report")
         _wait(chrome, lambda d: _css(d, "#report") or (_status(d) == "cancelled" and _shown(d, "#resume-run")))
-        if not _css(chrome, "#report"):
-            _css(chrome, "#resume-run")[0].click()
+        _click(chrome, "#resume-run", unless="#report")
     _wait(chrome, lambda d: _css(d, "#report"))
     assert _status(chrome) == "done" and chrome.current_url.endswith(f"/ui/runs/{run_id}")
     assert not _shown(chrome, "#cancel-run") and not _shown(chrome, "#resume-run")

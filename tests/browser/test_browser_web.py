@@ -62,6 +62,30 @@ def _wait(driver: Any, cond: Callable[[Any], Any]) -> Any:
                          ignored_exceptions=(StaleElementReferenceException,)).until(cond)
 
 
+def _click(driver: Any, sel: str, unless: str | None = None) -> None:
+    """Clicks the first element `sel` finds, found again if the page rendered itself anew between finding and
+    clicking it (the node then belongs to no document); stops without a click once `unless` is on the page."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    def attempt(d: Any) -> bool:
+        if unless and _css(d, unless):
+            return True
+        found = [e for e in _css(d, sel) if e.is_displayed()]
+        if not found:
+            return False
+        try:
+            found[0].click()
+        except StaleElementReferenceException:
+            return False
+        except WebDriverException as e:
+            if "does not belong to the document" in str(e):
+                return False
+            raise
+        return True
+
+    _wait(driver, attempt)
+
+
 def _css(driver: Any, sel: str) -> list[Any]:
     from selenium.webdriver.common.by import By
 
