@@ -18,9 +18,10 @@ def test_a_duration_written_in_words_is_a_value() -> None:
            for v in find_values(t)}
     assert got == {("three", "minutes", 180000.0)}  # "15-minute runs" says what kind of run: no value
     assert find_values("a two-hour-long meeting") == []  # "two-hour-long" is no duration of its own
-    # "Default is a three minute delay": the default value of what the entry defines (its term, definitions.py)
+    # "Default is a three minute delay": a default (of what the entry defines: its term, definitions.py), the noun it
+    # is written before its metric
     (o,) = observations("Default is a three minute delay.", [], set(), "Zorbq")
-    assert (o.metric, o.value, o.unit, o.condition) == ("value", "three", "minutes", "default")
+    assert (o.metric, o.value, o.unit, o.condition) == ("delay", "three", "minutes", "default")
 
 
 def test_the_owner_after_for_is_no_part_of_the_quantity_and_a_parameter_reports_nothing() -> None:

@@ -69,9 +69,9 @@ def test_batch_with_every_fault_loses_nothing(
     faults = {
         "retried-429": f"{server.base}/flaky429?key=batch&after=0",
         "retried-500": f"{server.base}/flaky500?key=batch",
-        "retried-slow": f"{server.base}/slow?key=batch&delay=0.6",
+        "retried-slow": f"{server.base}/slow?key=batch&delay=2.5",
         "skipped-truncated": f"{server.base}/truncated",
-        "skipped-timeout": f"{server.base}/slow?always=1&delay=0.6&key=t",
+        "skipped-timeout": f"{server.base}/slow?always=1&delay=2.5&key=t",
         "refused-big": f"{server.base}/big?size=300000",
         "refused-bomb": f"{server.base}/bomb",
         "refused-loop": f"{server.base}/loop/a",
@@ -80,7 +80,7 @@ def test_batch_with_every_fault_loses_nothing(
     }
 
     async def go() -> list[FetchResult]:
-        async with make_client(read_timeout_s=0.3, max_retries=2) as client:
+        async with make_client(read_timeout_s=1.0, max_retries=2) as client:
             return await Fetcher(client, respect_robots=False).fetch_many([*good, *faults.values()])
 
     results = {r.url: r for r in run(go())}

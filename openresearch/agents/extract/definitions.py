@@ -34,6 +34,7 @@ _GENERIC = {"value": "", "default": "default", "default_value": "default", "defa
             "min_value": "minimum", "minimum": "minimum", "min": "minimum",
             "max_value": "maximum", "maximum": "maximum", "max": "maximum",
             "percentage": "", "number": "", "count": "", "setting": ""}
+GENERIC_METRICS = frozenset(_GENERIC)
 # a figure's metric that says it is a default ("timeout_for_http_requests_default" of "... (default: 30 s)")
 _DEFAULT_METRIC = re.compile(r"(?:^|_)defaults?(?:_|$)")
 # the unit an entry gives its values: "(in bytes)", "is expressed in seconds", "in units of milliseconds"
@@ -258,14 +259,50 @@ def entry_unit(text: str, start: int) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
-def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None) -> list[ObservationIn]:
+# prose that names a parameter it goes on to describe: "you can pass *limit_per_host* parameter to the connector",
+# "the zorb_ttl option", "the parameter max_frobs"
+_NAMED_PARAMETER = re.compile(r"[*`]{0,2}(?P<key>[A-Za-z_][\w.-]*[A-Za-z0-9_])[*`]{0,2}\s+(?:parameter|option|setting|"
+                              r"argument|flag|knob)s?\b|\b(?:parameter|option|setting|argument)\s+[*`]{0,2}"
+                              r"(?P<key2>[A-Za-z_][\w.-]*[A-Za-z0-9_])")
+_PROSE_PARAGRAPHS = 3  # how far back the prose about one parameter runs
+
+
+def prose_term(text: str, start: int) -> str | None:
+    """The parameter a figure's prose is about when its own words name none ("The default is 0."): the last one the
+    paragraphs before it name as a parameter ("... you can pass *limit_per_host* parameter to the connector"), within
+    its section (never past a heading) and a few paragraphs."""
+    pos = text.rfind("\n\n", 0, start)
+    own = text[pos + 2 if pos >= 0 else 0:start]
+    for _ in range(_PROSE_PARAGRAPHS + 1):
+        found = [m.group("key") or m.group("key2") for m in _NAMED_PARAMETER.finditer(own)]
+        found = [k for k in found if k.lower() not in _NOT_KEYS]
+        if found:
+            return found[-1]
+        if pos <= 0:
+            return None
+        cut = text.rfind("\n\n", 0, pos)
+        own = text[cut + 2 if cut >= 0 else 0:pos].strip()
+        pos = cut
+        if _heading_like(own):
+            return None  # a section's prose never reaches past its heading
+    return None
+
+
+# words before "option" or "parameter" that name none: "this option", "an extra parameter"
+_NOT_KEYS = frozenset({"this", "that", "the", "a", "an", "its", "their", "each", "every", "any", "no", "same", "other",
+                       "extra", "new", "optional", "following", "above", "below", "default", "config", "configuration",
+                       "one", "which", "these", "those", "some", "another", "additional", "second", "first", "given"})
+
+
+def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None, quote: str = "") -> list[ObservationIn]:
     """Observations whose metric names no quantity ("value", "default", "min_value") become the term's, the
-    kind of limit a condition; a bare one takes the entry's unit. Others stay as they are."""
+    kind of limit a condition; a bare one takes the entry's unit. Others stay as they are, and so does a default of
+    another key the entry's `quote` writes ("the default for the zorb_connect timeout is 30 seconds")."""
     out = []
     for o in obs:
         # an entry's default is the term's, whatever the entry's words call it ("port to listen on (default 1313)")
         defaults = ("default" in (o.condition or "").split(", ") or bool(_DEFAULT_METRIC.search(o.metric))) and \
-            o.unit not in ("date", "year")
+            o.unit not in ("date", "year") and not ("_" in o.metric and o.metric in quote.lower())
         if o.metric not in _GENERIC and not defaults:
             out.append(o)
             continue

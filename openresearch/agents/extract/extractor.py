@@ -33,10 +33,12 @@ from openresearch.agents.extract.benchlines import (
     shared_stem,
 )
 from openresearch.agents.extract.definitions import (
+    GENERIC_METRICS,
     defined_term,
     entry_description,
     entry_unit,
     of_term,
+    prose_term,
     readable_term,
     term_metric,
     term_row,
@@ -77,6 +79,7 @@ from openresearch.agents.extract.releases import (
     VERSION_NOTE,
     asked_releases,
     change_log_notes,
+    condition_release,
     dated_release,
     entry_since,
     heading_name,
@@ -85,7 +88,8 @@ from openresearch.agents.extract.releases import (
     release_heading,
     version_note,
 )
-from openresearch.agents.extract.requirements import requirement_observations
+from openresearch.agents.extract.requirements import requirement_observations, states_requirement
+from openresearch.agents.extract.signatures import signature_defaults
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
@@ -325,6 +329,32 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
     if pattern.search(source.title or "") or pattern.search(source.text[:_SUBJECT_CHARS]):
         return True
     return _addressed(words, source)
+
+
+def _under_release(condition: str | None, quote: str) -> bool:
+    """Whether a condition names the release a change-log entry sits under ("dropped, 0.25.0 (2023-09-11)") and the
+    entry's own words do not write it."""
+    release = condition_release(condition)
+    return release is not None and release.version not in quote
+
+
+def _asked_platforms(asked: Sequence[str], attributes: Sequence[str]) -> re.Pattern[str] | None:
+    """The platforms whose versions are asked ("python_version" of "Frob 3.7 support dropped"), as a pattern that
+    finds one in a sentence; its group "v" holds a version the question names ("Frob 3.7")."""
+    names = [m[: -len("_version")].replace("_", r"[\s._-]?") for m in asked if m.endswith("_version")]
+    if not names:
+        return None
+    named = "|".join(re.escape(v) for a in attributes for v in re.findall(r"\d+(?:\.\d+)+", a))
+    version = rf"\s*v?(?P<v>(?:{named})(?![\d.]*\d))?" if named else r"(?P<v>(?!))?"
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(names)})(?![\w-]){version}", re.I)
+
+
+def _owns_document(dominant: str | None, named: str, source: SourceDoc) -> bool:
+    """Whether the document's dominant name, not `named` (a name it writes near its top), is what the document is
+    about: its own address names the dominant one and neither the address nor the title names the other."""
+    return bool(dominant) and entity_key(dominant or "") != entity_key(named) and \
+        _addressed(dominant or "", source) and not _addressed(named, source) and \
+        entity_key(named) not in entity_key(source.title or "")
 
 
 @lru_cache(maxsize=256)
@@ -574,7 +604,8 @@ class DeterministicExtractor:
             context = (units[prev], mentions[prev]) if prev is not None else None
             item = self.build_item(source, question, plan, u.start, u.end, scores[i], mentions[i], context)
             items.append(item)
-            if any(o.unit == "version" and str(o.value) not in quote for o in item.observations) and (
+            if any(o.unit == "version" and (str(o.value) not in quote or _under_release(o.condition, quote))
+                   for o in item.observations) and (
                     heading := section_heading(source.text, u.start)) and heading not in quoted and (
                     at := source.text.rfind(heading, 0, u.start)) >= 0:
                 # a change-log entry's release is its heading's: the heading is quoted with it, so what the
@@ -644,6 +675,7 @@ class DeterministicExtractor:
         # the asked settings' keys as a sentence may write them ("zorb_cache_size", "zorb-cache-size"), read once
         key_forms = [k for a in asked if "_" in a for k in (re.escape(a), re.escape(a.replace("_", "-")))]
         asked_keys = re.compile(rf"(?<![\w.-])(?:{'|'.join(key_forms)})(?![\w-])") if key_forms else None
+        platforms = _asked_platforms(asked, plan.attributes)
         out = []
         for span, sent, emb, found, row, term, key in zip(spans, ranked, sims, mentions, rows, terms, keys,
                                                            strict=True):
@@ -669,6 +701,11 @@ class DeterministicExtractor:
                 keyed = bool(asked_keys and asked_keys.search(sent))
                 if keyed and not figure and _is_change_log(text):
                     figure = True  # "Added zorb-limit to ...": a change log's entry dates the key by its release
+                if platforms and states_requirement(sent) and (on := platforms.search(sent)):
+                    # "Drop support for Frob 3.7." where a Frob version is asked: a figure of its own; the most when
+                    # it states the very version asked ("which release dropped Frob 3.7")
+                    figure = True
+                    bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if on.group("v") else 0.0)
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
                 elif keyed or any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (
@@ -740,9 +777,11 @@ class DeterministicExtractor:
                 dominant, basis = self.aliases.canonical(word), n
             elif dominant is None and (logged := heading_name(source.text)):
                 dominant = self.aliases.canonical(logged)  # a change log whose release headings name its product
-            if (addressed := address_subject(source.url, head, source.text)) and addressed[1] > 2 * basis:
+            if (addressed := address_subject(source.url, head, source.text)) and (addressed[1] > 2 * basis or (
+                    basis < len(head) and _is_change_log(source.text))):
                 # a page of github.com/acme/wibblet that keeps writing "Wibblet" is about Wibblet (also when it
-                # names another name, if far less often)
+                # names another name, if far less often); a change log its address names is that product's, however
+                # often its entries name a dependency ("Updated the bundled quux" in frob/HISTORY.md)
                 dominant = self.aliases.canonical(addressed[0])
             kinds = Counter(m.key for m in metric_mentions(f"{source.title or ''} {head}")
                             if m.key in ("ingest_throughput", "query_throughput"))
@@ -789,6 +828,10 @@ class DeterministicExtractor:
             # a question about four products, a document that names one of them at its top (its title, its
             # opening, its own address): the document is about that one; of two it names, the one its own
             # address names ("...-config-requesttimeout.md" of Quux that opens "Default: 5000 in Frobnode")
+            if _owns_document(subject.dominant, present[0], source):
+                # unless the document is another product's, its own address says so: "frob-HISTORY.md" that
+                # writes "Updated the bundled Quux" near its top keeps Frob's release headings Frob's
+                return subject.dominant
             return self.by_qualifier(present[0], source)
         return subject.dominant
 
@@ -946,6 +989,8 @@ class DeterministicExtractor:
         notes = change_log_notes(quote, release_heading(release), ctx_entity) if release else None
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
+        if read is None and row is None and (read := signature_defaults(quote, ctx_entity)):
+            term = None  # ".. class:: Frobber(*, limit=100, idle_timeout=15)": each parameter names its own default
         if read is None and (read := label_line(quote, found, ctx_entity, term)) and (
                 block := block_label(source.text, start)):
             # "Actual:" / "Expected:" over a run of labelled lines: each line's figure is of that kind
@@ -954,8 +999,14 @@ class DeterministicExtractor:
             read = requirement_observations(quote, found, ctx_entity)  # "It requires Frob 3.10+ to run"
         obs = read if read is not None else observations(quote, found, want, ctx_entity, ctx_conditions,
                                                           asked=asked_for(plan))
+        if obs and not term and row is None and any(o.metric in GENERIC_METRICS for o in obs) and (
+                named := prose_term(source.text, start)):
+            # "... you can pass *zorb_limit* parameter to the connector. [...] The default is 0.": that parameter's
+            obs = [*(o for o in obs if o.metric not in GENERIC_METRICS),
+                   *of_term([o for o in obs if o.metric in GENERIC_METRICS], named, None)]
         if obs and term:
-            obs = of_term(obs, term, entry_unit(source.text, start))  # "The default value is 16384" of quoll.bufsize
+            # "The default value is 16384" of quoll.bufsize
+            obs = of_term(obs, term, entry_unit(source.text, start), quote)
             if section := term_section(source.text, start, term):  # "quality" under "AVIF", again under "JPEG"
                 obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
                        for o in obs]

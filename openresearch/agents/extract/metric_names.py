@@ -298,6 +298,27 @@ _QUANTITY_WORDS = frozenset({"time", "times", "duration", "latency", "latencies"
 _QUANTITY_STEMS = frozenset(w[:4] for w in _QUANTITY_WORDS)
 
 
+# the words of a bound or a statistic, which say of which quantity nothing
+_BOUND_STEMS = frozenset(w[:4] for w in ("max", "maximum", "min", "minimum", "default", "mean", "median", "average",
+                                         "peak"))
+
+
+def _names_more(key: str) -> bool:
+    """Whether a metric's name says more than the kind of quantity ("max_message_size": a message's)."""
+    return bool({w[:4] for w in _words(key)} - _QUANTITY_STEMS)
+
+
+def asks_a_release(attribute: str) -> bool:
+    """Whether an attribute asks for a release or a version ("Frob 3.7 support dropped", "default max retries
+    changed", "minimum Frob version"), which a version alone answers; "total timeout" asks for a value."""
+    words = set(re.findall(r"[a-z]+", attribute.lower().replace("_", " ")))
+    return bool(words & (_CHANGE_WORDS | _RELEASE_WORDS))
+
+
+_RELEASE_WORDS = frozenset({"version", "versions", "release", "releases", "dropped", "support", "supported", "since",
+                            "available"})
+
+
 def answers_by_operation(unit: str | None, condition: str | None, wanted: str) -> bool:
     """Whether a speed or a time whose condition names an operation answers a question's attribute that names it
     ("decode performance", "编码 encode" by "195.10 MB/s" under "Decoder Generic"): the operation is the attribute's
@@ -342,8 +363,8 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
         named = set(_words(wanted)) - {"default"} - BOUND_WORDS - _CHANGE_WORDS
         return bool(named) and named <= set(_words(metric))
     shared = _shared(metric, wanted)
-    if not shared:
-        return False
+    if not shared or (not shared - _BOUND_STEMS and _names_more(metric) and _names_more(wanted)):
+        return False  # ("max_message_size" shares only the bound with "max redirects": another quantity)
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
     have = unit_kind(unit)
     # a setting without a unit ("encoder_speed" 10) answers an attribute it shares two words with ("AVIF encoder speed")

@@ -149,7 +149,18 @@ def _latency_metric(before: str, after: str) -> str | None:
         return "rebalance_time"
     if _cue(r"retention|retain|保留|回溯", window):
         return "retention"
+    if done := _DONE_FOR.search(before):
+        return f"{_verb_base(done.group(1))}_duration"  # "resolutions will be cached by default for 10 seconds"
     return None  # a bare duration ("15 minutes") says nothing comparable
+
+
+# what is done for a time: "cached by default for 10 seconds", "blocked for up to 5 ms"
+_DONE_FOR = re.compile(r"\b([a-z]{3,}ed)\s+(?:by default\s+)?for\s+(?:up to\s+|about\s+|around\s+|at most\s+)?$")
+
+
+def _verb_base(participle: str) -> str:
+    """A participle's verb: "cached" -> "cache", "reached" -> "reach", "stored" -> "store"."""
+    return next((w for w in (participle[:-1], participle[:-2]) if ordinary_word(w)), _base(participle))
 
 
 def _is_span(v: Value) -> bool:
@@ -459,6 +470,29 @@ _NOT_NOUNS = frozenset({"is", "was", "has", "as", "its", "this", "does", "yes", 
                         "us", "always", "perhaps", "whereas", "across", "towards", "afterwards", "sometimes"})
 
 
+# a measure written before the noun it measures: "a total 300 seconds (5min) timeout", "a 64 KiB read buffer"
+_LEAD_IN = re.compile(r"(?:^|\s)(?:a|an|the)\s+((?:[a-z][a-z-]*\s+){0,2})$", re.I)
+_NOUN_AFTER = re.compile(r"(?:-[a-z]+)?\s*(?:[(（][^()（）\n]{1,20}[)）]\s*)?"
+                         r"((?:[a-z][a-z-]{2,30}\s+)?[a-z][a-z-]{2,30})(?![\w-])")
+
+
+def _premodified(text: str, v: Value, since: int) -> tuple[str, str, str] | None:
+    """(metric, unit, limit kind) of a measure that modifies the noun after it: "uses a total 300 seconds (5min)
+    timeout" (total_timeout, seconds), "a 64 KiB read buffer" (read_buffer). None without an article before it and
+    a noun after it."""
+    lead, after = _LEAD_IN.search(text, since, v.start), _NOUN_AFTER.match(text, v.end)
+    if lead is None or after is None:
+        return None
+    nouns = after.group(1).split()
+    if len(nouns) > 1 and nouns[1].lower() in _PHRASE_STOP:
+        nouns = nouns[:1]  # "a 30 second timeout for the connect"
+    words = [*lead.group(1).split(), *nouns]
+    if any(w.lower() in _PHRASE_STOP or w.lower() in _NOT_NOUNS for w in words):
+        return None  # "a 5 minutes and ...", "the 2 GB is": no noun phrase
+    default = re.search(r"\bdefault", text[since:v.start], re.I) is not None  # "By default ...", "Default is ..."
+    return "_".join(w.lower() for w in words), v.unit, "default" if default else ""
+
+
 def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] = ()) -> tuple[str, str, str] | None:
     """(metric, unit, limit kind) of a bare count that no known quantity names, by the noun phrase it is stated
     for: "The maximum nesting depth is 250" (max_nesting_depth), "the maximum length of a pattern is 65539 code
@@ -472,6 +506,8 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     if measure and re.match(r"\s*(?:of\s+[^,.;]{0,40}?\s+)?(?:every|per|each|a|an)\s+(?:\d|[a-z]+\b)", text[v.end:]):
         return None  # "1500 seconds of query time every 30 seconds": a quota per window, no value of the phrase
     before = text[since:v.start]
+    if measure and (written := _premodified(text, v, since)) is not None:
+        return written
     link = _PHRASE_LINK.search(before)
     if link is None:
         return None

@@ -4,11 +4,11 @@ Change logs and NEWS files head each release's entries with its version and, usu
 "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", "Version 10.44 07-June-2024", "Changes in version 2.1
 (released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
 "= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
-2025/07/30", "## 3.5.0 / 2017-06-18", "1.17.0 -- 2024-05-09", the date first, "2026/08/21 : 3.5-dev5", and a
-release's quoted title after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"". A dated heading is a fact of
-its own: the release's date (metric release_date, the version as written its condition), of the product the
-heading names or else of the document's own subject. The heading's shape decides; no product or vendor is named
-here.
+2025/07/30", "## 3.5.0 / 2017-06-18", "1.17.0 -- 2024-05-09", "0.9.1 (28th November, 2024)", the date first,
+"2026/08/21 : 3.5-dev5", and a release's quoted title after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"".
+A dated heading is a fact of its own: the release's date (metric release_date, the version as written its
+condition), of the product the heading names or else of the document's own subject. The heading's shape decides; no
+product or vendor is named here.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from openresearch.numbers import calendar_value, known_unit
 if TYPE_CHECKING:
     from openresearch.agents.extract.extract_rules import Mention
 
-DATE = r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2},? \d{4}|\d{1,2}[- ]\w+[- ]\d{4})"
+# (a day may be written as an ordinal, "28th November, 2024", "March 15th, 2021")
+DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
+        r"\d{1,2}(?:st|nd|rd|th)?[- ]\w+,?[- ]\d{4})")
 _VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)\]?"
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
@@ -162,6 +164,13 @@ def release_heading(text: str) -> Release | None:
     group = "date" if m.group("date") else "first" if m.group("first") else None
     return Release(" ".join(words) or None, m.group("version"), m.group(group) if group else None,
                    lead + m.start(group) if group else -1)
+
+
+def condition_release(condition: str | None) -> Release | None:
+    """The release a fact's condition places it under, after its own words ("dropped, 0.25.0 (2023-09-11)": a
+    change-log entry's heading), or None."""
+    rest = ", ".join((condition or "").split(", ")[1:])
+    return release_heading(rest) if rest else None
 
 
 def dated_release(text: str) -> Release | None:

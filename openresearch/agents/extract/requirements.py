@@ -27,8 +27,12 @@ _P = (r"(?P<p>(?!(?:version|versions|release|releases|the|a|an|any|all|every|and
 # a version, never a quantity ("supported for 18 months", "up to 3 times")
 _NOT_A_UNIT = (r"(?!\s*(?:%|[kmgtp]i?b\b|ms\b|s\b|secs?\b|seconds?|mins?\b|minutes?|hours?|days?|weeks?|months?|"
                r"years?|times?\b|x\b))")
-_V = r"v?(?P<v>\d+(?:\.\d+){0,2})(?![\w.]*\d)" + _NOT_A_UNIT
-_V2 = r"v?(?P<w>\d+(?:\.\d+){0,2})(?![\w.]*\d)" + _NOT_A_UNIT
+# a version without a dot is one only where no noun follows it ("HTTP 308 Permanent Redirect" is a status code)
+_WHOLE = (r"\d+(?!\s+(?!(?:and|or|to|on|in|with|for|support|supported|compatibility|through|thru|until|only|onwards|"
+          r"upwards|onward|is|are|was|were|as|at|from|via|if|when|but|the|a|an|and|later|newer|above|higher|or|"
+          r"up|lts)\b)[A-Za-z])")
+_V = r"v?(?P<v>\d+(?:\.\d+){1,2}|" + _WHOLE + r")(?![\w.]*\d)" + _NOT_A_UNIT
+_V2 = r"v?(?P<w>\d+(?:\.\d+){1,2}|" + _WHOLE + r")(?![\w.]*\d)" + _NOT_A_UNIT
 _UP = r"(?:\+|\s+(?:or|and)\s+(?:later|newer|above|higher|up|upwards|greater)|\s+(?:onwards|upwards|onward))"
 _NEEDS = r"(?:requires?|required|requiring|needs?|needed|depends\s+on|runs?\s+on|installable\s+(?:on|under|with))"
 _SUPPORTS = r"(?:supports?|supported|compatible\s+with|works\s+with|tested\s+(?:on|with|against))"
@@ -73,9 +77,10 @@ _DIGIT = re.compile(r"\d")
 
 
 def states_requirement(piece: str) -> bool:
-    """Whether a line states a bound on a platform's version ("Require frob >= 3.9", "Frob 3.14 compatibility"):
-    a fact however few its words or however much it looks like code."""
-    return bool(_DIGIT.search(piece)) and any(rx.search(piece) for _, rx in _RULES)  # (no digit, no version)
+    """Whether a line states a bound on a platform's version ("Require frob >= 3.9", "Frob 3.14 compatibility") or
+    that support for one was dropped: a fact however few its words or however much it looks like code."""
+    # (no digit, no version); "Removed support for the end-of-life Frob 3.7" states one too
+    return bool(_DIGIT.search(piece)) and (any(rx.search(piece) for _, rx in _RULES) or bool(_DROPPED.search(piece)))
 
 
 def platform_metric(platform: str) -> str:

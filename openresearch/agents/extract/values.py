@@ -61,7 +61,7 @@ _CALENDAR = re.compile(
     rf"\b\d{{1,2}}-(?:{_MONTHS})-\d{{4}}\b|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b|"
     r"\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日)|"
-    rf"(?P<year>\b(?:{_MONTHS})\.?\s{_Y}\b|(?<![\d.,\-/A-Za-z_]){_Y}(?:\s?(?:–|-|—|to)\s?(?:{_Y}|\d\d)\b)?(?![\d%]|[.,]\d)"
+    rf"(?P<year>\b(?:{_MONTHS})\.?\s{_Y}\b|(?<![\d.,\-/A-Za-z_#]){_Y}(?:\s?(?:–|-|—|to)\s?(?:{_Y}|\d\d)\b)?(?![\d%]|[.,]\d)"
     r"(?:\s?年(?!\s?\d{1,2}\s?月))?)")
 _BARE = re.compile(r"(?<![A-Za-z0-9_.\-/=#:$€¥￥])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
                    r"(?:\s?(?:万亿|百万|万|亿|千|thousand|million|billion|[kKM](?![A-Za-z0-9])))?(?![\d.,]?\d|[A-Za-z%])")
@@ -181,7 +181,7 @@ _PLURAL_AFTER = re.compile(rf"\s(?:{_ADJECTIVE}\s|[a-z]+\s)?[a-z]{{2,}}s\b")
 
 def _calendar(text: str) -> list[Value]:
     """Dates ("2 July 1829", "August 1, 1983", "2025/07/30", "11/17/2016", "07-June-2024", "1983年8月1日") and
-    years ("1912", "1918-1919", "2010年") as written;
+    years ("1912", "1918-1919", "2010年") as written ("#1736" is an issue's number, no year);
     a four-digit number that carries a unit ("2048 columns", "1000 rows") is a count, not a year."""
     out: list[Value] = []
     for m in _CALENDAR.finditer(text):

@@ -118,8 +118,16 @@ class Analyzer:
         if language == "en" and asked is None and (owner := _owner(text)) and not any(
                 s.lower() == owner[1].lower() for _, s in found):
             found.append(owner)  # "What are zorbd's default settings ...?": what owns what is asked
+        if language == "en" and asked is None and len(compared) < 2:
+            found = _owners_not_parts(text, found)
         if language == "zh":
             found = _zh_compared(text, found)
+        if language == "en" and _ASKS_SETTINGS.search(text) and len(found) >= 2:
+            # "the defaults for ... the DNS cache TTL": an abbreviation no list knows, inside the words of what is
+            # asked, is part of its name
+            ruled = {e.start_char for e in doc.ents}
+            kept = [f for f in found if f[0] in ruled or not _in_attribute(text, *f)]
+            found = kept if kept else found
         if language == "en" and _ASKS_SETTINGS.search(text):
             # "the default values of requestTimeout, poolSize and retry_limit": keys of settings, not products
             found = [f for f in found if not _SETTING_KEY.fullmatch(f[1])]
@@ -454,6 +462,45 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
             if name and re.search(r"[A-Za-z]", name) and len(name.split()) <= 4:
                 out.append((start + piece.start() + item.start() + item.group().find(name), name))
     return out if len(out) >= 2 else []
+
+
+_PART_OF = re.compile(r"\b(?:a|an|the|each|every|my|our|your|one|this|that)\s+(?P<owner>[a-z][\w.+-]*[a-z0-9])\s+$",
+                      re.I)
+_ENDS_PHRASE = re.compile(r"\s*(?:[,;.?!)]|(?:and|or|with|for|in|on|to|but)\b|$)")
+
+
+def _owners_not_parts(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A lower-case name that owns the capitalised one after it ("If I create an aiohttp ClientSession ..."): the
+    owner is what is asked about, the owned name (a class, a component) no entity; nor is what the owner uses by
+    default ("with the default TCPConnector", the name heading its phrase). Unchanged without such an owner."""
+    owners: list[tuple[int, str]] = []
+    parts: set[int] = set()
+    for pos, name in found:
+        m = _PART_OF.search(text, 0, pos) if name[:1].isupper() else None
+        if m is None or m.end() != pos:
+            continue
+        owner = m.group("owner")
+        if owner.lower() in NOT_ENTITIES or owner in STOP_WORDS or _SETTING_KEY.fullmatch(owner) or \
+                keyword_like(owner) or (ordinary_word(owner) and not re.search(r"[\d.+]", owner)):
+            continue
+        owners.append((m.start("owner"), owner))
+        parts.add(pos)
+    if not owners:
+        return found
+    kept = [(pos, name) for pos, name in found if pos not in parts and not (
+        re.search(r"\bdefault\s+$", text[:pos], re.I) and _ENDS_PHRASE.match(text, pos + len(name)))]
+    known = {name.lower() for _, name in kept}
+    return kept + [o for o in owners if o[1].lower() not in known]
+
+
+def _in_attribute(text: str, pos: int, name: str) -> bool:
+    """Whether `name` is an abbreviation ("DNS", "TTL") written inside a noun phrase of common words ("the DNS
+    cache TTL"): the word right before or after it is a content word of the vocabulary, and no number follows."""
+    if not re.fullmatch(r"[A-Z]{2,5}", name):
+        return False
+    before = re.search(r"(?<![\w-])([a-z][a-z-]*) $", text[:pos])
+    after = re.match(r" ([a-z][a-z-]*)(?![\w-])(?!\s+v?\d)", text[pos + len(name):])
+    return any(w and w.group(1) not in STOP_WORDS and ordinary_word(w.group(1)) for w in (before, after))
 
 
 # a lower-case word that may be a name: letters and digits, joined by "-", "_" or "." ("zorbq", "frob-lint")

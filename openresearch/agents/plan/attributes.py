@@ -109,9 +109,10 @@ _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|w
                r"third-party|their|its|the)\s+){1,2}(?:benchmarks?|tests?|measurements?|documentation|docs|sources?|"
                r"reports?|studies|results|numbers|figures)\b|$)")
 _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
-                          # (a preposition a clause strands: "run on according to its docs" lists nothing)
+                          # (a preposition a clause strands: "run on according to its docs" lists nothing; "for an
+                          # internal service" says what for, no quantity)
                           r"(?!(?:according|based|as|using|measured|published|reported|including|given|if|when|"
-                          r"where|while|from)\b)"
+                          r"where|while|from|a|an|our|my|your|their)\b)"
                           r"((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
@@ -322,7 +323,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         for m in pattern.finditer(text):
             if pattern is _EN_LIST_AT[0] and (0 <= colon < m.start() or (owned and m.start() >= owned.end(1))):
                 continue
-            pieces = _shared_heads(_LIST_SPLIT.split(m.group(1)))
+            pieces = _shared_heads(_list_pieces(m.group(1)))
             listed_to = max(listed_to, m.end(1))
             if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")
                 pieces = [q for p in pieces for q in (p.split("/") if all(
@@ -406,7 +407,7 @@ _ASKS_MORE = re.compile(r",?\s+and\s+(?:(?:in|on|at|from|since|by|with)\s+)?"
 
 def _phrase_items(phrase: str) -> list[str]:
     """The attributes a phrase lists ("the default A, B and C"), each cleaned, at most five words."""
-    return [item for piece in _LIST_SPLIT.split(phrase)
+    return [item for piece in _list_pieces(phrase)
             if (item := _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")"))
             and len(item.split()) <= 5]
 
@@ -493,7 +494,16 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
     for m in re.finditer(_HOW_LONG, question):
         if not clauses or not re.match(r"\bhow long (?:does|do|will)\b", m.group(0), re.I):
             out.append(f"{m.group(1).lower()} duration")
+    for m in _HOW_BIG.finditer(question):
+        if (item := _clean_item(m.group("n"))) and (size := f"{item} size") not in out:
+            out.append(size)  # "how big is the default connection pool": its size
     return [a for a in out if a not in found]
+
+
+# "how big is the default connection pool (...)", "how large are the write buffers": a size
+_HOW_BIG = re.compile(r"\bhow (?:big|large|small) (?:is|are|was|were|does|do)\s+(?:the\s+|a\s+|an\s+|its\s+|each\s+|"
+                      r"their\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b)",
+                     re.I)
 
 
 _AUX = r"(?:is|are|was|were|does|do|did|will|would|can|could|may|might|should|must)"
@@ -707,6 +717,29 @@ _WHAT_ASKS = re.compile(rf"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?:(?:is|are|was|w
 # what names no quantity: "what figures does Quux publish" asks for any ("what performance and footprint figures")
 _GENERIC_ASK = re.compile(r"(?:.*\s)?(?:values?|settings?|defaults?|numbers?|figures?|ones?|things?|data|details|"
                           r"statistics|metrics|options)", re.I)
+
+
+_JOINED = re.compile(r"\s*(?:\band\b|\bor\b)\s*")
+
+
+def _list_pieces(phrase: str) -> list[str]:
+    """A list's items, each modifier coordinated with a longer item taking that item's head, one each ("the total and
+    per-host connection limits" asks for the total connection limit and the per-host connection limit; "read and
+    write throughput" for two throughputs), unless the modifier names a quantity of its own ("latency and query
+    throughput")."""
+    parts = re.split(f"({_LIST_SPLIT.pattern})", phrase)
+    pieces, seps = parts[0::2], parts[1::2]
+    for i, piece in enumerate(pieces[:-1]):
+        words, after = _content_words(piece), _content_words(pieces[i + 1])
+        if len(words) == 1 and len(after) >= 2 and _JOINED.fullmatch(seps[i]) and "\u2400" not in piece and \
+                re.fullmatch(r"[a-z][\w-]*", words[0]) and canonical_metric(words[0]) is None and \
+                re.fullmatch(r"[A-Za-z][\w-]*", after[0]):
+            # (each names one: "the total and per-host connection limits" are a total and a per-host limit)
+            head = " ".join(after[1:])
+            one = re.sub(r"(?<=[a-rt-z])s$", "", head)
+            pieces[i] = f"{piece.rstrip()} {one}"
+            pieces[i + 1] = re.sub(rf"{re.escape(head)}\s*$", one, pieces[i + 1])
+    return pieces
 
 
 def _content_words(item: str) -> list[str]:

@@ -26,6 +26,7 @@ from openresearch.agents.extract.metric_names import (
     LOW_WORDS,
     answers_by_operation,
     answers_metric,
+    asks_a_release,
     canonical_metric,
     metric_mentions,
     names_what_was_measured,
@@ -38,9 +39,9 @@ from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import (
     NOTE_VERBS,
     asked_releases,
+    condition_release,
     exact_releases,
     release_asked,
-    release_heading,
     releases_asked_of,
 )
 from openresearch.agents.plan.attributes import PLATFORM_EVENT, key_gloss, metric_key, named_key, with_english
@@ -263,6 +264,10 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                     attribute and (answers_metric(obs.metric, obs.unit, attribute)
                                    or answers_by_operation(obs.unit, obs.condition, attribute))):
                 continue
+            if wanted is not None and obs.unit == "version" and not asks_a_release(attribute or wanted) and \
+                    not named_key(attribute or wanted) and key_gloss(attribute or wanted) is None:
+                continue  # "Changed in version 3.10.9" under a "timeout" entry says no "total timeout" (the release
+                # of a key the question writes itself is said beside its value)
             if wanted is not None and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
                 continue  # "1.7x faster" answers a question about ingestion only where quote or title says so
@@ -340,8 +345,7 @@ def _fits_bound(obs: ObservationView, asked: str) -> bool:
 def _event_release(obs: ObservationView) -> str | None:
     """The release an event of a platform's version happened in, from its condition ("supported, 7.3.0 -- 2025-06-20"
     -> "7.3.0 (2025-06-20)"); None when the condition names none (a README's "Frob 3.14 compatibility")."""
-    rest = ", ".join((obs.condition or "").split(", ")[1:])
-    release = release_heading(rest) if rest else None
+    release = condition_release(obs.condition)
     if release is None:
         return None
     return f"{release.version} ({release.date})" if release.date else release.version
@@ -461,11 +465,17 @@ def _names_quantity(quote: str, wanted: str) -> bool:
 _COND_FIGURE = re.compile(r"\d+(?:[.-]\d+)*")
 
 
-def _cond(lang: Lang, f: Found) -> str:
+def new_condition(f: Found) -> str:
+    """A value's condition, to say beside it; "" when there is none or the value's text says its figures already
+    ("7.3.0 (2025-06-20)" under "dropped, 7.3.0 (2025-06-20)": the release its condition names)."""
     c = (f.obs.condition or "").strip()
     figures = set(_COND_FIGURE.findall(c))
-    if not c or (figures and figures <= set(_COND_FIGURE.findall(f.text))):
-        return ""  # "7.3.0 (2025-06-20)": the release its condition names, said already
+    return "" if not c or (figures and figures <= set(_COND_FIGURE.findall(f.text))) else c
+
+
+def _cond(lang: Lang, f: Found) -> str:
+    if not (c := new_condition(f)):
+        return ""
     piece = f" ({c})" if lang != "zh" else f"（{c}）"
     return piece if grounded(piece, f.evidence) else ""
 
@@ -731,7 +741,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         # is its own attribute: "how long", "period")
         # (a setting the question names by its key asks its value, whatever else the question asks dates of; unless it
         # asks the dated releases that changed it: "Which versions (and dates) changed Quux's page_size?")
-        date_row = dated and not _SPAN_ATTRIBUTE.search(label) and not PLATFORM_EVENT.fullmatch(label) and (
+        date_row = dated and dated_clause(plan.question, label) and not _SPAN_ATTRIBUTE.search(
+            label) and not PLATFORM_EVENT.fullmatch(label) and (
             not named_key(label) or bool(re.search(
             rf"\b(?:chang|rais|lower|increas|decreas|introduc|add|remov|deprecat)\w*\s+(?:[\w.-]+['’]s\s+)?"
             rf"(?:the\s+)?{re.escape(label)}", plan.question, re.I)))
@@ -944,6 +955,20 @@ def _said(text: str) -> set[str]:
 # ("... or the date of the policy?")
 _ASKS_DATES = re.compile(r"\b(?:dates|deadlines)\b|\bwhen (?:was|were|is|are|did|does|do|will)\b|"
                          r"\b(?:what|which) (?:date|day|month|year)\b|日期分别|哪天|什么时候|何时|时间表", re.I)
+def dated_clause(question: str, label: str) -> bool:
+    """Whether a question that asks for dates asks one of an attribute: the clause that asks when writes it ("when
+    does Frob 1.2 reach end of life"), or the question writes it nowhere ("release date" of "When were the 1.0 and 2.0
+    releases published?"). "What are the defaults for the total timeout, ...? And when was that release published?"
+    asks no date of the timeout."""
+    clauses = [c for c in re.split(r"[.?;!]\s+|,\s+and\s+|\band\s+(?=(?:in\s+)?(?:which|what|when|how)\b)", question)
+               if _ASKS_DATES.search(c)]
+
+    def writes(clause: str, attribute: str) -> bool:
+        return bool(word_stems(with_english(attribute))) and word_stems(with_english(attribute)) <= word_stems(clause)
+
+    return any(writes(c, label) for c in clauses) or not writes(question, label)
+
+
 _SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|cadence|length|years|months)\b|"
                              r"多久|时长|周期", re.I)
 

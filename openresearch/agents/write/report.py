@@ -18,6 +18,7 @@ from openresearch.agents.write.answer import (
     figure_text,
     figures_per_cell,
     metric_table,
+    new_condition,
     ranked,
     same_thing,
 )
@@ -71,7 +72,7 @@ def comparison_rows(result: Report, table: Table | None = None) -> tuple[list[st
         cells = []
         for entity in entities:
             found = row.get(entity, [])
-            cells.append("; ".join(figure_text(f, f" ({f.obs.condition})" if f.obs.condition else "") + " "
+            cells.append("; ".join(figure_text(f, f" ({c})" if (c := new_condition(f)) else "") + " "
                                    + "".join(f"[{e}]" for e in cite_ids(f))
                                    for f in cell_values(found, absolute=MAX_RELEASES)[
                                        :figures_per_cell(plan.question, found)]) or "—")
