@@ -32,6 +32,7 @@ from openresearch.agents.extract.metric_names import (
     names_what_was_measured,
     only_the_kind_of_quantity,
     same_family,
+    says_what_is_measured,
     unit_kind,
     word_stems,
 )
@@ -268,6 +269,9 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                     not named_key(attribute or wanted) and key_gloss(attribute or wanted) is None:
                 continue  # "Changed in version 3.10.9" under a "timeout" entry says no "total timeout" (the release
                 # of a key the question writes itself is said beside its value)
+            if attribute and not (wanted and same_family(obs.metric, wanted)) and not says_what_is_measured(
+                    obs.metric, attribute, _said(" ".join([ev.quote, obs.condition or ""]))):
+                continue  # "16086 bytes" (a size) says of no connection pool that it is its size
             if wanted is not None and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
                 continue  # "1.7x faster" answers a question about ingestion only where quote or title says so
@@ -955,6 +959,8 @@ def _said(text: str) -> set[str]:
 # ("... or the date of the policy?")
 _ASKS_DATES = re.compile(r"\b(?:dates|deadlines)\b|\bwhen (?:was|were|is|are|did|does|do|will)\b|"
                          r"\b(?:what|which) (?:date|day|month|year)\b|日期分别|哪天|什么时候|何时|时间表", re.I)
+
+
 def dated_clause(question: str, label: str) -> bool:
     """Whether a question that asks for dates asks one of an attribute: the clause that asks when writes it ("when
     does Frob 1.2 reach end of life"), or the question writes it nowhere ("release date" of "When were the 1.0 and 2.0
