@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, dated_release
 from openresearch.agents.extract.requirements import states_requirement
+from openresearch.agents.extract.signatures import states_defaults
 from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
@@ -214,8 +215,9 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def furniture(piece: str) -> bool:
     """Badges, bare link lists, navigation bars, tables of contents, code lines and how-to instructions: text a
     page carries around its content, which states nothing about the subject."""
-    if states_requirement(piece):
-        return False  # "Require frob >= 3.9": a bound on a platform's version, however code-like
+    if states_requirement(piece) or states_defaults(piece):
+        # "Require frob >= 3.9": a bound on a platform's version, however code-like; so are a signature's defaults
+        return False
     no_images = _IMAGE.sub(" ", piece)
     labels = [m.group(1) for m in _LINK.finditer(no_images)]
     prose = _LINK_MARKUP.sub(" ", _LINK.sub(lambda m: m.group(1), no_images))

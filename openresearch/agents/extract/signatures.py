@@ -23,6 +23,13 @@ _NUMBERED = re.compile(r"(?:(?<=[(,*\\])|(?<=\s))\s*(?P<key>[a-z_][a-z0-9_]*)\s*
 _PARAMETER = re.compile(r"(?:^|[(,*\\])\s*[a-z_][a-z0-9_]*\s*(?::[^=,()]+)?=")
 
 
+def states_defaults(piece: str) -> bool:
+    """Whether a unit is a signature that gives two or more parameters a number ("Frobber(*, limit=100, ttl=10)"):
+    a statement of defaults, however much it looks like code."""
+    m = _OPENS.match(piece)
+    return m is not None and len(_NUMBERED.findall(piece, m.end() - 1)) >= 2
+
+
 def signature_defaults(text: str, entity: str | None) -> list[ObservationIn] | None:
     """The numeric defaults a signature gives its parameters, each of `entity` with the condition "default, <the
     callable>": ".. class:: Frobber(*, limit=100, idle_timeout=15)" -> limit = 100 and idle_timeout = 15. None when

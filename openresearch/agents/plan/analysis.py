@@ -118,6 +118,9 @@ class Analyzer:
         if language == "en" and asked is None and (owner := _owner(text)) and not any(
                 s.lower() == owner[1].lower() for _, s in found):
             found.append(owner)  # "What are zorbd's default settings ...?": what owns what is asked
+        if language == "en" and asked is None:
+            # "For zorbq, which release dropped Frob 3.7?": what a sentence opens with asking about
+            found += [f for f in _for_subjects(text) if not any(s.lower() == f[1].lower() for _, s in found)]
         if language == "en" and asked is None and len(compared) < 2:
             found = _owners_not_parts(text, found)
         if language == "zh":
@@ -247,6 +250,19 @@ def _owner(text: str) -> tuple[int, str] | None:
         if not before or before[-1].lower() in _DETERMINERS or name in _DEICTIC or len(before) > 3:
             return None
     return m.start("name"), name
+
+
+_FOR_LEAD = re.compile(r"(?:^|(?<=[.?!])\s+)(?:and\s+|also\s+)?for\s+(?P<name>[a-z][\w.+-]*[a-z0-9])\s*,\s*"
+                       r"(?:what|which|how|when|where|is|are|does|do|did)\b", re.I)
+
+
+def _for_subjects(text: str) -> list[tuple[int, str]]:
+    """The lower-case names sentences open with as what they ask about ("For zorbq, which release ...?"): a word no
+    ordinary English word and no setting's key."""
+    return [(m.start("name"), m.group("name")) for m in _FOR_LEAD.finditer(text)
+            if m.group("name").islower() and m.group("name") not in _FUNCTION_WORDS
+            and not _SETTING_KEY.fullmatch(m.group("name")) and not keyword_like(m.group("name"))
+            and (not ordinary_word(m.group("name")) or re.search(r"[\d.+]", m.group("name")))]
 
 
 def _asked_subject(text: str) -> tuple[int, str] | None:

@@ -1,0 +1,74 @@
+"""What a question asks, read by its grammar rather than by names a list knows: the owner of a class ("an zorbq
+FrobSession") is the entity and its parts are not; an abbreviation among the asked words ("the DNS cache TTL") stays
+in the attribute; "the total and per-host connection limits" are two limits; "how big is the pool" asks its size;
+"for an internal service" says what for. And the rows answered from it: a clause that asks "when" makes only its own
+attribute a date row, a release's version answers only an attribute that asks for a release, and a quantity that
+shares only its kind with an attribute answers it only where its quote says the attribute's words. The names are
+made up."""
+
+from __future__ import annotations
+
+from openresearch.agents.extract.metric_names import answers_metric, asks_a_release, says_what_is_measured
+from openresearch.agents.plan.analysis import analyse
+from openresearch.agents.write.answer import dated_clause, metric_table
+from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+
+def test_the_owner_of_a_class_is_the_entity_and_its_parts_and_abbreviations_are_not() -> None:
+    a = analyse("If I create a zorbq FrobSession with the default QuuxConnector and don't pass any options, what are "
+                "the defaults for the total timeout, max redirects, the total and per-host connection limits and the "
+                "DNS cache TTL? And in which zorbq release was the total timeout default changed?")
+    assert a.entities == ["zorbq"]
+    assert a.attributes[:5] == ["total timeout", "max redirects", "total connection limit",
+                                "per-host connection limit", "DNS cache TTL"], a.attributes
+    # without an owner, a capitalised name is still what is asked about
+    assert analyse("What are the defaults of QuuxConnector and FrobSession for the timeout?").entities == [
+        "QuuxConnector", "FrobSession"]
+
+
+def test_a_size_asked_by_how_big_and_a_purpose_that_is_no_attribute() -> None:
+    a = analyse("We're deciding between zorbq, frobhttp and Quux for an internal service. Out of the box, what "
+                "request timeout does each one apply, how big is the default connection pool (total connections / "
+                "connections per host), and how many redirects will each follow before giving up?")
+    assert a.entities == ["zorbq", "frobhttp", "Quux"]
+    assert "internal service" not in a.attributes and "default connection pool size" in a.attributes, a.attributes
+    assert {"request timeout", "redirects"} <= set(a.attributes)
+    assert analyse("For zorbq, which release dropped Frob 3.7 and when did it ship?").entities == ["zorbq"]
+
+
+def test_only_the_clause_that_asks_when_makes_its_attribute_a_date_row() -> None:
+    q = ("What are zorbq's defaults for the total timeout and the keep-alive timeout? And in which zorbq release was "
+         "the total timeout default changed, and when was that release published?")
+    assert not dated_clause(q, "total timeout") and not dated_clause(q, "keep-alive timeout")
+    assert dated_clause(q, "release date")  # (an attribute the question never writes: the dates asked)
+    assert dated_clause("When does Zorbq 1.2 reach end of life, and what is its support period?", "end of life")
+
+
+def test_a_version_answers_only_a_release_and_a_shared_bound_word_makes_no_two_quantities_one() -> None:
+    assert asks_a_release("Frob 3.7 support dropped") and asks_a_release("default max retries changed")
+    assert not asks_a_release("total timeout")
+    assert not answers_metric("max_message_size", "MB", "max redirects")
+    assert answers_metric("limit", "", "total_connection_limit")
+    stems = {"limi", "webs", "mess", "size"}  # "Limit websocket message size to 4 MB"
+    assert not says_what_is_measured("max_message_size", "default connection pool size", stems)
+    assert says_what_is_measured("total_timeout", "request timeout", {"tota", "time"})  # nothing else named
+    assert says_what_is_measured("arena_size", "size of the large reservations", {"larg", "aren"})
+
+    src = SourceView(id="S-1", url="local:///docs/zorbq-reference.md", title="zorbq reference")
+
+    def ev(n: int, quote: str, metric: str, value: float, unit: str, raw: str, cond: str) -> EvidenceView:
+        obs = ObservationView(id=f"O-{n}", entity="zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
+                              raw_unit=unit, condition=cond)
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["zorbq"], observations=[obs])
+
+    items = [ev(1, "By default zorbq uses a total 300 seconds timeout.", "total_timeout", 300000.0, "ms", "300",
+                "default"),
+             ev(2, "Changed in version 3.10.9.", "timeout", 3010009.0, "version", "3.10.9", "changed in"),
+             ev(3, "Limit websocket message size to 4 MB by default.", "max_message_size", 4e6, "B", "4", "default")]
+    q = "What are zorbq's defaults for the total timeout and the connection pool size?"
+    p = Plan(question=q, kind="overview", entities=["zorbq"], attributes=["total timeout", "connection pool size"],
+             metrics=["total_timeout", "connection_pool_size"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["zorbq"])])
+    cells = {label: [f.text for f in row.get("zorbq", [])] for label, row in metric_table(p, items).items()}
+    assert cells == {"total timeout": ["300 seconds"], "connection pool size": []}, cells
