@@ -550,8 +550,8 @@ def fact_numbers(written: Iterable[str]) -> list[float]:
 
 def score_fact(fact: dict[str, Any], parsed: ParsedReport, any_form: bool = False) -> FactScore:
     """Whether the report states a key fact: all its numbers (or, `any_form`, one of the forms it lists: "180"
-    seconds or "3" minutes) in a cited clause that names its entity."""
-    if any_form and len(fact["numbers"]) > 1:
+    seconds or "3" minutes; a fact may say so of itself, "match": "any") in a cited clause that names its entity."""
+    if (any_form or fact.get("match") == "any") and len(fact["numbers"]) > 1:
         scores = [score_fact({**fact, "numbers": [n]}, parsed) for n in fact["numbers"]]
         return max(scores, key=lambda s: (s.found, s.from_doc, s.quote_supports))
     nums = fact_numbers(fact["numbers"])
