@@ -33,6 +33,9 @@ def test_a_signature_gives_each_parameter_its_default_under_the_callable_that_ta
         ("limit_per_host", "0", "default, FrobConnector")]
     typed = signature_defaults("def connect(host, port=5432, timeout: float = 60.0, ssl=None)", "zorbq")
     assert [(o.metric, o.value) for o in typed or []] == [("port", "5432"), ("timeout", "60.0")]
+    # (one number among other defaults is a signature's default too)
+    one = signature_defaults(".. method:: request(method, url, *, params=None, max_redirects=10)", "zorbq")
+    assert [(o.metric, o.value, o.condition) for o in one or []] == [("max_redirects", "10", "default, request")]
     # a call written inside prose, or a parenthesis of prose, is no signature
     assert signature_defaults("See frob(x=1, y=2) for it.", "zorbq") is None
     assert signature_defaults("Zorbq is great (since 2020, used by 5 people)", "zorbq") is None

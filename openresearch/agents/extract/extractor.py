@@ -89,7 +89,7 @@ from openresearch.agents.extract.releases import (
     version_note,
 )
 from openresearch.agents.extract.requirements import requirement_observations, states_requirement
-from openresearch.agents.extract.signatures import signature_defaults
+from openresearch.agents.extract.signatures import defaulted_keys, signature_defaults
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
@@ -672,6 +672,7 @@ class DeterministicExtractor:
         own = asked_for(plan)  # a date or count asked under the question's own words
         dated = any(a in _EVENT_METRICS for a in asked) or (own is not None and own.kind == "date")
         releases = asked_releases(plan.question) if dated else []
+        values_asked = [a for a in asked if a not in _EVENT_METRICS and a != "release_date"]
         # the asked settings' keys as a sentence may write them ("zorb_cache_size", "zorb-cache-size"), read once
         key_forms = [k for a in asked if "_" in a for k in (re.escape(a), re.escape(a.replace("_", "-")))]
         asked_keys = re.compile(rf"(?<![\w.-])(?:{'|'.join(key_forms)})(?![\w-])") if key_forms else None
@@ -696,11 +697,18 @@ class DeterministicExtractor:
             if asked:
                 # the question asks for quantities: a sentence with no figure of the right kind (a year for
                 # "when was X built", a count or measure otherwise) answers it less than one that has one
-                figure = bool(facts.kinds & {"year", "date"}) if dated else bool(facts.kinds - _NOT_FIGURES)
+                # (a question that asks values too, "the defaults ... and when was that release published", is
+                # answered by any figure)
+                figure = bool(facts.kinds & {"year", "date"}) if dated and not values_asked else bool(
+                    facts.kinds - _NOT_FIGURES)
                 # (or it names an asked setting's key itself: "the new zorb_cache_size setting", "zorb-limit")
                 keyed = bool(asked_keys and asked_keys.search(sent))
                 if keyed and not figure and _is_change_log(text):
                     figure = True  # "Added zorb-limit to ...": a change log's entry dates the key by its release
+                if given := defaulted_keys(sent):
+                    figure = True  # ".. class:: Frobber(*, zorb_limit=100, ...)": figures, however code-like
+                    if any(shares_words(k, a) for k in given for a in asked):
+                        bonus += 3 * _ASKED_METRIC_BONUS  # the defaults of the very keys asked
                 if platforms and states_requirement(sent) and (on := platforms.search(sent)):
                     # "Drop support for Frob 3.7." where a Frob version is asked: a figure of its own; the most when
                     # it states the very version asked ("which release dropped Frob 3.7")
