@@ -125,3 +125,19 @@ def test_the_release_that_dropped_an_asked_platform_version_is_read_and_cited_wi
     quotes = [i.quote for i in ex.extract(parse(path), sq, plan).items]
     at = quotes.index("Drop support for Frob 3.7. (#2813)")
     assert quotes[at + 1] == "0.25.0 (11th September, 2023)", quotes
+
+
+def test_a_figure_a_release_brought_is_quoted_with_its_release_heading(tmp_path: Path) -> None:
+    from openresearch.agents.extract.document import plan_for
+
+    path = tmp_path / "zorbq-CHANGES.rst"
+    path.write_text("Changelog\n=========\n\n3.10.9 (2024-10-04)\n===================\n\n"
+                    "- The default client timeout has changed to include a connect timeout of 30 seconds.\n\n"
+                    "3.10.8 (2024-09-28)\n===================\n\n- Fixed a leak.\n", encoding="utf-8")
+    q = "What is zorbq's default connect timeout, and in which release was the connect timeout default changed?"
+    sq, plan = plan_for(q)
+    items = DeterministicExtractor(HashEmbedder(), AliasResolver({})).extract(parse_local_file(path), sq, plan).items
+    quotes = [i.quote for i in items]
+    at = next(k for k, t in enumerate(quotes) if "30 seconds" in t)
+    assert any((o.condition or "").endswith("3.10.9 (2024-10-04)") for o in items[at].observations), items[at]
+    assert quotes[at + 1] == "3.10.9 (2024-10-04)", quotes

@@ -72,3 +72,34 @@ def test_a_version_answers_only_a_release_and_a_shared_bound_word_makes_no_two_q
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["zorbq"])])
     cells = {label: [f.text for f in row.get("zorbq", [])] for label, row in metric_table(p, items).items()}
     assert cells == {"total timeout": ["300 seconds"], "connection pool size": []}, cells
+
+
+def test_a_key_that_writes_a_compound_whole_answers_the_words_that_write_it_apart() -> None:
+    assert answers_metric("keepalive_timeout", None, "keep_alive_timeout")
+    assert not answers_metric("timeout", "s", "startup_time")  # ("timeout" is no "time" something took)
+
+
+def test_what_a_release_changed_is_answered_by_that_release_cited_where_its_heading_is_written() -> None:
+    src = SourceView(id="S-ch", url="local:///docs/zorbq-CHANGES.rst", title="Changelog")
+
+    def ev(n: int, quote: str, obs: list[ObservationView]) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["zorbq"], observations=obs)
+
+    entry = ev(1, "The default connect timeout has changed to 30 seconds.",
+               [ObservationView(id="O-1", entity="zorbq", metric="connect_timeout", value=30000.0, unit="ms",
+                                raw_value="30", raw_unit="seconds", condition="default, 3.10.9 (2024-10-04)")])
+    heading = ev(2, "3.10.9 (2024-10-04)", [])
+    q = "What is zorbq's default connect timeout, and in which zorbq release was the connect timeout default changed?"
+    attributes = ["connect timeout", "connect timeout default changed"]
+    p = Plan(question=q, kind="overview", entities=["zorbq"], attributes=attributes,
+             metrics=["connect_timeout", "connect_timeout_default"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["zorbq"])])
+    cells = {label: [(f.text, [e.id for e in f.evidence]) for f in row.get("zorbq", [])]
+             for label, row in metric_table(p, [entry, heading]).items()}
+    assert cells["connect timeout"] == [("30 seconds", ["E-000000000001"])], cells
+    assert cells["connect timeout default changed"] == [("3.10.9 (2024-10-04)", ["E-000000000001",
+                                                                                  "E-000000000002"])], cells
+    # without the gathered heading, the release is not said
+    cells = {label: [f.text for f in row.get("zorbq", [])] for label, row in metric_table(p, [entry]).items()}
+    assert cells.get("connect timeout default changed", []) == [], cells

@@ -604,12 +604,13 @@ class DeterministicExtractor:
             context = (units[prev], mentions[prev]) if prev is not None else None
             item = self.build_item(source, question, plan, u.start, u.end, scores[i], mentions[i], context)
             items.append(item)
-            if any(o.unit == "version" and (str(o.value) not in quote or _under_release(o.condition, quote))
+            if any((o.unit == "version" and str(o.value) not in quote) or _under_release(o.condition, quote)
                    for o in item.observations) and (
                     heading := section_heading(source.text, u.start)) and heading not in quoted and (
                     at := source.text.rfind(heading, 0, u.start)) >= 0:
                 # a change-log entry's release is its heading's: the heading is quoted with it, so what the
-                # entry says of that release is cited where the release is written
+                # entry says of that release (a version, or a figure it brought) is cited where the release is
+                # written
                 quoted.add(heading)
                 span = [(at, at + len(heading))]
                 items.append(self.build_item(source, question, plan, at, at + len(heading), scores[i],

@@ -268,7 +268,12 @@ def _shared(metric: str, wanted: str) -> set[str]:
 
     def only_compounds(stem: str) -> bool:
         xs, ys = [x for x in a if x[:4] == stem], [y for y in b if y[:4] == stem]
-        return bool(xs and ys) and all(_compound(x, y) for x in xs for y in ys)
+        # (a compound the other name writes apart is the same word: "keepalive" and "keep alive")
+        return bool(xs and ys) and all(_compound(x, y) and not _apart(x, y) for x in xs for y in ys)
+
+    def _apart(x: str, y: str) -> bool:
+        short, long = sorted((x, y), key=len)
+        return long[len(short):] in (*a, *b)
 
     return {stem for stem in _stems(metric) & _stems(wanted) if not only_compounds(stem)}
 

@@ -257,6 +257,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     throughput", "stringify" for "serialization (stringify) throughput")."""
     out: dict[str, list[Found]] = defaultdict(list)
     event = PLATFORM_EVENT.fullmatch(attribute or "")
+    changed = bool(_CHANGE_ASKED.search(attribute or ""))
+    heading = None
     for ev in items:
         for obs in ev.observations:
             if obs.role == "setting":
@@ -281,10 +283,12 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue  # the newest version it supports answers no question for the oldest it runs on
             if event is not None and not _is_event(obs, event):
                 continue  # "Frob 3.14 support added": the release that added support for that version
-            text = value_text(ev, obs) if event is None else _event_release(obs)
+            # "socket connect timeout default changed": the release a change-log entry's value came with
+            released = event is not None or (changed and obs.unit != "version" and condition_release(obs.condition))
+            text = _event_release(obs) if released else value_text(ev, obs)
             if text is None:
                 continue
-            if event is not None and (heading := _heading_quoting(items, ev, text.split()[0])) is None:
+            if released and (heading := _heading_quoting(items, ev, text.split()[0])) is None:
                 continue  # the release is said only where a gathered quote writes it
             if (shown := _release_heading_of(ev, obs, items)) is False:
                 continue  # a release no quote gathered writes: not said
@@ -304,7 +308,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             if match is None:
                 bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else []),
                                                 *([dated_by] if dated_by is not None else []),
-                                                *([heading] if event is not None and heading is not None else [])]))
+                                                *([heading] if released and heading is not None else [])]))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
     asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
@@ -344,6 +348,10 @@ def _fits_bound(obs: ObservationView, asked: str) -> bool:
     kind = _bound_of(obs)
     bound = _asked_bound(asked) if kind else None
     return bound is None or (kind != "dropped" and (kind == "minimum") == (bound == "low"))
+
+
+# an attribute that asks what a release did to a setting ("socket connect timeout default changed")
+_CHANGE_ASKED = re.compile(r"\b(?:changed|raised|lowered|increased|decreased|introduced|added)$")
 
 
 def _event_release(obs: ObservationView) -> str | None:
