@@ -349,11 +349,10 @@ def _asked_platforms(asked: Sequence[str], attributes: Sequence[str]) -> re.Patt
     return re.compile(rf"(?<![\w-])(?:{'|'.join(names)})(?![\w-]){version}", re.I)
 
 
-def _owns_document(dominant: str | None, named: str, source: SourceDoc) -> bool:
-    """Whether the document's dominant name, not `named` (a name it writes near its top), is what the document is
-    about: its own address names the dominant one and neither the address nor the title names the other."""
-    return bool(dominant) and entity_key(dominant or "") != entity_key(named) and \
-        _addressed(dominant or "", source) and not _addressed(named, source) and \
+def _about_another(dominant: str | None, named: str, source: SourceDoc) -> bool:
+    """Whether a document whose dominant name is another than `named` may be about that other one: neither its own
+    address nor its title names `named`."""
+    return bool(dominant) and entity_key(dominant or "") != entity_key(named) and not _addressed(named, source) and \
         entity_key(named) not in entity_key(source.title or "")
 
 
@@ -815,8 +814,7 @@ class DeterministicExtractor:
             return named.pop()
         if len(want) == 1:
             (focus,) = want
-            if subject.dominant and entity_key(subject.dominant) != entity_key(focus) and \
-                    not _addressed(focus, source) and entity_key(focus) not in entity_key(source.title or ""):
+            if _about_another(subject.dominant, focus, source):
                 # a document about another product that names the asked one in passing ("similar to Zorbd's
                 # idle_timeout" in Quuxcat's reference): its unnamed figures are its own product's
                 return subject.dominant
@@ -837,7 +835,7 @@ class DeterministicExtractor:
             # a question about four products, a document that names one of them at its top (its title, its
             # opening, its own address): the document is about that one; of two it names, the one its own
             # address names ("...-config-requesttimeout.md" of Quux that opens "Default: 5000 in Frobnode")
-            if _owns_document(subject.dominant, present[0], source):
+            if _about_another(subject.dominant, present[0], source) and _addressed(subject.dominant or "", source):
                 # unless the document is another product's, its own address says so: "frob-HISTORY.md" that
                 # writes "Updated the bundled Quux" near its top keeps Frob's release headings Frob's
                 return subject.dominant

@@ -313,12 +313,13 @@ def _names_more(key: str) -> bool:
     return bool({w[:4] for w in _words(key)} - _QUANTITY_STEMS)
 
 
-def says_what_is_measured(metric: str, attribute: str, said: set[str]) -> bool:
+def says_what_is_measured(metric: str, attribute: str, said: str) -> bool:
     """Whether a figure can answer an attribute that names what its quantity is of ("connection pool size"): its
-    words (`said`, stems) say one of the attribute's own words, or its metric names nothing else than the kind of
-    quantity the attribute shares with it. A "max_message_size" whose quote says no pool answers nothing about one."""
+    words (`said`: its quote and condition) say one of the attribute's own words, or its metric names nothing else
+    than the kind of quantity the attribute shares with it. A "max_message_size" whose quote says no pool answers
+    nothing about one."""
     own = {w[:4] for w in _words(attribute)} - _QUANTITY_STEMS
-    if not own or own & said:
+    if not own or not _names_more(metric) or own & _stems(said):
         return True
     # the size of something else that shares only the kind of quantity ("max_message_size" for a pool's size);
     # "total_timeout" names nothing else, and stays an answer to "request timeout"

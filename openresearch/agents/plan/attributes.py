@@ -347,7 +347,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
             if item.lower() in _REFERRING:
                 continue  # "in which release was that setting introduced": one the question asked already
             # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
-            if item and re.fullmatch(_CHANGED, m.group("verb"), re.I):
+            if item and re.fullmatch(CHANGE_VERBS, m.group("verb"), re.I):
                 item = f"{item} {m.group('verb').lower()}"
             if item and item.lower() not in (f.lower() for f in found):
                 found.append(item)
@@ -693,7 +693,7 @@ _RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
 _KIND_OF_KEY = re.compile(r"\s+(?:check|checker|option|setting|flag|parameter|rule|warning|message|lint)s?$", re.I)
 # the verbs that say what a release did to a setting, as an attribute keeps them ("frob-limit added"; "set" and
 # "made" are no such word at the end of a name: "character set")
-_CHANGED = r"changed|raised|lowered|increased|decreased|introduced|added|removed|deprecated"
+CHANGE_VERBS = r"changed|raised|lowered|increased|decreased|introduced|added|removed|deprecated"
 # "which release of each project added Frob 3.14 support", "which quux release dropped Frob 3.8": the release that
 # added or dropped support for a platform's version ("Frob 3.14 support added")
 _RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b(?:\s+of\s+[\w\s-]{1,30}?)?\s+"
@@ -777,7 +777,7 @@ def metric_key(attribute: str) -> str:
     if event := PLATFORM_EVENT.fullmatch(attribute):  # "Frob 3.14 support added": a bound on Frob's version
         return platform_metric(event.group("p"))
     # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
-    attribute = re.sub(rf"(?<=\S)\s+(?:{_CHANGED})$", "", attribute, flags=re.I)
+    attribute = re.sub(rf"(?<=\S)\s+(?:{CHANGE_VERBS})$", "", attribute, flags=re.I)
     bare = re.sub(r"^(?:the\s+)?defaults?\s+(?:value\s+(?:of\s+)?)?", "", attribute, flags=re.I)
     if (key := key_gloss(attribute)) or (named_key(bare) and (key := bare)):
         # (an attribute that is a key itself, "requestTimeout", is that key's metric too)

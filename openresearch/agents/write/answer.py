@@ -45,7 +45,14 @@ from openresearch.agents.extract.releases import (
     release_asked,
     releases_asked_of,
 )
-from openresearch.agents.plan.attributes import PLATFORM_EVENT, key_gloss, metric_key, named_key, with_english
+from openresearch.agents.plan.attributes import (
+    CHANGE_VERBS,
+    PLATFORM_EVENT,
+    key_gloss,
+    metric_key,
+    named_key,
+    with_english,
+)
 from openresearch.agents.verify.claim_text import citations_in, quantities
 from openresearch.agents.write.writer_templates import Lang, claim, clip_quote, conflict_sentence, grounded, surface
 from openresearch.conflicts import EXACT_UNITS, core_name, count_word
@@ -272,7 +279,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue  # "Changed in version 3.10.9" under a "timeout" entry says no "total timeout" (the release
                 # of a key the question writes itself is said beside its value)
             if attribute and not (wanted and same_family(obs.metric, wanted)) and not says_what_is_measured(
-                    obs.metric, attribute, _said(" ".join([ev.quote, obs.condition or ""]))):
+                    obs.metric, attribute, f"{ev.quote} {obs.condition or ''}"):
                 continue  # "16086 bytes" (a size) says of no connection pool that it is its size
             if wanted is not None and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
@@ -351,7 +358,7 @@ def _fits_bound(obs: ObservationView, asked: str) -> bool:
 
 
 # an attribute that asks what a release did to a setting ("socket connect timeout default changed")
-_CHANGE_ASKED = re.compile(r"\b(?:changed|raised|lowered|increased|decreased|introduced|added)$")
+_CHANGE_ASKED = re.compile(rf"\b(?:{CHANGE_VERBS})$")
 
 
 def _event_release(obs: ObservationView) -> str | None:
