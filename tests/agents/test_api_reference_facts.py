@@ -141,3 +141,17 @@ def test_a_figure_a_release_brought_is_quoted_with_its_release_heading(tmp_path:
     at = next(k for k, t in enumerate(quotes) if "30 seconds" in t)
     assert any((o.condition or "").endswith("3.10.9 (2024-10-04)") for o in items[at].observations), items[at]
     assert quotes[at + 1] == "3.10.9 (2024-10-04)", quotes
+
+
+def test_a_list_item_that_opens_with_its_key_gives_that_keys_default_in_parentheses(tmp_path: Path) -> None:
+    path = tmp_path / "zorbq-limits.md"
+    path.write_text("You can control the pool with `zorbq.Limits`, which defines:\n\n"
+                    "- `max_idle_conns`, number of allowable idle connections, or `None` to always allow. "
+                    "(Defaults 20)\n"
+                    "- `max_conns`, maximum number of allowable connections, or `None` for no limits. (Default 100)\n",
+                    encoding="utf-8")
+    got = _read(path, "What are zorbq's default max_conns and max_idle_conns?")
+    assert {("zorbq", "max_idle_conns", "20", None, "default"), ("zorbq", "max_conns", "100", None, "default")} <= got
+    # (a sentence's own parenthesised default keeps the words before it: "Sets the maximum depth (default 250)")
+    assert [(o.metric, o.value) for o in observations("Sets the maximum depth (default 250)", [], set(), "Zorbq")] \
+        == [("max_depth", "250")]

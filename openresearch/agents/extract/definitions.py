@@ -27,6 +27,8 @@ _OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-
                            r"(?: [<\[]?[A-Za-z]+[>\]]?)?):\s")
 # a command's help line, its tag first and its default last: "-p, --port int   port to listen on (default 1313)"
 _OPTION_HELP = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:,? --?[A-Za-z][\w.-]*)*)\s[^\n]*\(default:?\s[^)\n]+\)\s*$")
+# a list item that opens with the key it describes, a comma after it: "max_conns, maximum number of connections"
+_KEY_FIRST = re.compile(r"(?P<term>[A-Za-z_][\w.-]*[A-Za-z0-9_]),\s")
 # a definition list's entry as ingest writes it: its term, " : ", its description
 _TERM_ENTRY = re.compile(r"(?P<term>[A-Za-z_][\w.-]*[A-Za-z0-9]) : (?=\S)")
 # what a figure's own words call it when they name no quantity: the term's value, with the kind of limit it is
@@ -103,6 +105,8 @@ def defined_term(text: str, start: int) -> str | None:
     para_end = text.find("\n\n", para_start)
     if m := _OPTION_HELP.match(text, para_start, para_end if para_end >= 0 else len(text)):
         return keyword(m.group("term"))
+    if (m := _KEY_FIRST.match(text, para_start)) and re.search(r"[_.]|[a-z][A-Z]", m.group("term")):
+        return m.group("term")  # "max_conns, maximum number of connections. (Default 100)": a list's entry
     own = text[para_start:para_end if para_end >= 0 else len(text)]
     if len(own) <= 80 and release_heading(own) is not None:
         return None  # a change log's release heading opens a release, inside no entry ("### poetry-core" above)

@@ -448,7 +448,7 @@ _PHRASE_LINK = re.compile(
     r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*[:=])\s+(?:an?\s+|up to\s+|about\s+|around\s+|"
     r"approximately\s+|"
     r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
-    r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)\s*[:=]?\s*$", re.I)
+    r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)s?\s*[:=]?\s*$", re.I)
 # words that end a noun phrase read backwards: verbs, conjunctions, pronouns and prepositions other than "of"
 _PHRASE_STOP = frozenset({
     "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can", "could", "may",
@@ -541,9 +541,12 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     by_default = re.search(r"\bby default\b", text[since:end], re.I) is not None
     if by_default and len(phrase) <= 1 and words and words[-1].lower() in _SELF_NOUNS:
         phrase = ["value"]
+    if not phrase and link.group("lead") and (not words or words[-1] in ".;:"):
+        phrase = ["value"]  # "... to always allow. (Defaults 20)": the value of what the passage defines
     if not phrase or phrase[-1].lower() == "of":
         return None
-    kind = (link.group("lead") or "").lower() or ("default" if defaults_to or by_default else "")  # "(default 250)"
+    kind = (link.group("lead") or "").lower().removesuffix("s") or (
+        "default" if defaults_to or by_default else "")  # "(default 250)"
     lead = phrase.pop(0).lower() if _PHRASE_LEAD.match(phrase[0]) else kind
     if not phrase and lead and not kind:
         phrase = ["value"]  # "the default is 4": the value of what the passage defines (definitions.py)
