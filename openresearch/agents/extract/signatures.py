@@ -23,34 +23,34 @@ _NUMBERED = re.compile(r"(?:(?<=[(,*\\])|(?<=\s))\s*(?P<key>[a-z_][a-z0-9_]*)\s*
 _PARAMETER = re.compile(r"(?:^|[(,*\\])\s*[a-z_][a-z0-9_]*\s*(?::[^=,()]+)?=")
 
 
-def _signature(piece: str) -> int:
-    """Where a signature's parameters start (its opening parenthesis), or -1: a unit that opens with a callable and
-    gives two or more parameters a default ("Frobber(*, limit=100, loop=None)")."""
+def _signature(piece: str) -> re.Match[str] | None:
+    """The opening of a signature (its callable, its parameters from `end() - 1`), or None: a unit that opens with a
+    callable and gives two or more parameters a default ("Frobber(*, limit=100, loop=None)")."""
     m = _OPENS.match(piece)
-    return m.end() - 1 if m is not None and len(_PARAMETER.findall(piece, m.end() - 1)) >= 2 else -1
+    return m if m is not None and len(_PARAMETER.findall(piece, m.end() - 1)) >= 2 else None
 
 
 def states_defaults(piece: str) -> bool:
     """Whether a unit is a signature that gives a parameter a number ("Frobber(*, limit=100, loop=None)"): a
     statement of defaults, however much it looks like code."""
-    return (at := _signature(piece)) >= 0 and _NUMBERED.search(piece, at) is not None
+    return (m := _signature(piece)) is not None and _NUMBERED.search(piece, m.end() - 1) is not None
 
 
 def defaulted_keys(piece: str) -> list[str]:
     """The metric keys of the parameters a signature gives a number ("Frobber(*, limit=100, ttl=10)" -> limit,
     ttl); [] for no signature."""
-    return [term_metric(p.group("key")) for p in _NUMBERED.finditer(piece, at)] if (at := _signature(piece)) >= 0 \
-        else []
+    m = _signature(piece)
+    return [term_metric(p.group("key")) for p in _NUMBERED.finditer(piece, m.end() - 1)] if m else []
 
 
 def signature_defaults(text: str, entity: str | None) -> list[ObservationIn] | None:
     """The numeric defaults a signature gives its parameters, each of `entity` with the condition "default, <the
     callable>": ".. class:: Frobber(*, limit=100, idle_timeout=15)" -> limit = 100 and idle_timeout = 15. None when
     `text` opens with no signature of two or more defaulted parameters, or without an entity."""
-    if (at := _signature(text)) < 0 or not entity:
+    if (m := _signature(text)) is None or not entity:
         return None
-    callable_name = _OPENS.match(text).group("callable").split(".")[-1]  # type: ignore[union-attr]
+    callable_name = m.group("callable").split(".")[-1]
     out = [ObservationIn(entity=entity, metric=term_metric(p.group("key")), value=p.group("value"), unit=None,
                          condition=f"default, {callable_name}")
-           for p in _NUMBERED.finditer(text, at)]
+           for p in _NUMBERED.finditer(text, m.end() - 1)]
     return out or None

@@ -261,8 +261,14 @@ def _for_subjects(text: str) -> list[tuple[int, str]]:
     ordinary English word and no setting's key."""
     return [(m.start("name"), m.group("name")) for m in _FOR_LEAD.finditer(text)
             if m.group("name").islower() and m.group("name") not in _FUNCTION_WORDS
-            and not _SETTING_KEY.fullmatch(m.group("name")) and not keyword_like(m.group("name"))
-            and (not ordinary_word(m.group("name")) or re.search(r"[\d.+]", m.group("name")))]
+            and _unknown_word(m.group("name"))]
+
+
+def _unknown_word(word: str) -> bool:
+    """A word that may name a product: no setting's key, and no ordinary English word unless it holds a digit, a
+    dot or a plus ("py3", "node.js")."""
+    return not _SETTING_KEY.fullmatch(word) and not keyword_like(word) and (
+        not ordinary_word(word) or bool(re.search(r"[\d.+]", word)))
 
 
 def _asked_subject(text: str) -> tuple[int, str] | None:
@@ -496,8 +502,7 @@ def _owners_not_parts(text: str, found: list[tuple[int, str]]) -> list[tuple[int
         if m is None or m.end() != pos:
             continue
         owner = m.group("owner")
-        if owner.lower() in NOT_ENTITIES or owner in STOP_WORDS or _SETTING_KEY.fullmatch(owner) or \
-                keyword_like(owner) or (ordinary_word(owner) and not re.search(r"[\d.+]", owner)):
+        if owner.lower() in NOT_ENTITIES or owner in STOP_WORDS or not _unknown_word(owner):
             continue
         owners.append((m.start("owner"), owner))
         parts.add(pos)
