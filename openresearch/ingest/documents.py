@@ -24,7 +24,7 @@ from openresearch.ingest.chart_data import without_scripts
 from openresearch.ingest.encoding import decode_bytes
 from openresearch.ingest.front_matter import record_tables, toml_fields, toml_record_tables
 from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
-from openresearch.ingest.metadata import dateline, parse_date
+from openresearch.ingest.metadata import announces_release, dateline, header_date, parse_date
 from openresearch.ingest.rst import rst_blocks
 from openresearch.ingest.safe_open import LocalFile, read_regular
 from openresearch.ingest.settings_lines import FENCE as _FENCE
@@ -87,6 +87,20 @@ _MD_INLINE = re.compile(r"(\*\*|__|`)")
 # a reStructuredText reference or role is its text: "`1.17.0`_ -- 2024-05-09" heads release 1.17.0, "`docs
 # <https://x.org>`_" says "docs", ":ref:`result-key-format`" says "result-key-format"
 _RST_REFERENCE = re.compile(r"(?::[\w:.-]+:)?`([^`\n<]+?)(?:\s*<[^>\n]*>)?`(?:__?(?!\w))?")
+
+
+def _reference_text(m: re.Match[str]) -> str:
+    """What a reference shows: its text; Sphinx's "!name" (no link) shows "name", "~pkg.Class.close()" its last part,
+    "close()"."""
+    text = m.group(1)
+    if text.startswith("!"):
+        return text[1:]
+    if text.startswith("~"):
+        return text[1:].rsplit(".", 1)[-1] if "(" not in text else text[1:text.index("(")].rsplit(".", 1)[-1] + \
+            text[text.index("("):]
+    return text
+
+
 _SELF_CLOSING = re.compile(r"<[A-Za-z][\w.-]*(?:\s[^<>]*)?/>")
 _INLINE_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)(\s[^<>]*)?>([^<>]*)</\1\s*>")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -150,10 +164,43 @@ MAX_FILE_BYTES = 512_000_000
 _KINDS = {"web", "academic", "internal", "docs", "blog", "news", "paper", "pdf", "local"}
 
 
+_FIELD_RULE = re.compile(r"^---[ \t]*$", re.M)
+_FIELD = re.compile(r"\A\s*(_?[A-Za-z][\w-]{0,30}):[ \t]*(.*)\Z", re.S)
+_BODY_FIELDS = ("body", "content", "text", "main")
+
+
+def _field_blocks(text: str) -> tuple[dict[str, str], str] | None:
+    """A page written as fields between "---" lines (a flat-file CMS's contents file: "title: Frob 3.0 released",
+    "---", "pub_date: 2021-10-13", "---", "body:", then its text): the one-line fields, and the body field's text
+    (else the longest multi-line field's); None unless every block is a field and one holds several lines."""
+    if not _FIELD.match(text.split("\n", 1)[0]):
+        return None
+    blocks = _FIELD_RULE.split(text)
+    if len(blocks) < 2:
+        return None
+    fields: dict[str, str] = {}
+    long: dict[str, str] = {}
+    for block in blocks:
+        m = _FIELD.match(block)
+        if m is None:
+            return None
+        key, value = m.group(1).lower(), m.group(2)
+        if "\n" in value.strip():
+            long[key] = re.sub(r"^----", "---", value, flags=re.M)  # (a "---" line of the text is written "----")
+        else:
+            fields[key] = value.strip()
+    if not long:
+        return None
+    body = next((long[k] for k in _BODY_FIELDS if k in long), max(long.values(), key=len))
+    return fields, body
+
+
 def split_header(text: str) -> tuple[dict[str, str], str]:
     """Header fields (lower-case keys) and the body after the header."""
     if toml := _FRONT_TOML.match(text):
         return toml_fields(toml.group(1)), text[toml.end():]
+    if blocks := _field_blocks(text):
+        return blocks
     m = _FRONT.match(text)
     if m:
         fields = {}
@@ -413,7 +460,7 @@ def normalise_plain(body: str) -> str:
                 current = []
             continue
         clean = _MD_MARK.sub("", _unescaped(line) if "\\" in line else line)
-        clean = _MD_INLINE.sub("", _RST_REFERENCE.sub(r"\1", clean) if "`" in clean else clean)
+        clean = _MD_INLINE.sub("", _RST_REFERENCE.sub(_reference_text, clean) if "`" in clean else clean)
         # emphasis is no part of the words: "_Quux_ is the uncompromising formatter" opens with the name Quux
         clean = _WORD_EMPHASIS.sub(r"\2", clean) if "_" in clean or "*" in clean else clean
         # an inline element's tags are no text: '<small class="added-in">added in 0.1.7</small>' says "added in
@@ -572,7 +619,12 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
         elif named:
             warnings.append(f"{label}: header url {named[:100]!r} is not a usable URL; ignored")
         title = fields.get("title") or heading
-        published = parse_date(fields.get("published") or fields.get("date"))
+        dated = header_date(fields)
+        published = parse_date(dated[1]) if dated else None
+        if title and dated and announces_release(title):
+            # "Frob 3.0 released" dated 2021-10-13: the announcement's date is the release's, a fact its text keeps
+            # (the title over the header's own date line, as written)
+            body = f"{title}\n\n{dated[0]}: {dated[1]}\n\n{body.lstrip()}"
         doc_kind = _kind(fields.get("kind"), default_kind)
         text = normalise_plain(body)
         published = published or dateline(body)
@@ -634,6 +686,9 @@ def _kind_by_content(path: Path, data: bytes, mode: int) -> str:
             return "man"
         if looks_like_prose(data):
             return "text"
+        fields = _field_blocks(data[:65536].decode("utf-8", "replace"))
+        if fields and looks_like_prose(fields[1].encode("utf-8")):
+            return "text"  # a flat-file CMS's contents file: its fields, then a body of prose
     raise NotADocument(f"{path}: neither prose text nor a page by its content; not read")
 
 

@@ -73,6 +73,29 @@ _DATELINE = re.compile(r"^[\W_]*(?:generated|date|published|updated|last[ -]upda
                        r"as of|发布(?:日期|时间)?|日期|更新(?:日期|时间)?)(?:\s+(?:on|at))?[\W_]*?[:：][\W_]*"
                        r"(.{6,60}?)[\W_]*$", re.I)
 DATELINE_LINES = 12
+# the words a title announces a release with: "Frob 3.0 released", "Frob 3.0 is out", "Announcing Frob 3.0"
+ANNOUNCED = r"(?:is\s+|has\s+been\s+|was\s+)?(?:released|out|available|here)(?:\s+now)?!?"
+ANNOUNCING = r"(?:announcing|introducing)"
+_ANNOUNCEMENT = re.compile(rf"^\W*(?:{ANNOUNCING}\s+(?:the\s+)?\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*|"
+                           rf"\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*\s+{ANNOUNCED})\W*$", re.I)
+# the fields a header dates its page with, most specific first
+HEADER_DATE_KEYS = ("published", "pub_date", "pubdate", "publish_date", "published_at", "publication_date", "date",
+                    "created")
+
+
+def announces_release(title: str) -> bool:
+    """Whether a page's title announces a release of a named version ("Frob 3.0 released", "Announcing Frob
+    3.0"): the page's date is then that release's date."""
+    return bool(_ANNOUNCEMENT.match(title.strip()))
+
+
+def header_date(fields: dict[str, str]) -> tuple[str, str] | None:
+    """The field a document's header dates it with, and its value as written ("pub_date", "2021-10-13"), when the
+    value reads as a date."""
+    for key in HEADER_DATE_KEYS:
+        if (value := fields.get(key)) and parse_date(value) is not None:
+            return key, value
+    return None
 
 
 def dateline(text: str) -> date | None:

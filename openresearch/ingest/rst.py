@@ -88,7 +88,10 @@ def rst_blocks(lines: list[str]) -> list[str]:
                 continue
             if name in _NOTES and arg:
                 version, _, rest = arg.partition(" ")
-                out.append(d.group("indent") + _NOTES[name].format(version) + (f" {rest}" if rest else ""))
+                note = _NOTES[name].format(version)
+                if rest or any(ln.strip() for ln in lines[i + 1:end]):
+                    note = note[:-1] + ":"  # "Changed in version 3.3: added the frob parameter.", as Sphinx shows it
+                out.append(d.group("indent") + note + (f" {rest}" if rest else ""))
             elif name in _OBJECTS and arg:
                 # (an index target over a heading that names it already, ".. setting:: x" over "``x``", adds none)
                 after = next((ln.strip().strip("`") for ln in lines[i + 1:i + 4] if ln.strip()), "")

@@ -1151,8 +1151,10 @@ _DEFAULTS_INTRO = re.compile(r"\bdefaults?\b(?!\s+(?:to|is|are|was)\b)", re.I)
 
 
 def _release_date(ob: ObservationIn) -> bool:
-    """A date a line gives as a release's: "Release date: 2025-10-05", "Date: 2025-10-05", "Released: ..."."""
-    return ob.unit == "date" and bool(re.fullmatch(r"(?:releas\w*_)?date|releas\w*", ob.metric))
+    """A date a line gives as a release's: "Release date: 2025-10-05", "Date: 2025-10-05", "Released: ...", or an
+    announcement's own ("pub_date: 2021-10-13" under "Frob 3.0 released")."""
+    return ob.unit == "date" and bool(re.fullmatch(r"(?:releas\w*_|pub\w*_)?date|releas\w*|published|pub\w*date",
+                                                   ob.metric))
 
 
 def storable(ob: ObservationIn) -> bool:

@@ -459,7 +459,7 @@ _PHRASE_STOP = frozenset({
     "up", "down", "over", "under", "about", "after", "before", "between", "through", "during", "per", "via", "not",
     "no", "each", "every", "all", "any", "some"})
 _ARTICLES = frozenset({"a", "an", "the"})
-_DEFAULT_IS = re.compile(r"\bthe default (?:is|was)\s+(?:an?\s+)?$", re.I)
+_DEFAULT_IS = re.compile(r"\b(?:the default (?:is|was)\s+(?:an?\s+)?|default\s*[:=]\s*|defaults\s+to\s+)$", re.I)
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)
 _SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)
@@ -1119,7 +1119,9 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             # "write_buffer_size default changed from 4MB to 64MB", "options.delayed_write_rate to 2MB/s"
             measured.append((v, named[0], "" if v.kind == "year" else v.unit, None))
             if _DEFAULT_IS.search(text, max(0, v.start - 40), v.start):
-                defaults[v.start] = "default"  # "... the zorb_ttl argument, ..., and the default is 10 minutes"
+                # "... the zorb_ttl argument, ..., and the default is 10 minutes", ":type zorb_ttl: float, default: 1
+                # hour"
+                defaults[v.start] = "default"
         elif rel:
             measured.append((v, rel.metric, v.unit, rel))
         elif v.kind == "ratio" and re.match(rf"\s*(?:{_UP}|{_DOWN})\b", text[v.end:], re.I):

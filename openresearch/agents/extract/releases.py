@@ -4,8 +4,9 @@ Change logs and NEWS files head each release's entries with its version and, usu
 "0.28.2", "[1.3.8] - 2024-03-01", "4.7.0 (4/8/2016)", "Version 10.44 07-June-2024", "Changes in version 2.1
 (released 2020-03-01)", "widget 3.2.0, 2021-05-06", "* Noteworthy changes in release 3.8.4 (2024-03-18) [stable]",
 "= Acme 3.6.0 branch released 2024-03-28", "Changes with widget 1.31.3 15 Jul 2026", "## Release v1.19.0 -
-2025/07/30", "## 3.5.0 / 2017-06-18", "1.17.0 -- 2024-05-09", "0.9.1 (28th November, 2024)", the date first,
-"2026/08/21 : 3.5-dev5", and a release's quoted title after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"".
+2025/07/30", "## 3.5.0 / 2017-06-18", "1.17.0 -- 2024-05-09", "0.9.1 (28th November, 2024)", an announcement's title
+("Frob 3.0 released", "Announcing Frob 3.0"), the date first, "2026/08/21 : 3.5-dev5", and a release's quoted title
+after it, "2026-05-08 - Zorbd 1.4.2 - "The one with the fix"".
 A dated heading is a fact of its own: the release's date (metric release_date, the version as written its
 condition), of the product the heading names or else of the document's own subject. The heading's shape decides; no
 product or vendor is named here.
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from openresearch.agents.plan.attributes import keyword_like
 from openresearch.identity import entity_key
 from openresearch.ingest.documents import keyword_shape
+from openresearch.ingest.metadata import ANNOUNCED, ANNOUNCING
 from openresearch.models import ObservationIn
 from openresearch.numbers import calendar_value, known_unit
 
@@ -35,9 +37,9 @@ DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \
 _VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)\]?"
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
-                             r"(?:in|for|with) |release notes for )?"
+                             r"(?:in|for|with) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
                              r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
-                             r"(?:version |release )?" + _VERSION + r"(?: branch)?"
+                             r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?))?"
                              r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
                              r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
@@ -45,7 +47,7 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
 _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes", "changelog", "news", "new",
                         "notes", "in", "for", "with", "the", "of", "stable", "latest", "branch", "tag", "what's",
-                        "whats", "noteworthy", "notable", "major", "minor", "patch"})
+                        "whats", "noteworthy", "notable", "major", "minor", "patch", "announcing", "introducing"})
 
 
 # a reference entry's note of the version that brought or changed it ("added in 0.1.7", "Deprecated since 2.3",
@@ -75,14 +77,30 @@ def version_note(text: str, term: str | None, entity: str | None) -> list[Observ
     """A reference entry's version note as a fact of the entry's setting: "added in 0.1.7" under the heading
     "ZORB_HTTP_TIMEOUT" of a page about zorbtool -> zorbtool, zorb_http_timeout = 0.1.7 (version), condition
     "added in". None when `text` is no such note or the entry's term or subject is unknown."""
+    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
+
+    if entity and (said := _NOTE_BODY.match(text.strip())):
+        # "Changed in version 3.3: added frob_limit parameter to the constructor.": the key it names came then
+        keys = list(dict.fromkeys(k for k in re.findall(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", said.group("body"))
+                                  if keyword_like(k)))
+        if len(keys) == 1:
+            verb = next((v for v, p in _NOTE_EVENTS if re.match(p, said.group("body"), re.I)), "changed in")
+            return [ObservationIn(entity=entity, metric=term_metric(keys[0]), value=said.group("version"),
+                                  unit="version", condition=verb)]
     m = VERSION_NOTE.match(text.strip())
     if m is None or not term or not entity:
         return None
-    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
 
     version = re.search(r"v?\d+(?:\.\d+)+[\w.+-]*", text).group(0).rstrip(".")  # type: ignore[union-attr]
     verb = " ".join(text.strip().split()[:2]).lower()
     return [ObservationIn(entity=entity, metric=term_metric(term), value=version, unit="version", condition=verb)]
+
+
+# a version note that says what changed: "Changed in version 3.3: added frob_limit parameter to the constructor."
+_NOTE_BODY = re.compile(rf"^{NOTE_VERBS}\b(?:\s+version)?\s+(?P<version>v?\d+(?:\.\d+)+[\w+-]*):\s+(?P<body>\S.*)$",
+                        re.I | re.S)
+_NOTE_EVENTS = (("added in", r"(?:added|adds?|new|introduc\w*)\b"), ("removed in", r"(?:removed|dropped)\b"),
+                ("deprecated in", r"deprecated\b"))
 
 
 # a change-log entry that brings a setting: "Add client_idle_timeout setting.", "change the new

@@ -133,7 +133,9 @@ class Analyzer:
             found = kept if kept else found
         if language == "en" and _ASKS_SETTINGS.search(text):
             # "the default values of requestTimeout, poolSize and retry_limit": keys of settings, not products
-            found = [f for f in found if not _SETTING_KEY.fullmatch(f[1])]
+            # (one that owns what is asked is a package: "zorbq_pool's FrobPool")
+            found = [f for f in found
+                     if not _SETTING_KEY.fullmatch(f[1]) or re.match(r"['’]s\b", text[f[0] + len(f[1]):])]
         if language == "en" and len(found) >= 2:
             # "what minimum Frobnode and Zorb versions does Quux 5.0 require?": what Quux needs, not compared with it;
             # (a name an aside places the figures in, "(both in Frobnode and in proxy mode)", is a condition)
@@ -144,6 +146,8 @@ class Analyzer:
             required += [(m.start(1), m.end(1)) for m in _PLACED_IN.finditer(text)]
             # "We run Quux with Zorb (and are evaluating Frob) as the broker": what it runs with, and an aside
             required += [m.span("x") for m in _USED_AS.finditer(text)]
+            # "the frob_limit parameter used for Zorb integration": what it serves, no product compared
+            required += [m.span("x") for m in _USED_FOR.finditer(text)]
             required += [m.span() for m in re.finditer(r"\([^()]*\)", text)]
             kept = [f for f in found if not any(s <= f[0] < e for s, e in required)]
             found = kept if kept else found
@@ -405,6 +409,8 @@ _PLATFORM = re.compile(rf"\b(?:add(?:s|ed|ing)?|drop(?:s|ped|ping)?|remov(?:e|es
                        rf"(?P<y>{_PLATFORM_VERSION})[-\s](?:support|compatibility|compatible|capable|ready)\b", re.I)
 _USED_AS = re.compile(r"\bwith\s+(?P<x>[\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s*(?:\([^()]*\)\s*)?"
                       r"as\s+(?:the|a|an|its|our|their)\s+\w+", re.I)
+_USED_FOR = re.compile(r"\b(?:used|needed|meant|useful|required)\s+(?:for|with|by|in)\s+(?:the\s+)?"
+                       r"(?P<x>[\w.+#/-]+)", re.I)
 _PLACED_IN = re.compile(r"\([^()]*?\b(?:in|on|under|with)\s+([^()\s,]+)[^()]*\)", re.I)
 # a question for settings by their keys, and a key's shape: lower camel case of words ("requestTimeout", not "macOS",
 # "jQuery" or "iPhone", whose first part is no word) or snake case ("max_client_conn")
@@ -486,8 +492,9 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
     return out if len(out) >= 2 else []
 
 
-_PART_OF = re.compile(r"\b(?:a|an|the|each|every|my|our|your|one|this|that)\s+(?P<owner>[a-z][\w.+-]*[a-z0-9])\s+$",
-                      re.I)
+_PART_OF = re.compile(r"\b(?:a|an|the|each|every|my|our|your|one|this|that)\s+(?P<owner>[a-z][\w.+-]*[a-z0-9])\s+$|"
+                      # "For zorbq_pool's FrobPool, ...": a package's class (a lower-case name owns it)
+                      r"(?<![\w.+-])(?P<package>[a-z][\w.+-]*[a-z0-9])['’]s\s+$")
 _ENDS_PHRASE = re.compile(r"\s*(?:[,;.?!)]|(?:and|or|with|for|in|on|to|but)\b|$)")
 
 
@@ -501,10 +508,12 @@ def _owners_not_parts(text: str, found: list[tuple[int, str]]) -> list[tuple[int
         m = _PART_OF.search(text, 0, pos) if name[:1].isupper() else None
         if m is None or m.end() != pos:
             continue
-        owner = m.group("owner")
-        if owner.lower() in NOT_ENTITIES or owner in STOP_WORDS or not _unknown_word(owner):
-            continue
-        owners.append((m.start("owner"), owner))
+        group = "owner" if m.group("owner") else "package"
+        owner = m.group(group)
+        if owner.lower() in NOT_ENTITIES or owner in STOP_WORDS or owner in _FUNCTION_WORDS or not (
+                _unknown_word(owner) or (group == "package" and _SETTING_KEY.fullmatch(owner))):
+            continue  # (a package's name may be written as a key is: "zorbq_pool")
+        owners.append((m.start(group), owner))
         parts.add(pos)
     if not owners:
         return found

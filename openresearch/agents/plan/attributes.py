@@ -118,6 +118,10 @@ _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
                           r"(?:the\s+)?\u2400[\s\u2400,]*(?:(?:and|or)\s+\u2400\s*)?[?.]?\s*$", re.I)
+# ... and in a later sentence: "I'm choosing between A and B. ... What is the default X in A and in B?"
+_LATER_ASKED_OF = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
+                             r"(?:the\s+)?([^.?!]+?)\s+(?:of|for|in)\s+(?:the\s+)?\u2400(?:\s*,?\s*(?:and|or)?\s*"
+                             r"(?:(?:of|for|in)\s+)?(?:the\s+)?\u2400)*\s*[?.]", re.I)
 # "What are X's default A and B for C?": the attributes the question asks of its owner, and what they are of
 # An asking sentence after others, or after an adverbial ("I'm choosing between A and B. Out of the box, what is each
 # one's default X, its Y and Z?"), asks the same; "each one's" and "their" own what is asked as the name does
@@ -125,7 +129,9 @@ _OWNED_AT = (r"(?:^|(?<=[.?!,;:]\s))\s*(?:what|which)\s+(?:is|are|was|were)\s+"
              r"(?:\u2400\s*['’]s|(?:each|every)\s+[\w-]+['’]s|their)\s+([^?]+?)"
              r"(?:\s+(?:for|of|in|on|under|with|when|across)\s+[^?{}]+)?\s*(?:[?.](?=\s|$)|$)")
 _EN_OWNED = re.compile(_OWNED_AT.format(""), re.I)
-_FOR_OWNER = re.compile(r"\bfor\s+\u2400\s*,\s*(what|which)\s+(is|are|was|were)\s+the\s+", re.I)
+_FOR_OWNER = re.compile(r"\bfor\s+(?:(?:\u2400\s*|[\w.+-]+)['’]s\s+)?(?:\u2400|(?<=s\s)(?-i:[A-Z])[\w.+-]*)\s*,\s*"
+                        r"(what|which)\s+(is|are|was|were)\s+the\s+",
+                        re.I)  # (and "For zorbq's Frob, what are ...": Frob's, of zorbq)
 # "..., its default timeout for hooks, and the threshold ...": a "for" inside the list qualifies one item
 _EN_OWNED_LIST = re.compile(_OWNED_AT.format(","), re.I)
 
@@ -264,7 +270,9 @@ def _clean_item(item: str) -> str:
 _VERSIONS = re.compile(r"v?\d+(?:\.(?:\d+|x))*(?:\s*(?:to|-|–|through)\s*v?\d+(?:\.(?:\d+|x))*)?", re.I)
 # a question for the dates releases came out on: "When were the A releases published?", "When did B ship 2.0?"
 # (at the start of any of its sentences: "I need dates. And on the Zorb side, when was 1.0 released?")
-_EN_RELEASE_DATES = re.compile(r"(?:^|[.?!]\s+)(?:(?:and|also|so|but)\b,?\s*)?(?:[^,.?!]{1,60},\s*)?"
+# (or after a clause of its own: "Which release added frob_limit, and when was that release published?")
+_EN_RELEASE_DATES = re.compile(r"(?:^|[.?!]\s+|,\s+and\s+(?=when\b))(?:(?:and|also|so|but)\b,?\s*)?"
+                               r"(?:[^,.?!]{1,60},\s*)?"
                                r"(?:when|(?:on |in )?(?:what|which) (?:date|day|month|year)s?)\b[^?]{0,200}?\b"
                                r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out)\b"
                                r"|\b(?:release|publication|ship) dates? (?:of|for)\b", re.I)
@@ -285,12 +293,14 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
     # an entity ("nlohmann/json (JSON for Modern C++)"), goes
     text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
+    text = re.sub(r"(?<=\w)\(\)", "", text)  # "getconn()" is a call's name: its parentheses hold no aside
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "\u066c", text)  # "1,000-page" is one word, not two items
     enumerated = [] if language == "zh" else _enumerated(text.replace("\u2400", " "))
     if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
         text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
     else:
-        text = re.sub(r"\u2400\s*\((?![^()]*[,，])[^()]*\)", " \u2400 ", text)
+        # (and after what a named owner's class: "zorbq's FrobPool (v3)")
+        text = re.sub(r"\u2400(\s*['’]s\s+[A-Z][\w.+-]*)?\s*\((?![^()]*[,，])[^()]*\)", " \u2400\\1 ", text)
         # (a gloss of several alternatives, "(a/b/c)", lists examples: no name of the thing)
         text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)(?![^()]*/[^()]*/)"
                       r"([\w/-]+(?: [\w/-]+)?)\)",
@@ -310,8 +320,14 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     listed_to = -1  # where the last list read ends
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
         found += _phrase_items(asked_of.group(1))
+    if not asked_of and not enumerated and language != "zh":
+        found += [i for m in _LATER_ASKED_OF.finditer(masked) for i in _phrase_items(m.group(1)) if i not in found]
     settings = _settings_items(text, owned) if owned and not enumerated else []
     if settings:  # "What are X's default settings for A (a1, a2), B and C?": a1, a2, B and C are asked
+        # (and what a later sentence asks of a release: "Which Zorbq release added frob_limit, and when ...?")
+        settings += [i for i in _release_items(text) if i.lower() not in (f.lower() for f in settings)]
+        if asks_release_dates(text, language) and not any(canonical_metric(f) == "released" for f in settings):
+            settings.append("release date")
         return [f.replace("\u066c", ",").replace("\u2024", ".") for f in settings][:MAX_SETTINGS]
     if owned and not enumerated:  # "What are X's A and B for C?": A and B are asked, C says of which
         found += _phrase_items(re.sub(r"\s*\([^()]*\)", "", owned.group(1)))
@@ -335,22 +351,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                         item.lower() not in (f.lower() for f in found):
                     found.append(item)
     if language != "zh":
-        # "Which Zorbq release changed the default max retries to 20?": the setting it changed is asked (the answer
-        # gives the release that changed it, _ASKS_VERSION)
-        for m in _RELEASE_PLATFORM.finditer(text):
-            verb = "dropped" if m.group("verb").lower() in ("dropped", "removed") else "added"
-            item = f"{m.group('p')} {m.group('v')} support {verb}".replace("\u2024", ".")
-            if item.lower() not in (f.lower() for f in found):
-                found.append(item)
-        for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text)]:
-            item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
-            if item.lower() in _REFERRING:
-                continue  # "in which release was that setting introduced": one the question asked already
-            # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
-            if item and re.fullmatch(CHANGE_VERBS, m.group("verb"), re.I):
-                item = f"{item} {m.group('verb').lower()}"
-            if item and item.lower() not in (f.lower() for f in found):
-                found.append(item)
+        found += [item for item in _release_items(text) if item.lower() not in (f.lower() for f in found)]
     if language != "zh":
         # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
         # phrase a clause asks about, before its own subject
@@ -378,6 +379,34 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     found = [f.replace("\u066c", ",") for f in found]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][
         :MAX_ATTRIBUTES]
+
+
+def _release_items(text: str) -> list[str]:
+    """What a question asks a release did: "Which Zorbq release changed the default max retries to 20?" asks the
+    setting it changed ("default max retries changed"; the answer gives the release, _ASKS_VERSION), "which release
+    dropped Frob 3.8" the platform's version ("Frob 3.8 support dropped"), "which release added the frob_limit
+    constructor parameter" the key itself ("frob_limit added")."""
+    out: list[str] = []
+    for m in _RELEASE_PLATFORM.finditer(text):
+        verb = "dropped" if m.group("verb").lower() in ("dropped", "removed") else "added"
+        out.append(f"{m.group('p')} {m.group('v')} support {verb}".replace("\u2024", "."))
+    for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text)]:
+        item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
+        if item.lower() in _REFERRING:
+            continue  # "in which release was that setting introduced": one the question asked already
+        if len(keys := [w for w in item.split() if keyword_like(w)]) == 1:
+            item = keys[0]  # "the frob_limit constructor parameter" is the key's
+        elif re.match(r"(?:its|their)\s", m.group("x"), re.I) and out:
+            # "which release added frob_limit, and in which did its default change": the key's default, asked before
+            item = _CHANGED_KEY.sub("", out[-1]) + f" {item}"
+        # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
+        verb = m.group("verb").lower()
+        verb = _DID_VERBS.get(" ".join(verb.split()), "added") if m.re is _RELEASE_DID else verb
+        if item and re.fullmatch(CHANGE_VERBS, verb, re.I):
+            item = f"{item} {verb}"
+        if item and item.lower() not in (o.lower() for o in out):
+            out.append(item)
+    return out
 
 
 def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
@@ -510,7 +539,7 @@ _AUX = r"(?:is|are|was|were|does|do|did|will|would|can|could|may|might|should|mu
 # a clause asking how long or how many, with its own subject and verb: "how many server connections can one pool
 # hold", "how long may a server connection live before ...", "how long does each wait for a connection ..."
 # (or a clause of a list, without its auxiliary: "the heartbeat, how long a worker waits for results, and ...")
-_HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[\w/-]+\s+){{0,4}}?)"
+_HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[\w/-]+\s+){{0,5}}?)"
                          rf"(?:(?P<aux>{_AUX})\s+|(?<=long )(?=(?:a|an|the|each|every|its|their)\s))"
                          r"(?P<rest>(?:(?!\band\s+(?:how|what|which|when)\b)[^,;?:])+)", re.I)
 # what names no subject of its own: the compared things themselves ("each", "it", "they", a masked name)
@@ -563,7 +592,8 @@ def _how_clauses(text: str) -> list[str]:
         if m.group("q").lower() in ("many", "much"):
             thing = _clean_item(m.group("n"))
             if thing:
-                out.append(f"{thing} per {' '.join(subject)}" if subject else thing)
+                # (a count already per something, "rows per round trip", is asked as it is)
+                out.append(f"{thing} per {' '.join(subject)}" if subject and " per " not in f" {thing} " else thing)
             continue
         verb = verb.lower()
         if not aux and re.search(r"[^s]s$", verb):
@@ -681,7 +711,7 @@ def attribute_head(attribute: str) -> str:
 
 _RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?P<verb>changed|"
                               r"raised|lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
-                              r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of)\b|\s*[,?.;])",
+                              r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of|used|needed|required|called|named)\b|\s*[,?.;])",
                               re.I)
 # ... and as a passive: "In which Zorbq release, and on what date, was the frob-limit check added", "in which release
 # was the default max-size changed to its current value"
@@ -689,11 +719,18 @@ _RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
                               r"(?:was|were|is)\s+"
                               r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>changed|raised|"
                               r"lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\b", re.I)
+# ... and with "did": "in which Zorbq release did the frob_limit setting appear", "which version did the default change
+# in" (what arrives is added)
+_RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"
+                          r"(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>appear|arrive|land|ship|change|"
+                          r"get\s+added|get\s+removed|become\s+available|show\s+up)\b", re.I)
+_DID_VERBS = {"change": "changed", "get removed": "removed"}
 # what kind of thing an item names after its key ("the frob-limit check"): the key is asked
 _KIND_OF_KEY = re.compile(r"\s+(?:check|checker|option|setting|flag|parameter|rule|warning|message|lint)s?$", re.I)
 # the verbs that say what a release did to a setting, as an attribute keeps them ("frob-limit added"; "set" and
 # "made" are no such word at the end of a name: "character set")
 CHANGE_VERBS = r"changed|raised|lowered|increased|decreased|introduced|added|removed|deprecated"
+_CHANGED_KEY = re.compile(rf"\s+(?:{CHANGE_VERBS})$", re.I)
 # "which release of each project added Frob 3.14 support", "which quux release dropped Frob 3.8": the release that
 # added or dropped support for a platform's version ("Frob 3.14 support added")
 _RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b(?:\s+of\s+[\w\s-]{1,30}?)?\s+"

@@ -1,0 +1,129 @@
+"""Pages and notes in shapes of their own, whatever the product: a flat-file CMS's contents file (fields between "---"
+lines) whose title announces a release dates that release; a Sphinx version note that says what it brought ("Changed
+in version 3.3: added frob_limit parameter") dates the key it names; a field list's ":type x: float, default: 1 hour"
+is x's default; and questions that own a class by its package ("For zorbq_pool's FrobPool, ..."), ask a later
+sentence's attribute of the compared names ("What is the default cursor.arraysize in zorbq and in Blarg?"), or ask when
+a setting appeared ("in which zorbq release did the itersize setting appear"). The names are made up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openresearch.agents.extract.document import read_document
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.extract.observations import observations
+from openresearch.agents.extract.releases import release_heading, version_note
+from openresearch.agents.plan.analysis import analyse
+from openresearch.identity import AliasResolver
+from openresearch.ingest.documents import split_header
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
+
+_ANNOUNCEMENT = """title: Zorbq 3.0 released
+---
+pub_date: 2021-10-13
+---
+author: A. Writer
+---
+_discoverable: yes
+---
+tags:
+
+news
+release
+---
+body:
+
+Hello,
+
+I am excited to announce the first stable release of Zorbq 3!
+
+.. CUT-HERE
+
+Zorbq 3 is a complete rewrite based on the experience accumulated with the development and maintenance of the
+older releases. It targets all the current versions of Frob (3.6 to 3.10) and allows the use of modern development
+techniques, such as asynchronous and statically typed code. A list of the new features is available in the
+documentation, and the people who helped are thanked at the end of this post.
+
+This was a long journey: I would like to thank the people who have helped to make this project what it is
+with their ideas and their code, and the many who have tested, helped, discussed and cheered for us. Thank
+you also to the companies that sponsored the work, and to everyone who reported a bug while it was in beta.
+----
+A line of dashes in the text is written with four.
+"""
+
+
+def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
+    return {(o.entity, o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
+
+
+def test_a_field_page_is_read_as_its_fields_and_its_body() -> None:
+    fields, body = split_header(_ANNOUNCEMENT)
+    assert fields["title"] == "Zorbq 3.0 released" and fields["pub_date"] == "2021-10-13"
+    assert body.lstrip().startswith("Hello,") and "---\nA line of dashes" in body and "tags" not in body
+    # a page whose blocks are not all fields is no field page ("Summary: x" over a rule, then prose)
+    assert split_header("Summary: x\n---\nsome prose\nmore prose\n") == ({}, "Summary: x\n---\nsome prose\nmore prose\n")
+
+
+def test_an_announcement_dates_the_release_its_title_names_and_another_page_keeps_its_date_apart(
+        tmp_path: Path) -> None:
+    page = tmp_path / "zorbq-30-released_contents.lr"
+    page.write_text(_ANNOUNCEMENT, encoding="utf-8")
+    src = parse_local_file(page)
+    assert src.title == "Zorbq 3.0 released" and str(src.published_at) == "2021-10-13"
+    assert src.text.startswith("Zorbq 3.0 released\n\npub_date: 2021-10-13\n\nHello,")
+    got = _read(page, "When was Zorbq 3.0 released?")
+    assert ("Zorbq", "release_date", "2021-10-13", "date", "3.0") in got, got
+    # a page that announces nothing has its date as the page's, never as a fact in its text
+    other = tmp_path / "pool-design_contents.lr"
+    other.write_text(_ANNOUNCEMENT.replace("Zorbq 3.0 released", "Designing a pool for Zorbq"), encoding="utf-8")
+    src = parse_local_file(other)
+    assert str(src.published_at) == "2021-10-13" and "pub_date" not in src.text and src.text.startswith("Hello,")
+    assert not any(o[1] in ("pub_date", "release_date") for o in _read(other, "When was Zorbq 3.0 released?"))
+    assert release_heading("Announcing Frob 2.0") is not None and release_heading("Frob 3.1 is out!") is not None
+
+
+def test_a_version_note_that_says_what_it_brought_dates_the_key_it_names(tmp_path: Path) -> None:
+    note = version_note("Changed in version 3.3: added frob_limit parameter to the constructor.", None, "zorbq_pool")
+    assert [(o.metric, o.value, o.unit, o.condition) for o in note or []] == [
+        ("frob_limit", "3.3", "version", "added in")]
+    # (a note naming two keys, or none, says nothing of one)
+    assert version_note("Changed in version 3.2: the class is generic.", None, "zorbq_pool") is None
+    page = tmp_path / "pool.rst"
+    page.write_text("``zorbq_pool`` -- Connection pools\n==================================\n\n"
+                    ".. module:: zorbq_pool\n\nThe FrobPool class\n------------------\n\n.. autoclass:: FrobPool\n\n"
+                    "   :param min_idle: The minimum number of idle connections. See `!max_idle` and\n"
+                    "                    `~zorbq.Connection.close()`.\n"
+                    "   :type min_idle: `!float`, default: 1 hour\n\n"
+                    "   .. versionchanged:: 3.3\n        added `!frob_limit` parameter to the constructor.\n",
+                    encoding="utf-8")
+    text = parse_local_file(page).text
+    assert "See max_idle and close()." in text and "!" not in text
+    assert "Changed in version 3.3: added frob_limit parameter to the constructor." in text
+    got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle? Which zorbq_pool release added the "
+                      "frob_limit parameter?")
+    assert any(o[1:] == ("frob_limit", "3.3", "version", "added in") for o in got), got
+    assert any(o[1:] == ("min_idle", "1", "hour", "default") for o in got), got
+
+
+def test_a_typed_field_with_a_default_is_the_default() -> None:
+    got = observations(":type zorb_lifetime: float, default: 1 hour", [], set(), "zorbq")
+    assert [(o.metric, o.value, o.unit, o.condition) for o in got] == [("zorb_lifetime", "1", "hour", "default")]
+
+
+def test_a_package_owns_its_class_and_later_sentences_ask_of_the_compared_names() -> None:
+    a = analyse("For zorbq_pool's FrobPool (zorbq 3), what are the default values of min_size, timeout (how long "
+                "getconn()/connection() waits), max_idle and num_workers? Which zorbq_pool release added the "
+                "close_flag constructor parameter used for Blarg integration, and when was that release published?")
+    assert a.entities == ["zorbq_pool"]
+    assert a.attributes == ["min_size", "timeout", "max_idle", "num_workers", "close_flag added", "release date"]
+    b = analyse("We are choosing between zorbq, frobdb and Blarg. Out of the box, how many rows per network round "
+                "trip does a zorbq named cursor fetch when you iterate over it? What is the default cursor.arraysize "
+                "(rows returned by fetchmany() with no argument) in zorbq and in Blarg? And in which zorbq release "
+                "did the itersize setting appear?")
+    assert b.entities == ["zorbq", "frobdb", "Blarg"]
+    assert b.attributes == ["rows per network round trip", "default cursor.arraysize", "itersize added"], b.attributes
+    c = analyse("For Quux, what are the default values of frob_size, zorb_limit and max_blargs? In which release was "
+                "max_blargs added, and in which release did its default change?")
+    assert c.attributes[-2:] == ["max_blargs added", "max_blargs default changed"], c.attributes
