@@ -63,7 +63,8 @@ def test_a_field_page_is_read_as_its_fields_and_its_body() -> None:
     assert fields["title"] == "Zorbq 3.0 released" and fields["pub_date"] == "2021-10-13"
     assert body.lstrip().startswith("Hello,") and "---\nA line of dashes" in body and "tags" not in body
     # a page whose blocks are not all fields is no field page ("Summary: x" over a rule, then prose)
-    assert split_header("Summary: x\n---\nsome prose\nmore prose\n") == ({}, "Summary: x\n---\nsome prose\nmore prose\n")
+    prose = "Summary: x\n---\nsome prose\nmore prose\n"
+    assert split_header(prose) == ({}, prose)
 
 
 def test_an_announcement_dates_the_release_its_title_names_and_another_page_keeps_its_date_apart(
