@@ -128,3 +128,21 @@ def test_a_package_owns_its_class_and_later_sentences_ask_of_the_compared_names(
     c = analyse("For Quux, what are the default values of frob_size, zorb_limit and max_blargs? In which release was "
                 "max_blargs added, and in which release did its default change?")
     assert c.attributes[-2:] == ["max_blargs added", "max_blargs default changed"], c.attributes
+
+
+def test_an_entry_described_by_meaning_answers_the_attribute_its_words_say(tmp_path: Path) -> None:
+    from openresearch.agents.extract.extract_rules import sentence_units
+    from openresearch.agents.extract.metric_names import defines_attribute
+
+    text = "Read/write attribute specifying the number of rows to fetch at each network roundtrip. The default is 2000."
+    # "The default is 2000." gives the default of what the sentence before describes: one unit, one quote
+    assert [(u.start, u.end) for u in sentence_units(text)] == [(0, len(text))]
+    assert defines_attribute("itersize", text, "rows per network round trip")
+    assert not defines_attribute("itersize", "The default is 2000.", "rows per network round trip")
+    assert not defines_attribute("throughput", text, "rows per network round trip")  # (a known quantity: its own)
+    page = tmp_path / "cursors.rst"
+    page.write_text("``zorbq`` cursors\n=================\n\n.. class:: FrobCursor\n\n"
+                    "    .. autoattribute:: itersize\n\n"
+                    "        Number of records to fetch at time when iterating on the cursor. The default is 100.\n",
+                    encoding="utf-8")
+    assert "itersize\n\nNumber of records" in parse_local_file(page).text

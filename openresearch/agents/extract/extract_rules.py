@@ -133,6 +133,13 @@ HEADING_CHARS = 120  # a release heading is short: longer units are not matched 
 _ASIDE = re.compile(r"\([^()\n]{1,80}\)\.?")
 
 
+# a sentence that only gives the default of what the sentence before describes ("Read/write attribute specifying the
+# number of rows to fetch at each round trip. The default is 2000.", "... with fetchmany(). It defaults to 1."): one
+# unit with it, so its quote says what the figure is of
+_ITS_DEFAULT = re.compile(r"(?:(?:the|its)\s+default(?:\s+value)?\s+(?:is|was)|(?:it\s+)?defaults\s+to)\s+"
+                          r"[^\s.;][^.;:]{0,40}\.?", re.I)
+
+
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
     """Sentences (English and Chinese) as exact (start, end) slices of `text`, headings dropped.
 
@@ -154,7 +161,7 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
                 text[prev.end - 1] == "." and text[start].islower()) or _ASIDE.fullmatch(text, start, end) or
                                                   continues_calculation(
                 text[prev.start:prev.end], text[start:end]) or continues_comparison(
-                text[prev.start:prev.end], text[start:end])):
+                text[prev.start:prev.end], text[start:end]) or _ITS_DEFAULT.fullmatch(text, start, end)):
             merged[-1] = Unit(prev.start, end, prev.para)
         else:
             merged.append(Unit(start, end, (prev.para if same_line else prev.para + 1) if prev else 0))

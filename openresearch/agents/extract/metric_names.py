@@ -326,6 +326,22 @@ def says_what_is_measured(metric: str, attribute: str, said: str) -> bool:
     return not (_names_more(metric) and not _shared(metric, attribute) - _QUANTITY_STEMS)
 
 
+def defines_attribute(metric: str, said: str, attribute: str) -> bool:
+    """Whether a setting's own key ("itersize", named by the entry it heads) answers an attribute a question words by
+    its meaning ("rows per network round trip"): the key names no known quantity, and the entry's words (`said`: its
+    quote) say every content word of the attribute, two or more (a compound written as one word or two: "roundtrip",
+    "round trip")."""
+    if canonical_metric(metric) is not None or not re.fullmatch(r"[a-z][a-z0-9_]*", metric):
+        return False
+    words = [w for w in _words(attribute) if w[:4] not in _BOUND_STEMS]
+    if len(words) < 2:
+        return False
+    stems = _stems(said)
+    written = set(re.findall(r"[a-z]+", said.lower()))
+    joined = {i for i, (a, b) in enumerate(itertools.pairwise(words)) if a + b in written}
+    return all(w[:4] in stems or i in joined or i - 1 in joined for i, w in enumerate(words))
+
+
 def asks_a_release(attribute: str) -> bool:
     """Whether an attribute asks for a release or a version ("Frob 3.7 support dropped", "default max retries
     changed", "minimum Frob version"), which a version alone answers; "total timeout" asks for a value."""

@@ -395,7 +395,8 @@ def _release_items(text: str) -> list[str]:
         if item.lower() in _REFERRING:
             continue  # "in which release was that setting introduced": one the question asked already
         if len(keys := [w for w in item.split() if keyword_like(w)]) == 1:
-            item = keys[0]  # "the frob_limit constructor parameter" is the key's
+            # "the frob_limit constructor parameter" is the key's ("the default max-size" its default)
+            item = ("default " if re.match(r"default\b", item, re.I) else "") + keys[0]
         elif re.match(r"(?:its|their)\s", m.group("x"), re.I) and out:
             # "which release added frob_limit, and in which did its default change": the key's default, asked before
             item = _CHANGED_KEY.sub("", out[-1]) + f" {item}"

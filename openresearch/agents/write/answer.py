@@ -28,6 +28,7 @@ from openresearch.agents.extract.metric_names import (
     answers_metric,
     asks_a_release,
     canonical_metric,
+    defines_attribute,
     metric_mentions,
     names_what_was_measured,
     only_the_kind_of_quantity,
@@ -272,7 +273,10 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue  # the load a measurement was taken at answers no question about a result
             if wanted is not None and not answers_metric(obs.metric, obs.unit, wanted) and not (
                     attribute and (answers_metric(obs.metric, obs.unit, attribute)
-                                   or answers_by_operation(obs.unit, obs.condition, attribute))):
+                                   or answers_by_operation(obs.unit, obs.condition, attribute)
+                                   # ("itersize", whose entry says "the number of rows to fetch at each network
+                                   # roundtrip", for "rows per network round trip")
+                                   or (obs.unit != "version" and defines_attribute(obs.metric, ev.quote, attribute)))):
                 continue
             if wanted is not None and obs.unit == "version" and not asks_a_release(attribute or wanted) and \
                     not named_key(attribute or wanted) and key_gloss(attribute or wanted) is None:
