@@ -146,3 +146,22 @@ def test_an_entry_described_by_meaning_answers_the_attribute_its_words_say(tmp_p
                     "        Number of records to fetch at time when iterating on the cursor. The default is 100.\n",
                     encoding="utf-8")
     assert "itersize\n\nNumber of records" in parse_local_file(page).text
+
+
+def test_a_name_with_a_number_that_has_no_figure_is_said_in_a_gap_of_its_own() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    src = SourceView(id="S-1", url="local:///docs/blarg-README.md", title="Blarg")
+    obs = ObservationView(id="O-1", entity="Blarg", metric="arraysize", value=1.0, unit="", raw_value="1",
+                          raw_unit="", condition="default")
+    item = EvidenceView(id="E-000000000001", quote="The number of rows fetchmany() returns. It defaults to 1.",
+                        type="statistic", score=0.5, source=src, entities=["Blarg"], observations=[obs])
+    q = "What is the default arraysize in Blarg and in zorbq 3?"
+    p = Plan(question=q, kind="comparison", entities=["Blarg", "zorbq 3"], attributes=["default arraysize"],
+             metrics=["arraysize"], sub_questions=[SubQuestion(id="Q-1", text=q, role="core",
+                                                               entities=["Blarg", "zorbq 3"])])
+    texts = [s.text for s in answer_section(p, {"Q-1": [item]}, []).sentences]
+    # (the "3" of "zorbq 3" beside Blarg's cited figure would be a number no quote holds: the figure would go)
+    assert texts[:2] == ["Arraysize: Blarg 1 (default) [E-000000000001].",
+                         "Arraysize: no figure found for zorbq 3."], texts

@@ -1087,7 +1087,9 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         cells = [_release_values(lang, e, *stated(vs, e in listed, alone)) if e in listed else
                  _p(lang, "cell", entity=e, values=_values(lang, *stated(vs, False, alone))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
-        if missing and plan.entities:
+        # (a name with a number, "Frob 3", is said apart: its "3" would stand in the figures' sentence unquoted)
+        apart = bool(row) and any(re.search(r"\d", e) for e in missing)
+        if missing and plan.entities and not apart:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
         if not row and not plan.entities:
             continue
@@ -1103,6 +1105,9 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
         table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
+        if apart:
+            gap = _p(lang, "metric", metric=label, cells=_p(lang, "missing", names=", ".join(missing)))
+            out.append(Sentence(text=gap[0].upper() + gap[1:], citations=[], key=False, kind="gap"))
         if unfound:  # a release the question names whose date no source gives: said, not left out
             gap = _p(lang, "missing", names=", ".join(unfound))
             out.append(Sentence(text=gap[0].upper() + gap[1:] + ("。" if lang == "zh" else "."), citations=[],
