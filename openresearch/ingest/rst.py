@@ -9,6 +9,7 @@ the source text would take for prose:
   `.. autoattribute:: itersize`)
   heads its description: the heading line is the object's name, without a class that qualifies it ("max_retries"
   of "Task.max_retries"), as a reference entry's heading names its keyword;
+- a class documented from its code (`.. autoclass:: zorbq.FrobPool`) heads its entries as "class FrobPool";
 - a version note (`.. versionadded:: 5.5`, `.. versionchanged:: 2.0`, `.. deprecated:: 3.1`) reads as the page
   renders it: "New in version 5.5.", "Changed in version 2.0.", "Deprecated since version 3.1.";
 - a field of a described object (`:param int expire_time: Expire time in seconds, default is 86400.`) is an entry of
@@ -98,6 +99,9 @@ def rst_blocks(lines: list[str]) -> list[str]:
                 after = next((ln.strip().strip("`") for ln in lines[i + 1:i + 4] if ln.strip()), "")
                 if after != arg:
                     out += [d.group("indent") + _CLASS_QUALIFIER.sub("", arg.split("(")[0].strip()), ""]
+            elif name in ("autoclass", "autoexception") and arg:
+                # "class NullFrobPool", as the page heads the class's own entries (no signature to read)
+                out += [d.group("indent") + "class " + arg.split("(")[0].strip().rsplit(".", 1)[-1], ""]
             elif name in _ADMONITIONS:
                 if arg:
                     out.append(d.group("indent") + arg)

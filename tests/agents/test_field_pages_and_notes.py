@@ -105,7 +105,7 @@ def test_a_version_note_that_says_what_it_brought_dates_the_key_it_names(tmp_pat
     got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle? Which zorbq_pool release added the "
                       "frob_limit parameter?")
     assert any(o[1:] == ("frob_limit", "3.3", "version", "added in") for o in got), got
-    assert any(o[1:] == ("min_idle", "1", "hour", "default") for o in got), got
+    assert any(o[1:] == ("min_idle", "1", "hour", "default, class FrobPool") for o in got), got
 
 
 def test_a_typed_field_with_a_default_is_the_default() -> None:
@@ -165,3 +165,15 @@ def test_a_name_with_a_number_that_has_no_figure_is_said_in_a_gap_of_its_own() -
     # (the "3" of "zorbq 3" beside Blarg's cited figure would be a number no quote holds: the figure would go)
     assert texts[:2] == ["Arraysize: Blarg 1 (default) [E-000000000001].",
                          "Arraysize: no figure found for zorbq 3."], texts
+
+
+def test_a_class_documented_from_its_code_is_the_condition_of_its_entries(tmp_path: Path) -> None:
+    page = tmp_path / "pool.rst"
+    page.write_text("``zorbq_pool`` -- Connection pools\n==================================\n\n"
+                    "Null pools\n----------\n\n.. autoclass:: zorbq_pool.NullFrobPool\n\n"
+                    "   The pool keeps no idle connection.\n\n"
+                    "   :param min_idle: Always 0, cannot be changed.\n   :type min_idle: `!int`, default: 0\n",
+                    encoding="utf-8")
+    assert "class NullFrobPool\n\n" in parse_local_file(page).text
+    got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle?")
+    assert ("zorbq_pool", "min_idle", "0", None, "default, class NullFrobPool") in got, got

@@ -155,6 +155,8 @@ class DocSubject(NamedTuple):
     throughput: str  # what a bare "rows/sec" measures here: ingest_throughput in a write benchmark
 
 
+# an API reference's class heading (ingest/rst.py writes a documented class so)
+_API_CLASS = re.compile(r"class [A-Za-z_]\w*")
 # a heading that sets a plan, edition or version: the values under it hold for that one ("### Free Plan")
 _SECTION = re.compile(r"^(?:[\w.+-]+ ){0,4}?(?:(?:free|usage-based|pay-as-you-go|enterprise|oss|open source|"
                       r"community|pro|standard|premium|serverless|dedicated|cloud|self-hosted|managed)\b.{0,30}|"
@@ -402,6 +404,8 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
             return None  # "connect_timeout V3.4 -": a setting's entry, with the version it came in; no release
         if para and RELEASE_HEADING.fullmatch(para):
             return para  # a changelog's "## 0.28.2" or "## [1.3.8] - 2024-03-01": its entries hold for that release
+        if para and _API_CLASS.fullmatch(para):
+            return para  # "class NullFrobPool": an API reference's entries hold for that class
         if para and len(para) < 60 and "\n" not in para and " | " not in para and ":" not in para and \
                 not re.search(r"[.!?。！？;；,，)）]$", para) and not re.match(r"\d", para):
             if _SECTION.match(para):
