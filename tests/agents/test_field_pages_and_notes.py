@@ -177,3 +177,16 @@ def test_a_class_documented_from_its_code_is_the_condition_of_its_entries(tmp_pa
     assert "class NullFrobPool\n\n" in parse_local_file(page).text
     got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle?")
     assert ("zorbq_pool", "min_idle", "0", None, "default, class NullFrobPool") in got, got
+
+
+def test_a_release_timeline_asks_dates_and_each_dropped_platform_version_and_no_list_fragments() -> None:
+    from openresearch.agents.extract.releases import releases_asked_of
+
+    q = ("Give me a release timeline for zorbq 3 and Blarg: when were Zorbq 3.0 and Zorbq 3.2 released, which Zorbq "
+         "3 release dropped support for Frob 3.8 and 3.9 and when did it come out? For Blarg, when were versions "
+         "1.30.0 and 1.31.0 released, and which Blarg release removed support for Quux 9.6, and on what date?")
+    a = analyse(q)
+    assert a.attributes == ["release date", "Frob 3.8 support dropped", "Frob 3.9 support dropped",
+                            "Quux 9.6 support dropped"], a.attributes
+    # "Frob 3.8 and 3.9": both Frob's, no release of Zorbq
+    assert [r.written for r in releases_asked_of(q, "Zorbq", ["Zorbq", "Blarg"])] == ["3.0", "3.2"]

@@ -77,6 +77,7 @@ from openresearch.agents.extract.releases import (
     ENTRY_SINCE,
     RELEASE_HEADING,
     VERSION_NOTE,
+    Release,
     asked_releases,
     change_log_notes,
     condition_release,
@@ -725,9 +726,11 @@ class DeterministicExtractor:
                     bonus += _ASKED_METRIC_BONUS  # a figure of a quantity the question asks for
                     if key and term_metric(key) in asked and labelled_figure(text[span[0]:span[1]]):
                         bonus += 2 * _ASKED_METRIC_BONUS  # the default of the very key the question names
-                if dated and len(sent) <= HEADING_CHARS and (release := dated_release(sent)):
+                if dated and len(sent) <= HEADING_CHARS and ((release := dated_release(sent)) or (
+                        release := _dated_by_line(text, span[0], span[1]))):
                     # a change log's dated heading is the date a question for release dates asks for; the most
-                    # where it heads a release the question names ("0.19 to 0.22.1", "4.3.x")
+                    # where it heads a release the question names ("0.19 to 0.22.1", "4.3.x"); so is the labelled
+                    # date line right under an undated one ("Frob 3.0 released" over "pub_date: 2021-10-13")
                     bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if release_asked(release.version, releases)
                                                     else 0.0)
             out.append(round(score + bonus, 6))
@@ -1141,7 +1144,20 @@ def prose_words(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
 
 
-_DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date)\s*:\s*[^\n]{4,40})(?=\n|$)", re.I)
+# (and an announcement's own date line: "pub_date: 2021-10-13" under "Frob 3.0 released")
+_DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date|pub\w*?[_ ]?date|published)\s*:\s*[^\n]{4,40})"
+                        r"(?=\n|$)", re.I)
+
+
+def _dated_by_line(text: str, start: int, end: int) -> Release | None:
+    """The undated release heading a labelled date line at text[start:end] sits right under, or None."""
+    cut = text.rfind("\n\n", 0, max(0, start - 1))
+    heading = text[cut + 2 if cut >= 0 else 0:start].strip()
+    if not heading or "\n" in heading or len(heading) > HEADING_CHARS:
+        return None
+    release = release_heading(heading)
+    under = _date_line_under(text, text.find(heading, max(0, cut)) + len(heading)) if release else None
+    return release if release is not None and release.date is None and under == (start, end) else None
 
 
 def _date_line_under(text: str, end: int) -> tuple[int, int] | None:

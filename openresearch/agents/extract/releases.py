@@ -298,7 +298,11 @@ _RELEASE_GLUE = frozenset({"and", "or", "to", "through", "until", "release", "re
 
 def _owned_by_other(before: str, names: set[str]) -> bool:
     """Whether the word right before a version is another name's ("Frob 3.14", "Frob-3.14"): not one of `names`,
-    no word that joins a product to its releases."""
+    no word that joins a product to its releases; a version listed after another is the same name's ("Frob 3.8 and
+    3.9")."""
+    if listed := re.search(r"(?<![\w.])v?\d+(?:\.\d+)*(?:[-.]?[A-Za-z]+[-.]?\d*)?\s*(?:,|\band\b|\bor\b|&)\s*"
+                           r"(?:and\s+|or\s+)?$", before):
+        return _owned_by_other(before[:listed.start()], names)
     m = re.search(r"([A-Za-z][\w.+#]*)[\s-]*$", before)
     if m is None:
         return False

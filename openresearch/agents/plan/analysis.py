@@ -541,7 +541,9 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     """Lower-case names no list knows, by their place: a word the vocabulary does not hold whole that a release
     number follows ("when were zorbq 2.11.0 and 2.14.0 released") or that is coordinated with a name found
     already ("a release timeline for Quux and zorbq"). A setting's key ("max-line-length") is none."""
-    known = {name.lower() for _, name in found}
+    # (a name found elsewhere in another case is read here too: where it is written matters, "for zorbq 3 and Quux:
+    # ... when were Zorbq 3.0 and 3.2 released" names zorbq before its colon)
+    known: set[str] = set()
     spans = [(pos, pos + len(name)) for pos, name in found]
     # (a name a word is coordinated with is a product's, not a key of a list of settings: "max_conns, retry and
     # clearCache" lists keys)
@@ -554,7 +556,9 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
             continue
         versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
         joined = any(re.fullmatch(r"\s*(?:,|and|or|&|vs\.?|versus)\s*(?:and\s+|or\s+)?", text[e:m.start()]) or
-                     re.fullmatch(r"\s*(?:,|and|or|&|vs\.?|versus)\s*", text[m.end():s]) for s, e in names)
+                     # (a major version may follow the name: "zorbq 3 and Quux")
+                     re.fullmatch(r"(?:\s+v?\d+(?:\.\d+)?)?\s*(?:,|and|or|&|vs\.?|versus)\s*", text[m.end():s])
+                     for s, e in names)
         if versioned or joined:
             out.append((m.start(), word))
             known.add(word)

@@ -370,7 +370,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # a version ("3.12"), a clause ("are the key dates") or the compared things themselves ("For each one: ...")
     # is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
-        r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I) and not _OWNERS_ONLY.fullmatch(f)]
+        r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I) and not _OWNERS_ONLY.fullmatch(f)
+             and not _RELEASE_ITEM.fullmatch(f) and not _restated_event(f, found)]
     found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
              *found]
     if asks_release_dates(text, language) and not any(
@@ -389,11 +390,14 @@ def _release_items(text: str) -> list[str]:
     out: list[str] = []
     for m in _RELEASE_PLATFORM.finditer(text):
         verb = "dropped" if m.group("verb").lower() in ("dropped", "removed") else "added"
-        out.append(f"{m.group('p')} {m.group('v')} support {verb}".replace("\u2024", "."))
+        for v in [m.group("v"), *re.findall(r"\d+(?:[.\u2024]\d+)+", m.group("more"))]:
+            out.append(f"{m.group('p')} {v} support {verb}".replace("\u2024", "."))
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text)]:
         item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
-        if item.lower() in _REFERRING:
-            continue  # "in which release was that setting introduced": one the question asked already
+        if item.lower() in _REFERRING or item.lower() in ("support", "compatibility"):
+            # "in which release was that setting introduced": one the question asked already; "removed support
+            # for Frob 3.8": the platform's version (above)
+            continue
         if len(keys := [w for w in item.split() if keyword_like(w)]) == 1:
             # "the frob_limit constructor parameter" is the key's ("the default max-size" its default)
             item = ("default " if re.match(r"default\b", item, re.I) else "") + keys[0]
@@ -408,6 +412,20 @@ def _release_items(text: str) -> list[str]:
         if item and item.lower() not in (o.lower() for o in out):
             out.append(item)
     return out
+
+
+# "when were Zorb 3.0 and 3.2 released" read as a list: "3.2 released" is the release dates asked, no attribute
+_RELEASE_ITEM = re.compile(r"v?\d+(?:[.\u2024]\d+)*\s+(?:released|published|shipped|out|tagged)", re.I)
+_SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-Za-z][\w.+#]*)\s+v?(?P<v>[\d.]+)",
+                          re.I)
+
+
+def _restated_event(item: str, found: list[str]) -> bool:
+    """Whether a list item ("support for Frob 3.8") only restates a platform version asked as an event ("Frob 3.8
+    support dropped")."""
+    if (m := _SUPPORT_FOR.fullmatch(item)) is None:
+        return False
+    return any(f.lower().startswith(f"{m.group('p')} {m.group('v')} support ".lower()) for f in found)
 
 
 def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
@@ -736,7 +754,9 @@ _CHANGED_KEY = re.compile(rf"\s+(?:{CHANGE_VERBS})$", re.I)
 # added or dropped support for a platform's version ("Frob 3.14 support added")
 _RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b(?:\s+of\s+[\w\s-]{1,30}?)?\s+"
                                r"(?:first\s+)?(?P<verb>added|dropped|removed|introduced)\s+(?:support\s+for\s+)?"
-                               r"(?P<p>[A-Za-z][\w.+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){0,2})(?![\w.\u2024])", re.I)
+                               r"(?P<p>[A-Za-z][\w.+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){0,2})(?![\w.\u2024])"
+                               # ("dropped support for Frob 3.8 and 3.9": both)
+                               r"(?P<more>(?:\s*(?:,|and|or)\s*v?\d+(?:[.\u2024]\d+){1,2}(?![\w.\u2024]))*)", re.I)
 PLATFORM_EVENT = re.compile(r"(?P<p>[A-Za-z][\w.+#]*) (?P<v>\d+(?:\.\d+){0,2}) support (?P<verb>added|dropped)")
 _REFERRING = frozenset({"that", "this", "it", "these", "those", "they", "them", "each", "one"})
 # a later sentence's own question for one thing: "Also, what is the default shutdown timeout for workers, ..."
