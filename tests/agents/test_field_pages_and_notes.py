@@ -190,3 +190,29 @@ def test_a_release_timeline_asks_dates_and_each_dropped_platform_version_and_no_
                             "Quux 9.6 support dropped"], a.attributes
     # "Frob 3.8 and 3.9": both Frob's, no release of Zorbq
     assert [r.written for r in releases_asked_of(q, "Zorbq", ["Zorbq", "Blarg"])] == ["3.0", "3.2"]
+
+
+def test_the_release_an_event_happened_in_is_dated_by_another_source_that_dates_that_release() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    log = SourceView(id="S-1", url="local:///docs/zorbq-news.rst", title="Release notes")
+    post = SourceView(id="S-2", url="local:///site/zorbq-33-released/contents.lr", title="Zorbq 3.3 released")
+
+    def ev(n: int, src: SourceView, quote: str, obs: list[ObservationView]) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["Zorbq"], observations=obs)
+
+    entry = ev(1, log, "Drop support for Frob 3.8.", [ObservationView(
+        id="O-1", entity="Zorbq", metric="frob_version", value=3008000000.0, unit="version", raw_value="3.8",
+        raw_unit="version", condition="dropped, Zorbq 3.3.0")])
+    heading = ev(2, log, "Zorbq 3.3.0", [])
+    dated = ev(3, post, "pub_date: 2025-12-01", [ObservationView(
+        id="O-3", entity="Zorbq", metric="release_date", value=739586.0, unit="date", raw_value="2025-12-01",
+        raw_unit="date", condition="3.3")])
+    q = "Which Zorbq release dropped support for Frob 3.8, and when did it come out?"
+    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=["Frob 3.8 support dropped"],
+             metrics=["frob_version"], sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
+    first = answer_section(p, {"Q-1": [entry, heading, dated]}, []).sentences[0]
+    assert first.text.startswith("Frob 3.8 support dropped: Zorbq 3.3.0 (2025-12-01) ["), first.text
+    assert set(first.citations) == {"E-000000000001", "E-000000000002", "E-000000000003"}

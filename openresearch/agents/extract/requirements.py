@@ -119,7 +119,8 @@ def requirement_observations(sentence: str, mentions: Sequence[Mention],
     return out or None
 
 
-_MORE_VERSIONS = re.compile(r"(?:\s*(?:,|and|&|or)\s*v?\d+(?:\.\d+){1,2})*")
+# (an issue reference may follow each: "Drop support for Frob 3.8 (#976) and 3.9 (#1056)")
+_MORE_VERSIONS = re.compile(r"(?:\s*\(#?\d+\))?(?:\s*(?:,|and|&|or)\s*v?\d+(?:\.\d+){1,2}(?:\s*\(#?\d+\))?)*")
 
 
 def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | None) -> list[ObservationIn] | None:

@@ -309,6 +309,12 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 day = _release_day(dated_by, obs.raw_value)  # the heading's "Release date: ..." line under it
             if isinstance(shown, EvidenceView) and day:
                 text = f"{text} ({day})"  # "default changed in 0.5.2 (2017-06-29)": when that release came out
+            elif released and text is not None and "(" not in text and (
+                    announced := _dated_elsewhere(items, obs.entity, text)) is not None:
+                # "Frob 3.8 support dropped: zorbq 3.3.0" under an undated heading, and another source dates zorbq
+                # 3.3 ("pub_date: 2025-12-01" under "Zorbq 3.3 released"): when that release came out
+                dated_by, day = announced
+                text = f"{text} ({day})"
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
@@ -372,6 +378,18 @@ def _event_release(obs: ObservationView) -> str | None:
     if release is None:
         return None
     return f"{release.version} ({release.date})" if release.date else release.version
+
+
+def _dated_elsewhere(items: list[EvidenceView], entity: str, version: str) -> tuple[EvidenceView, str] | None:
+    """A gathered release date of the same product's release (`version`, "3.3.0" being "3.3"), from any source:
+    the evidence and the date as written."""
+    want = re.sub(r"(?:\.0)+$", "", version.strip().lstrip("vV"))
+    for ev in items:
+        for o in ev.observations:
+            if o.metric == "release_date" and o.raw_value and same_thing(o.entity, entity) and \
+                    re.sub(r"(?:\.0)+$", "", (o.condition or "").split(",")[0].strip().lstrip("vV")) == want:
+                return ev, o.raw_value
+    return None
 
 
 def _heading_quoting(items: list[EvidenceView], ev: EvidenceView, version: str,
@@ -1088,7 +1106,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
                  _p(lang, "cell", entity=e, values=_values(lang, *stated(vs, False, alone))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         # (a name with a number, "Frob 3", is said apart: its "3" would stand in the figures' sentence unquoted)
-        apart = bool(row) and any(re.search(r"\d", e) for e in missing)
+        apart = bool(row) and any(re.search(r"(?<![\w.])\d", e) for e in missing)  # (not "pg8000")
         if missing and plan.entities and not apart:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
         if not row and not plan.entities:
