@@ -624,7 +624,8 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
         if title and dated and announces_release(title):
             # "Frob 3.0 released" dated 2021-10-13: the announcement's date is the release's, a fact its text keeps
             # (the title over the header's own date line, as written)
-            body = f"{title}\n\n{dated[0]}: {dated[1]}\n\n{body.lstrip()}"
+            day = re.match(r"\d{4}-\d{1,2}-\d{1,2}(?=[T\s]|$)", dated[1])  # (its day, not its clock time)
+            body = f"{title}\n\n{dated[0]}: {day.group() if day else dated[1]}\n\n{body.lstrip()}"
         doc_kind = _kind(fields.get("kind"), default_kind)
         text = normalise_plain(body)
         published = published or dateline(body)

@@ -216,3 +216,12 @@ def test_the_release_an_event_happened_in_is_dated_by_another_source_that_dates_
     first = answer_section(p, {"Q-1": [entry, heading, dated]}, []).sentences[0]
     assert first.text.startswith("Frob 3.8 support dropped: Zorbq 3.3.0 (2025-12-01) ["), first.text
     assert set(first.citations) == {"E-000000000001", "E-000000000002", "E-000000000003"}
+
+
+def test_a_blog_post_announcing_a_release_in_front_matter_dates_it_by_its_day(tmp_path: Path) -> None:
+    post = tmp_path / "2023-04-05-frobnik-2.md"
+    post.write_text("---\ntitle: \"Announcing Frobnik 2.0\"\ndate: 2023-04-05 10:00:00 +0000\nlayout: post\n---\n\n"
+                    "We are happy to announce Frobnik 2.0, the fastest release so far. It brings a new parser.\n",
+                    encoding="utf-8")
+    assert parse_local_file(post).text.startswith("Announcing Frobnik 2.0\n\ndate: 2023-04-05\n\nWe are happy")
+    assert ("Frobnik", "release_date", "2023-04-05", "date", "2.0") in _read(post, "When was Frobnik 2.0 released?")
