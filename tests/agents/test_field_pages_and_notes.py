@@ -225,3 +225,13 @@ def test_a_blog_post_announcing_a_release_in_front_matter_dates_it_by_its_day(tm
                     encoding="utf-8")
     assert parse_local_file(post).text.startswith("Announcing Frobnik 2.0\n\ndate: 2023-04-05\n\nWe are happy")
     assert ("Frobnik", "release_date", "2023-04-05", "date", "2.0") in _read(post, "When was Frobnik 2.0 released?")
+
+
+def test_a_parenthesised_default_after_words_that_name_no_quantity_is_the_entrys_default() -> None:
+    said = ("After such time the connection can be closed and replaced by a new one (default: 30 minutes - 10% random "
+            "factor to avoid mass evictions).")
+    assert ("value", "30", "minutes", "default") in {(o.metric, o.value, o.unit, o.condition)
+                                                      for o in observations(said, [], set(), "zorbq")}
+    # (a phrase that names its quantity keeps it: "Sets the maximum depth (default 250)")
+    assert [(o.metric, o.value) for o in observations("Sets the maximum depth (default 250).", [], set(), "zorbq")] \
+        == [("max_depth", "250")]

@@ -297,10 +297,10 @@ def only_the_kind_of_quantity(metric: str, wanted: str) -> bool:
 
 
 # words that name the kind of quantity, not what was done: "add_time" and "install time" share only "time"
-_QUANTITY_WORDS = frozenset({"time", "times", "duration", "latency", "latencies", "speed", "rate", "throughput", "size",
+QUANTITY_WORDS = frozenset({"time", "times", "duration", "latency", "latencies", "speed", "rate", "throughput", "size",
                              "memory", "usage", "use", "count", "default", "max", "min", "mean", "median", "average",
                              "peak", "ratio", "percentage", "limit"})
-_QUANTITY_STEMS = frozenset(w[:4] for w in _QUANTITY_WORDS)
+_QUANTITY_STEMS = frozenset(w[:4] for w in QUANTITY_WORDS)
 
 
 # the words of a bound or a statistic, which say of which quantity nothing

@@ -15,7 +15,13 @@ from typing import Literal, NamedTuple
 
 from openresearch.agents.extract.asked import Asked, closes_range, holds
 from openresearch.agents.extract.extract_rules import Mention, mask_links
-from openresearch.agents.extract.metric_names import MetricMention, canonical_metric, metric_family, metric_mentions
+from openresearch.agents.extract.metric_names import (
+    QUANTITY_WORDS,
+    MetricMention,
+    canonical_metric,
+    metric_family,
+    metric_mentions,
+)
 from openresearch.agents.extract.subjects import subject_at, subject_span
 from openresearch.agents.extract.values import Value, find_values
 from openresearch.agents.plan.vocabulary import ordinary_word
@@ -543,6 +549,11 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
         phrase = ["value"]
     if not phrase and link.group("lead") and (not words or words[-1] in ".;:"):
         phrase = ["value"]  # "... to always allow. (Defaults 20)": the value of what the passage defines
+    elif phrase and link.group("lead") and not _PHRASE_LEAD.match(phrase[0]) and not any(
+            canonical_metric(w) or w.lower() in QUANTITY_WORDS for w in phrase):
+        # "... it is closed and replaced by a new one (default: 30 minutes)": no quantity of "a new one", the
+        # default of what the passage defines
+        phrase = ["value"]
     if not phrase or phrase[-1].lower() == "of":
         return None
     kind = (link.group("lead") or "").lower().removesuffix("s") or (
