@@ -6,7 +6,7 @@ the source text would take for prose:
   indented body are code: fenced here, so what reads fences (code is no prose; a block that lists defaults is kept)
   reads them too. The paragraph before keeps one colon ("reading the result value:"), as the page shows it;
 - an object's entry (`.. attribute:: Task.max_retries`, `.. setting:: zorb_timeout`, `.. confval::`, `.. option::`,
-  `.. autoattribute:: itersize`)
+  `.. autoattribute:: itersize`, `.. automethod:: drain`: a method documented from its code, whose notes are its own)
   heads its description: the heading line is the object's name, without a class that qualifies it ("max_retries"
   of "Task.max_retries"), as a reference entry's heading names its keyword;
 - a class documented from its code (`.. autoclass:: zorbq.FrobPool`) heads its entries as "class FrobPool";
@@ -30,7 +30,8 @@ _CODE = frozenset({"code-block", "code", "sourcecode", "doctest", "testcode", "t
                    "ipython", "literalinclude", "highlight", "prompt", "console"})
 _TABLES = frozenset({"list-table", "csv-table", "table", "flat-table"})
 _OBJECTS = frozenset({"attribute", "data", "setting", "confval", "envvar", "option", "cmdoption", "describe",
-                      "object", "property", "signal", "autoattribute", "autodata", "autoproperty"})
+                      "object", "property", "signal", "autoattribute", "autodata", "autoproperty", "automethod",
+                      "autofunction"})
 _NOTES = {"versionadded": "New in version {}.", "versionchanged": "Changed in version {}.",
           "deprecated": "Deprecated since version {}.", "versionremoved": "Removed in version {}."}
 _ADMONITIONS = frozenset({"note", "warning", "tip", "important", "hint", "caution", "attention", "danger", "error",

@@ -235,3 +235,16 @@ def test_a_parenthesised_default_after_words_that_name_no_quantity_is_the_entrys
     # (a phrase that names its quantity keeps it: "Sets the maximum depth (default 250)")
     assert [(o.metric, o.value) for o in observations("Sets the maximum depth (default 250).", [], set(), "zorbq")] \
         == [("max_depth", "250")]
+
+
+def test_a_method_documented_from_its_code_owns_its_version_note(tmp_path: Path) -> None:
+    page = tmp_path / "pool.rst"
+    page.write_text("``zorbq_pool`` -- Connection pools\n==================================\n\n"
+                    ".. autoclass:: FrobPool\n\n   :param max_idle: Seconds a connection may stay unused.\n"
+                    "   :type max_idle: `!float`, default: 10 minutes\n\n"
+                    "   .. automethod:: drain\n\n      Close every connection in the pool.\n\n"
+                    "      .. versionadded:: 3.3\n", encoding="utf-8")
+    got = _read(page, "For zorbq_pool's FrobPool, in which release did drain appear, and what is the default "
+                      "max_idle?")
+    assert ("zorbq_pool", "drain", "3.3", "version", "new in") in got, got
+    assert not any(o[1] == "max_idle" and o[3] == "version" for o in got), got
