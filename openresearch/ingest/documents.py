@@ -90,15 +90,10 @@ _RST_REFERENCE = re.compile(r"(?::[\w:.-]+:)?`([^`\n<]+?)(?:\s*<[^>\n]*>)?`(?:__
 
 
 def _reference_text(m: re.Match[str]) -> str:
-    """What a reference shows: its text; Sphinx's "!name" (no link) shows "name", "~pkg.Class.close()" its last part,
-    "close()"."""
+    """What a reference shows: its text; Sphinx's "!name" (no link) shows "name"; "~pkg.Class" keeps its dotted
+    path (the page shows "Class", but the package it names is what the page is about, address_name.py)."""
     text = m.group(1)
-    if text.startswith("!"):
-        return text[1:]
-    if text.startswith("~"):
-        return text[1:].rsplit(".", 1)[-1] if "(" not in text else text[1:text.index("(")].rsplit(".", 1)[-1] + \
-            text[text.index("("):]
-    return text
+    return text[1:] if text.startswith(("!", "~")) else text
 
 
 _SELF_CLOSING = re.compile(r"<[A-Za-z][\w.-]*(?:\s[^<>]*)?/>")

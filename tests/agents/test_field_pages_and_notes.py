@@ -100,7 +100,7 @@ def test_a_version_note_that_says_what_it_brought_dates_the_key_it_names(tmp_pat
                     "   .. versionchanged:: 3.3\n        added `!frob_limit` parameter to the constructor.\n",
                     encoding="utf-8")
     text = parse_local_file(page).text
-    assert "See max_idle and close()." in text and "!" not in text
+    assert "See max_idle and zorbq.Connection.close()." in text and "!" not in text and "~" not in text
     assert "Changed in version 3.3: added frob_limit parameter to the constructor." in text
     got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle? Which zorbq_pool release added the "
                       "frob_limit parameter?")
