@@ -248,3 +248,16 @@ def test_a_method_documented_from_its_code_owns_its_version_note(tmp_path: Path)
                       "max_idle?")
     assert ("zorbq_pool", "drain", "3.3", "version", "new in") in got, got
     assert not any(o[1] == "max_idle" and o[3] == "version" for o in got), got
+
+
+def test_a_size_the_asker_glosses_as_counts_asks_each_count_and_a_count_is_no_time() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    a = analyse("We're deciding between zorbq, frobhttp and Quux. How big is the default connection pool (total "
+                "connections / connections per host / number of host pools)?")
+    assert {"total connections", "connections per host", "number of host pools"} <= set(a.attributes), a.attributes
+    assert "default connection pool size" not in a.attributes
+    # "total connections" counts connections: a connect timeout of 30 seconds shares a stem, not the quantity
+    assert not answers_metric("sock_connect", "s", "total_connections")
+    assert answers_metric("max_connections", None, "total_connections")
+    assert answers_metric("keepalive_timeout", "s", "keep_alive_timeout")  # (a time asked stays a time)

@@ -223,6 +223,10 @@ _ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|
              ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")),
              # how many times something is done: a count, never a time ("retried for up to 30 days")
              ("count", re.compile(r"^(?:retries|attempts|tries|restarts|redeliveries)$")))
+# an attribute that counts things: "number of ...", or a plural noun at its end ("total connections", "rows per
+# network round trip" counts rows; not a unit, "seconds", nor a word that only ends in s, "status", "class")
+_COUNTED = re.compile(r"^(?:number|count) of\b|\b(?!(?:seconds|minutes|hours|days|weeks|months|years|bytes|times|"
+                      r"series|units|limits|defaults|settings|values|options|sizes)\b)[a-z]{3,}[^sui\W]s(?:$|\s+per\b)")
 _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|min|mins?|minutes?|h|hours?|ns/op|"
                                    r"us/op|ms/op|days?|weeks?|months?|years|个月|天)$", re.I)),
                ("rate", re.compile(r"/s$|/sec$|per second|ps$|^(?:qps|tps)$", re.I)),
@@ -400,6 +404,8 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if not shared or (not shared - _BOUND_STEMS and _names_more(metric) and _names_more(wanted)):
         return False  # ("max_message_size" shares only the bound with "max redirects": another quantity)
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
+    if not asked and _COUNTED.search(wanted.lower().replace("_", " ")):
+        asked = {"count"}  # "total connections", "number of host pools": a count, never a time or a size
     have = unit_kind(unit)
     # a setting without a unit ("encoder_speed" 10) answers an attribute it shares two words with ("AVIF encoder speed")
     return not asked or have in asked or (not unit and len(shared) >= 2) or ("count" in asked and have is None)

@@ -543,7 +543,13 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
         if not clauses or not re.match(r"\bhow long (?:does|do|will)\b", m.group(0), re.I):
             out.append(f"{m.group(1).lower()} duration")
     for m in _HOW_BIG.finditer(question):
-        if (item := _clean_item(m.group("n"))) and (size := f"{item} size") not in out:
+        gloss = re.match(r"\s*\(([^()]+)\)", question[m.end():])
+        parts = [p for p in re.split(r"\s*[/,;]\s*|\s+or\s+", gloss.group(1)) if p.strip()] if gloss else []
+        if len(parts) >= 2 and all(1 <= len(p.split()) <= 4 for p in parts):
+            # "how big is the default connection pool (total connections / connections per host)": the measures the
+            # asker means by its size, each asked
+            out += [i for p in parts if (i := _clean_item(p)) and i not in out]
+        elif (item := _clean_item(m.group("n"))) and (size := f"{item} size") not in out:
             out.append(size)  # "how big is the default connection pool": its size
     return [a for a in out if a not in found]
 
