@@ -261,3 +261,28 @@ def test_a_size_the_asker_glosses_as_counts_asks_each_count_and_a_count_is_no_ti
     assert not answers_metric("sock_connect", "s", "total_connections")
     assert answers_metric("max_connections", None, "total_connections")
     assert answers_metric("keepalive_timeout", "s", "keep_alive_timeout")  # (a time asked stays a time)
+
+
+def test_two_sources_dating_a_named_release_differently_crowd_out_no_other_named_release() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    def dated(n: int, url: str, version: str, day: str, ordinal: float) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=f"{version} - {day}", type="statistic", score=0.5,
+                            source=SourceView(id=f"S-{url}", url=f"local:///docs/{url}", title=url),
+                            entities=["Quux"],
+                            observations=[ObservationView(id=f"O-{n}", entity="Quux", metric="release_date",
+                                                          value=ordinal, unit="date", raw_value=day,
+                                                          raw_unit="date", condition=version)])
+
+    versions = ["1.1.5", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "2.0.0"]
+    items = [dated(i + 1, "CHANGELOG.md", v, f"202{i // 4}-0{i % 4 + 1}-10", 737800.0 + 40 * i)
+             for i, v in enumerate(versions)]
+    items += [dated(20, "blog.md", "1.1.5", "2020-01-09", 737799.0), dated(21, "blog.md", "1.2.0", "2020-02-09",
+                                                                            737839.0)]
+    q = f"When were Quux {', '.join(versions[:-1])} and {versions[-1]} released?"
+    p = Plan(question=q, kind="overview", entities=["Quux"], attributes=["release date"], metrics=["released"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Quux"])])
+    first = answer_section(p, {"Q-1": items}, []).sentences[0]
+    assert all(f"Quux {v}:" in first.text for v in versions), first.text
+    assert "2020-01-09" in first.text and "2020-01-10" in first.text

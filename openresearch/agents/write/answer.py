@@ -1120,7 +1120,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
                    if not any(release_asked(f.obs.condition or "", [a]) for f in vs)]
         # it cites the table's figures too (the table is drawn from what the answer cites)
         shown = [c for e, vs in row.items() for c in _cited(stated(vs, e in listed, alone)[0], shown_of(vs))]
-        table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=MAX_RELEASES),
+        table = [c for vs in row.values() for c in _cited(cell_values(vs, absolute=len(vs)),
                                                           figures_per_cell(plan.question, vs), 1)]
         out.append(Sentence(text=text, citations=list(dict.fromkeys([*shown, *table]))))
         if apart:
@@ -1146,16 +1146,18 @@ _RELEASE = re.compile(r"\[?v?\d+(?:\.\d+)+[\w.+-]*\]?")  # a release's version a
 
 
 def figures_per_cell(question: str, found: list[Found]) -> int:
-    """Three figures a cell; the date of each release a question names, up to MAX_RELEASES."""
+    """Three figures a cell; the date of each release a question names, up to MAX_RELEASES or two a release named
+    (two sources may date one release differently: both dates are said, and no named release is crowded out)."""
     dates = bool(found) and all(f.obs.unit in ("date", "year") for f in found)
-    return MAX_RELEASES if dates and asked_releases(question) else TABLE_FIGURES
+    named = asked_releases(question) if dates else []
+    return max(MAX_RELEASES, 2 * len(named)) if named else TABLE_FIGURES
 
 
 def _headline_first(found: list[Found], versions: bool = False) -> list[Found]:
     """A cell's figures, its headline first; when the question asks in which release (`versions`), the notes of
     the releases that brought or changed it next ("added in 1.21.0", "default changed in 1.24.0")."""
     top = headline(found)
-    rest = [f for f in cell_values(found, absolute=MAX_RELEASES) if f is not top]
+    rest = [f for f in cell_values(found, absolute=len(found)) if f is not top]
     if versions:
         rest = sorted(rest, key=lambda f: not _is_version_note(f))
     return [top, *rest]

@@ -11,7 +11,6 @@ import networkx as nx
 
 from openresearch.agents.write.answer import (
     ANSWER_ID,
-    MAX_RELEASES,
     Found,
     cell_values,
     cite_ids,
@@ -74,7 +73,7 @@ def comparison_rows(result: Report, table: Table | None = None) -> tuple[list[st
             found = row.get(entity, [])
             cells.append("; ".join(figure_text(f, f" ({c})" if (c := new_condition(f)) else "") + " "
                                    + "".join(f"[{e}]" for e in cite_ids(f))
-                                   for f in cell_values(found, absolute=MAX_RELEASES)[
+                                   for f in cell_values(found, absolute=len(found))[
                                        :figures_per_cell(plan.question, found)]) or "—")
         rows.append((label, cells))
     return entities, rows
