@@ -64,8 +64,13 @@ def _wait(driver: Any, cond: Callable[[Any], Any]) -> Any:
 
 def _click(driver: Any, sel: str, unless: str | None = None) -> None:
     """Clicks the first element `sel` finds, found again if the page rendered itself anew between finding and
-    clicking it (the node then belongs to no document); stops without a click once `unless` is on the page."""
-    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    clicking it (the node then belongs to no document, or has no size any more); stops without a click once
+    `unless` is on the page."""
+    from selenium.common.exceptions import (
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+        WebDriverException,
+    )
 
     def attempt(d: Any) -> bool:
         if unless and _css(d, unless):
@@ -75,8 +80,8 @@ def _click(driver: Any, sel: str, unless: str | None = None) -> None:
             return False
         try:
             found[0].click()
-        except StaleElementReferenceException:
-            return False
+        except (StaleElementReferenceException, ElementNotInteractableException):
+            return False  # (or hidden between finding and clicking: the page moved on; look again)
         except WebDriverException as e:
             if "does not belong to the document" in str(e):
                 return False
