@@ -286,3 +286,11 @@ def test_two_sources_dating_a_named_release_differently_crowd_out_no_other_named
     first = answer_section(p, {"Q-1": items}, []).sentences[0]
     assert all(f"Quux {v}:" in first.text for v in versions), first.text
     assert "2020-01-09" in first.text and "2020-01-10" in first.text
+
+
+def test_a_package_whose_name_extends_another_by_an_identifier_join_is_another_thing() -> None:
+    from openresearch.agents.write.answer import same_thing
+
+    # "zorbq_pool" is its own package: Zorbq's release dates are not its own
+    assert not same_thing("Zorbq", "zorbq_pool") and not same_thing("zorbq-lint", "zorbq")
+    assert same_thing("Zorbq 3", "Zorbq") and same_thing("Osgood, Indiana", "Osgood")

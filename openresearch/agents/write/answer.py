@@ -143,6 +143,13 @@ _YEARS = re.compile(r"(?<![\d.])(?:19|20)\d{2}(?![\d.])")
 _TRAILING_VERSION = re.compile(r"\s+v?(\d+(?:\.\d+)*)(?:\.x)?\s*$")
 
 
+def _compound_name(name: str, focus: str) -> bool:
+    """Whether the longer of two names is the shorter with more joined to it in one identifier ("zorbq_pool",
+    "zorbq-lint" beside "Zorbq"): another package's name, not a fuller form of the same one."""
+    short, long = sorted((base_name(name).casefold(), base_name(focus).casefold()), key=len)
+    return long.startswith(short) and len(long) > len(short) and long[len(short)] in "_-"
+
+
 def same_thing(name: str, focus: str) -> bool:
     """Whether an observation's entity is the focus or a same-name variant of it the sources tell apart
     ("Osgood, Indiana" for "Osgood"), the fuller form of the name ("Carl Reinhold Roth" for "Carl Roth"), or
@@ -152,7 +159,8 @@ def same_thing(name: str, focus: str) -> bool:
     va, vb = _TRAILING_VERSION.search(base_name(name)), _TRAILING_VERSION.search(base_name(focus))
     if va and vb and va.group(1) != vb.group(1):
         return False  # "Quillo 3.1" is not "Quillo 3.12", though one key starts the other
-    if bool(a) and (a == b or a.startswith(b) or b.startswith(a) or _fuller(base_name(name), base_name(focus))):
+    if bool(a) and (a == b or ((a.startswith(b) or b.startswith(a)) and not _compound_name(name, focus))
+                    or _fuller(base_name(name), base_name(focus))):
         return True
     words_a, words_b = sorted(base_name(name).casefold().split()), sorted(base_name(focus).casefold().split())
     if len(words_a) >= 2 and words_a == words_b:
