@@ -1114,7 +1114,7 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
                  _p(lang, "cell", entity=e, values=_values(lang, *stated(vs, False, alone))) for e, vs in row.items()]
         missing = [e for e in plan.entities if e not in row]
         # (a name with a number, "Frob 3", is said apart: its "3" would stand in the figures' sentence unquoted)
-        apart = bool(row) and any(re.search(r"(?<![\w.])\d", e) for e in missing)  # (not "pg8000")
+        apart = bool(row) and any(re.search(r"(?<![\w.])\d", e) for e in missing)  # (not "frob8000")
         if missing and plan.entities and not apart:
             cells.append(_p(lang, "missing", names=", ".join(missing)))
         if not row and not plan.entities:
