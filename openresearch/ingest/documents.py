@@ -82,6 +82,7 @@ _FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # static-sit
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # a heading or quote mark (at most three spaces in), or a list item's marker at any depth: a nested item and a
 # change log's indented "    - BUG: ..." entries are items of their own
+_NUMBER_MARK = re.compile(r"^\s*(\d+)[.)]\s+")
 _MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
 # a reStructuredText reference or role is its text: "`1.17.0`_ -- 2024-05-09" heads release 1.17.0, "`docs
@@ -398,6 +399,7 @@ def normalise_plain(body: str) -> str:
     """Paragraphs separated by one blank line, whitespace collapsed, Markdown markers removed. A table row is
     its own paragraph, "cell | cell | ...", empty cells kept ("| version | size" has an empty first cell)."""
     paragraphs: list[str] = []
+    item_open = False  # whether the paragraph being read opened with a list item's mark
     current: list[str] = []
     lines = without_scripts(body.splitlines()) if "<s" in body or "<S" in body else body.splitlines()
     lines = rst_blocks(lines)
@@ -454,7 +456,12 @@ def normalise_plain(body: str) -> str:
                 paragraphs.append(_para(" ".join(current)))
                 current = []
             continue
-        clean = _MD_MARK.sub("", _unescaped(line) if "\\" in line else line)
+        # "... this value should be set to / 2. If there are more ...": a number other than 1 that opens a line
+        # inside a paragraph of prose goes on with it (only "1." may start a list there); a list's next item
+        # starts one
+        going_on = bool(current) and (num := _NUMBER_MARK.match(line)) is not None and num.group(1) != "1" and \
+            not item_open
+        clean = line if going_on else _MD_MARK.sub("", _unescaped(line) if "\\" in line else line)
         clean = _MD_INLINE.sub("", _RST_REFERENCE.sub(_reference_text, clean) if "`" in clean else clean)
         # emphasis is no part of the words: "_Quux_ is the uncompromising formatter" opens with the name Quux
         clean = _WORD_EMPHASIS.sub(r"\2", clean) if "_" in clean or "*" in clean else clean
@@ -468,10 +475,12 @@ def normalise_plain(body: str) -> str:
             # "### [`max-retries`](#max-retries) {: #max-retries }": a heading's words, without its own anchor
             # link or attribute list (what a reference page's entry heading names is the keyword)
             clean = _MD_LINK.sub(r"\1", _ATTR_LIST.sub("", clean))
-        if _MD_MARK.match(line) and current:
+        if _MD_MARK.match(line) and current and not going_on:
             # a heading or list item starts its own paragraph
             paragraphs.append(_para(" ".join(current)))
             current = []
+        if not current:
+            item_open = bool(_MD_MARK.match(line)) and not going_on
         current.append(clean)
         if heading:  # and a heading is one line: the line under it starts a paragraph of its own
             paragraphs.append(_para(" ".join(current)))

@@ -25,6 +25,11 @@ _PARAGRAPHS = 30
 # a manual page's option entry, its tag first: "--max-depth=n: Sets ...", "-t, --threads N: Use N threads"
 _OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-z][\w.-]*(?:=\S+)?)*"
                            r"(?: [<\[]?[A-Za-z]+[>\]]?)?):\s")
+# ... or flattened into one paragraph with its description: "--frob-limit=INT Sets the number of ..."
+_OPTION_LEAD = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=[A-Z][A-Z_]*)?(?:,\s*--?[A-Za-z][\w.-]*(?:=[A-Z][A-Z_]*)?)*)"
+                          r"\s+(?=[A-Z](?:[a-z]|\s))")
+# a paragraph of one word that joins two examples of an entry's description
+_CONNECTIVES = frozenset({"or", "and", "then", "else", "otherwise", "also", "e.g.", "i.e.", "or:", "and:"})
 # a command's help line, its tag first and its default last: "-p, --port int   port to listen on (default 1313)"
 _OPTION_HELP = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:,? --?[A-Za-z][\w.-]*)*)\s[^\n]*\(default:?\s[^)\n]+\)\s*$")
 # a list item that opens with the key it describes, a comma after it: "max_conns, maximum number of connections"
@@ -98,7 +103,7 @@ def defined_term(text: str, start: int) -> str | None:
     entry's own option tag, else the nearest heading above (a short line of its own) when that heading is a
     keyword-shaped term; a heading of words ("Performance tuning") ends the search."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
-    if m := _OPTION_ENTRY.match(text, para_start):
+    if (m := _OPTION_ENTRY.match(text, para_start)) or (m := _OPTION_LEAD.match(text, para_start)):
         return keyword(m.group("term"))
     if (m := _TERM_ENTRY.match(text, para_start)) and keyword_shape(m.group("term")):
         return m.group("term")  # "summaryLength : (int) ... Default is 70.": a definition list's entry, as ingested
@@ -118,8 +123,11 @@ def defined_term(text: str, start: int) -> str | None:
         cut = text.rfind("\n\n", 0, pos)
         para = text[cut + 2 if cut >= 0 else 0:pos].strip()
         pos = cut
-        if VERSION_NOTE.match(para):
-            continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term
+        if VERSION_NOTE.match(para) or para.lower() in _CONNECTIVES:
+            continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term; "or"
+            # between two examples: a word of the entry's description
+        if m := _OPTION_LEAD.match(para):
+            return keyword(m.group("term"))  # "--frob-limit=INT Sets the ...": the option's entry, flattened
         if len(para) <= 80 and release_heading(para) is not None:
             return None  # an entry never runs past the release heading above it
         if (since := ENTRY_SINCE.fullmatch(para)) and keyword_shape(since.group("term")):
@@ -135,6 +143,11 @@ def defined_term(text: str, start: int) -> str | None:
             # "The clients prepare 200 queries"): part of the entry's description, no heading
         below = para
     return None
+
+
+def _option_entry(text: str, para_start: int) -> bool:
+    """Whether the paragraph at `para_start` opens an option's entry with its tag ("--frob-limit=INT Sets ...")."""
+    return bool(_OPTION_ENTRY.match(text, para_start) or _OPTION_LEAD.match(text, para_start))
 
 
 def _word_line(para: str) -> bool:
@@ -235,8 +248,9 @@ def entry_unit(text: str, start: int) -> str | None:
     if unit := _stated_unit(text, para_start, start) or _stated_unit(text, start, para_end) or \
             _restated_unit(text[start:para_end]):
         return unit
+    own_entry = _option_entry(text, para_start)  # "--frob-limit=INT Sets ... Default is 8.": the entry is this
     pos = para_start - 2
-    for _ in range(_PARAGRAPHS):
+    for _ in range(0 if own_entry else _PARAGRAPHS):
         if pos <= 0 or start - pos > _REACH:
             break
         cut = text.rfind("\n\n", 0, pos)
@@ -245,13 +259,16 @@ def entry_unit(text: str, start: int) -> str | None:
             break  # the entry's heading
         if unit := _stated_unit(text, para_at, pos):
             return unit
+        if _option_entry(text, para_at):
+            break  # the paragraph that opens the entry with its option tag
         pos = cut
     named: set[str] = set()
-    pos = start
+    pos = first = para_start if own_entry else start  # (an option's own line describes it before its figure)
     for _ in range(_DESCRIPTION):
         end = text.find("\n\n", pos)
         para = text[pos:end if end >= 0 else len(text)]
-        if pos > start and (_heading_like(para) or re.match(r"\s*(?:default(?: value)?|type)\s*:", para, re.I)):
+        if pos > first and (_heading_like(para) or re.match(r"\s*(?:default(?: value)?|type)\s*:", para, re.I)
+                            or _option_entry(text, pos)):
             break  # the next entry
         for m in _DESCRIBED_UNIT.finditer(para):
             word = next(g for g in m.groups() if g).lower()

@@ -89,13 +89,13 @@ from openresearch.agents.extract.releases import (
     release_heading,
     version_note,
 )
-from openresearch.agents.extract.requirements import requirement_observations, states_requirement
+from openresearch.agents.extract.requirements import requirement_observations, says_dropped, states_requirement
 from openresearch.agents.extract.signatures import defaulted_keys, signature_defaults
 from openresearch.agents.extract.tables import cell_values, row_observations, table_row
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
-from openresearch.agents.plan.attributes import named_key, with_english
+from openresearch.agents.plan.attributes import PLATFORM_EVENT, named_key, with_english
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
@@ -682,6 +682,10 @@ class DeterministicExtractor:
         key_forms = [k for a in asked if "_" in a for k in (re.escape(a), re.escape(a.replace("_", "-")))]
         asked_keys = re.compile(rf"(?<![\w.-])(?:{'|'.join(key_forms)})(?![\w-])") if key_forms else None
         platforms = _asked_platforms(asked, plan.attributes)
+        # (the events asked of those versions: "Frob 3.8 support dropped" is answered by a drop of 3.8, not by the
+        # release that first supported it)
+        events = {(e.group("v"), e.group("verb") == "dropped") for a in plan.attributes
+                  if (e := PLATFORM_EVENT.fullmatch(a))}
         out = []
         for span, sent, emb, found, row, term, key in zip(spans, ranked, sims, mentions, rows, terms, keys,
                                                            strict=True):
@@ -718,7 +722,8 @@ class DeterministicExtractor:
                     # "Drop support for Frob 3.7." where a Frob version is asked: a figure of its own; the most when
                     # it states the very version asked ("which release dropped Frob 3.7")
                     figure = True
-                    bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if on.group("v") else 0.0)
+                    bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if on.group("v") and (
+                        not events or (on.group("v"), says_dropped(sent)) in events) else 0.0)
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
                 elif keyed or any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (

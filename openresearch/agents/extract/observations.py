@@ -857,6 +857,9 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
 
     "Kafka reached 605 MB/s, Pulsar reached 305 MB/s": 605 is Kafka's although "Pulsar" is closer."""
     pool = [m for i, m in enumerate(mentions) if i not in skip]
+    # a name after the value in a clause of its own about the value ("5 seconds which is the max recommended default
+    # in the Zorbq settings", "as Zorbq does", "like Zorbq's") says whose value it matches, not whose it is
+    pool = [m for m in pool if m.start < v.end or not _NOT_OWNER_AFTER.search(sentence[v.end:m.start])]
     if not pool:
         return fallback
     clause = _clauses(sentence)
@@ -878,6 +881,9 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
         return (0 if same else 2) + (0 if before else 1), distance, 0 if m.canonical in preferred else 1
 
     return min(pool, key=rank).canonical
+
+
+_NOT_OWNER_AFTER = re.compile(r"\b(?:which|that|who|whose|as|like|unlike|than|matching|mirroring)\b", re.I)
 
 
 def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: set[int],

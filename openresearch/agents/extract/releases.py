@@ -116,13 +116,17 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
 _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
                           r"(?P<value>-?\d[\d.,_]*)\s*(?P<unit>[A-Za-z%]{0,12})\s+by\s+default\b|"
                           r"\bdefault\s+(?:value\s+)?(?:of|for)\s+(?P<key2>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+"
-                          r"(?:is\s+now|changed\s+to|to|from\s+\S+\s+to)\s+(?P<value2>-?\d[\d.,_]*)", re.I)
+                          r"(?:is\s+now|changed\s+to|to|from\s+\S+\s+to)\s+(?P<value2>-?\d[\d.,_]*)|"
+                          # ("frob_strict is set to True by default", "frob_strict is now enabled by default": a
+                          # switch's new default, a release's fact without a figure)
+                          r"\b(?P<key3>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+(?:now\s+)?(?:set\s+to\s+)?"
+                          r"(?P<flag>true|false|enabled|disabled|on|off)\s+by\s+default\b", re.I)
 # ... or names the setting in words: "Changed the default max retries value from None to 20", "the default
 # worker count is now 8" (one to four lower-case words after "default")
 _NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?:s|ed)?|increas(?:e|es|ed)|"
                                 r"decreas(?:e|es|ed)|bump(?:s|ed)?|set(?:s)?)\s+(?i:the\s+)?default\s+"
                                 r"(?P<words>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+(?:value\s+|setting\s+)?"
-                                r"(?:from\s+\S+\s+)?to\s+(?P<value>-?\d+(?:[.,_]\d+)*)\s*"
+                                r"(?:from\s+\S+\s+)?(?:back\s+)?to\s+(?P<value>-?\d+(?:[.,_]\d+)*)\s*"
                                 r"(?P<unit>(?!rather\b|instead\b)[A-Za-z%]{0,12})|"
                                 r"\b(?i:the)\s+default\s+(?P<words2>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+"
                                 r"(?:is|are)\s+now\s+(?P<value2>-?\d+(?:[.,_]\d+)*)\s*(?P<unit2>[A-Za-z%]{0,12})")
@@ -145,6 +149,11 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
                                      unit="version", condition="added in"))
     changes: list[tuple[str, str, str | None]] = []
     for m in _NEW_DEFAULT.finditer(text):
+        if m.group("flag"):
+            if keyword_shape(key := m.group("key3")) and keyword_like(key):
+                out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
+                                         unit="version", condition="default changed in"))
+            continue
         key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
         if keyword_shape(key) and keyword_like(key):
             changes.append((key, value, m.group("unit")))

@@ -76,6 +76,11 @@ _DROPPED = re.compile(rf"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing))\s+(?:(?:
 _DIGIT = re.compile(r"\d")
 
 
+def says_dropped(sentence: str) -> bool:
+    """Whether a sentence says support for a platform's version was dropped ("Drop support for Frob 3.8")."""
+    return bool(_DROPPED.search(sentence))
+
+
 def states_requirement(piece: str) -> bool:
     """Whether a line states a bound on a platform's version ("Require frob >= 3.9", "Frob 3.14 compatibility") or
     that support for one was dropped: a fact however few its words or however much it looks like code."""
@@ -95,6 +100,10 @@ def requirement_observations(sentence: str, mentions: Sequence[Mention],
     or when it says support was dropped ("Dropped support for Frob 3.8": the bound is the next version, not said)."""
     if _DROPS.search(sentence):
         return _dropped(sentence, mentions, context_entity)
+    return _bounds(sentence, mentions, context_entity)
+
+
+def _bounds(sentence: str, mentions: Sequence[Mention], context_entity: str | None) -> list[ObservationIn] | None:
     out: list[ObservationIn] = []
     taken: list[tuple[int, int]] = []
     for kind, rx in _RULES:
@@ -127,6 +136,7 @@ def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | N
     """The platform versions a sentence says support was dropped for ("Drop EOL frob 3.8": frob_version 3.8,
     condition "dropped")."""
     out = []
+    end = 0
     for m in _DROPPED.finditer(sentence):
         entity = _subject(sentence, m.start(), mentions, m.group("p")) or context_entity
         if entity and entity_key(entity) != entity_key(m.group("p")):
@@ -136,7 +146,23 @@ def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | N
             for version in [m.group("v"), *re.findall(r"\d+(?:\.\d+){1,2}", more_text)]:
                 out.append(ObservationIn(entity=entity, metric=platform_metric(m.group("p")), value=version,
                                          unit="version", condition="dropped"))
-    return out or None
+            end = m.end() + len(more_text)
+            # "Drop Frob 3.8, 3.9 and support 3.13, 3.14": what the rest supports, of the same platform
+            rest = _SUPPORTS_MORE.match(sentence, end)
+            if rest is not None:
+                out += [ObservationIn(entity=entity, metric=platform_metric(m.group("p")), value=version,
+                                      unit="version", condition="supported")
+                        for version in re.findall(r"\d+(?:\.\d+){1,2}", rest.group("vs"))]
+                end = rest.end()
+    # ("Drop EOL Frob 3.8; add Frob 3.13 support": a bound stated after the drop, read as any)
+    after = _bounds(sentence[end:], [], context_entity) if 0 < end < len(sentence) and out else None
+    return [*out, *(after or [])] or None
+
+
+# the platform's versions a drop's sentence goes on to support, its name not repeated ("... and support 3.13, 3.14")
+_SUPPORTS_MORE = re.compile(r"\s*(?:,|;)?\s*(?:and\s+)?(?:add(?:s|ed)?\s+support\s+for|support(?:s|ed)?|"
+                            r"add(?:s|ed)?)\s+(?P<vs>v?\d+\.\d+(?:\.\d+)?(?:\s*(?:,|and|&)\s*v?\d+\.\d+(?:\.\d+)?)*)"
+                            r"(?![\w.]*\d)", re.I)
 
 
 # words of a subject that name the product itself or a release of it, not a part of it

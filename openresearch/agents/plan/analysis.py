@@ -150,6 +150,11 @@ class Analyzer:
             required += [m.span("x") for m in _USED_FOR.finditer(text)]
             required += [m.span() for m in re.finditer(r"\([^()]*\)", text)]
             kept = [f for f in found if not any(s <= f[0] < e for s, e in required)]
+            # (a platform named with a version once is the platform wherever else it is named: "the Frob-version
+            # support timeline of A and B: when did each drop Frob 3.8 and Frob 3.9")
+            platforms = {entity_key(text[m.start(g):m.end(g)].split()[0].split("-")[0])
+                         for m in _PLATFORM.finditer(text) for g in ("x", "y") if m.group(g)}
+            kept = [f for f in kept if entity_key(f[1]) not in platforms]
             found = kept if kept else found
         named = found
         found = _in_context(text, found)

@@ -280,8 +280,20 @@ _ZH_RELEASE_DATES = re.compile(r"(?:什么时候|何时|哪天|哪一天|哪年|
 
 
 def asks_release_dates(question: str, language: str) -> bool:
-    """Whether a question asks when releases came out ("When were the A and B releases published?")."""
-    return bool((_ZH_RELEASE_DATES if language == "zh" else _EN_RELEASE_DATES).search(question))
+    """Whether a question asks when releases came out ("When were the A and B releases published?", "in which
+    releases, published on which dates, did ...", "in which Zorbq release (and on what date) did ...")."""
+    if language == "zh":
+        return bool(_ZH_RELEASE_DATES.search(question))
+    return bool(_EN_RELEASE_DATES.search(question)) or bool(
+        _ON_WHAT_DATE.search(question) and re.search(r"\b(?:releases?|versions?)\b", question, re.I))
+
+
+_ON_WHAT_DATE = re.compile(r"\b(?:(?:published|released|shipped|out|tagged)\s+)?(?:on|at)\s+(?:what|which)\s+"
+                           r"(?:dates?|days?)\b", re.I)
+# what a question's list reads out of "in which releases, published on which dates, did ...": the dates asked, no
+# attribute
+_DATE_WORDS = re.compile(r"(?:(?:on|in)\s+)?(?:(?:what|which)\s+)?(?:(?:release|publication)\s+)?"
+                         r"(?:dates?|days?|published|released|shipped)", re.I)
 
 
 def attribute_list(question: str, language: str, entities: list[str]) -> list[str]:
@@ -371,9 +383,12 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # is no attribute
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I) and not _OWNERS_ONLY.fullmatch(f)
-             and not _RELEASE_ITEM.fullmatch(f) and not _restated_event(f, found)]
+             and not _RELEASE_ITEM.fullmatch(f) and not _restated_event(f, found)
+             and not (_HOW_MANY_ASKED.fullmatch(f) and len(found) > 1)]
     found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
              *found]
+    if asks_release_dates(text, language):
+        found = [f for f in found if not _DATE_WORDS.fullmatch(f)]
     if asks_release_dates(text, language) and not any(
             canonical_metric(f) == "released" for f in found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
@@ -392,6 +407,18 @@ def _release_items(text: str) -> list[str]:
         verb = "dropped" if m.group("verb").lower() in ("dropped", "removed") else "added"
         for v in [m.group("v"), *re.findall(r"\d+(?:[.\u2024]\d+)+", m.group("more"))]:
             out.append(f"{m.group('p')} {v} support {verb}".replace("\u2024", "."))
+    if _ASKS_WHEN.search(text):
+        # "when did each drop Frob 3.8 and Frob 3.9, and first support Frob 3.14?": the same events, asked by time
+        for m in _PLATFORM_ASKED.finditer(text):
+            verb = m.group("verb").lower()
+            if verb.startswith("support") and not m.group("first") and not _ASKS_WHEN.search(
+                    re.split(r"[,;:.?!]", text[:m.start()])[-1]):
+                continue  # "Does Quux support Frob 3.14?" asks no release
+            verb = "dropped" if re.match(r"drop|remov", verb) else "added"
+            for v in [m.group("v"), *re.findall(r"\d+(?:[.\u2024]\d+)+", m.group("more"))]:
+                item = f"{m.group('p')} {v} support {verb}".replace("\u2024", ".")
+                if item.lower() not in (o.lower() for o in out):
+                    out.append(item)
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text)]:
         item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
         if item.lower() in _REFERRING or item.lower() in ("support", "compatibility"):
@@ -406,7 +433,8 @@ def _release_items(text: str) -> list[str]:
             item = _CHANGED_KEY.sub("", out[-1]) + f" {item}"
         # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
         verb = m.group("verb").lower()
-        verb = _DID_VERBS.get(" ".join(verb.split()), "added") if m.re is _RELEASE_DID else verb
+        verb = ("changed" if verb.startswith("become") and "available" not in verb else
+                _DID_VERBS.get(" ".join(verb.split()), "added")) if m.re is _RELEASE_DID else verb
         if item and re.fullmatch(CHANGE_VERBS, verb, re.I):
             item = f"{item} {verb}"
         if item and item.lower() not in (o.lower() for o in out):
@@ -423,9 +451,14 @@ _SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-
 def _restated_event(item: str, found: list[str]) -> bool:
     """Whether a list item ("support for Frob 3.8") only restates a platform version asked as an event ("Frob 3.8
     support dropped")."""
-    if (m := _SUPPORT_FOR.fullmatch(item)) is None:
-        return False
-    return any(f.lower().startswith(f"{m.group('p')} {m.group('v')} support ".lower()) for f in found)
+    if (m := _SUPPORT_FOR.fullmatch(item)) is not None:
+        return any(f.lower().startswith(f"{m.group('p')} {m.group('v')} support ".lower()) for f in found)
+    # ("each drop Frob 3.8", "Frob 3.9": a piece of the clause that asked the event)
+    events = [e for f in found if f != item and (e := PLATFORM_EVENT.fullmatch(f.replace("\u2024", ".")))]
+    named = re.findall(r"([A-Za-z][\w+#]*)[\s-]v?(\d+(?:[.\u2024]\d+){1,2})", item)
+    return bool(named) and not PLATFORM_EVENT.fullmatch(item) and all(
+        any(e.group("p").lower() == p.lower() and e.group("v") == v.replace("\u2024", ".") for e in events)
+        for p, v in named)
 
 
 def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
@@ -656,6 +689,10 @@ def _verb_of(gerund: str) -> str:
     return base
 
 
+# a count of what the list after it names ("on three defaults: (a) ..., (b) ..."): no attribute of its own
+_HOW_MANY_ASKED = re.compile(r"(?:(?:the|these|those|following|two|three|four|five|six|several|some|a\s+few|\d+|key|"
+                             r"main)\s+)+(?:defaults?|settings?|options?|metrics?|values?|figures?|numbers?|aspects?|"
+                             r"dimensions?|criteria|things?|points?|questions?)", re.I)
 _OWNERS_ONLY = re.compile(r"(?:each|every|all|both|any)(?:\s+(?:one|of\s+them|tool|product))?|them|it|they", re.I)
 _IRREGULAR = frozenset({"kept", "held", "run", "set", "built", "spent", "sent", "made", "shown", "given", "taken",
                         "known", "left", "done", "read", "written", "stored", "cached", "retained"})
@@ -748,7 +785,10 @@ _RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
 # in" (what arrives is added)
 _RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"
                           r"(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>appear|arrive|land|ship|change|"
-                          r"get\s+added|get\s+removed|become\s+available|show\s+up)\b", re.I)
+                          r"get\s+added|get\s+removed|become\s+available|show\s+up|"
+                          # ("did frob_strict become True by default": its default changed)
+                          r"become\s+(?:true|false|enabled|disabled|on|off|the\s+default)(?:\s+by\s+default)?|"
+                          r"become\s+default)\b", re.I)
 _DID_VERBS = {"change": "changed", "get removed": "removed"}
 # what kind of thing an item names after its key ("the frob-limit check"): the key is asked
 _KIND_OF_KEY = re.compile(r"\s+(?:check|checker|option|setting|flag|parameter|rule|warning|message|lint)s?$", re.I)
@@ -763,6 +803,15 @@ _RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ve
                                r"(?P<p>[A-Za-z][\w.+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){0,2})(?![\w.\u2024])"
                                # ("dropped support for Frob 3.8 and 3.9": both)
                                r"(?P<more>(?:\s*(?:,|and|or)\s*v?\d+(?:[.\u2024]\d+){1,2}(?![\w.\u2024]))*)", re.I)
+# ... and anywhere in a question that asks when or in which release: "when did each drop Frob 3.8 and Frob 3.9",
+# "when did it first support Frob 3.14", "in which releases did Zorbq add support for Frob 3.12"
+_PLATFORM_ASKED = re.compile(r"\b(?P<first>first\s+)?(?P<verb>add(?:ed)?|drop(?:ped)?|remove[d]?|introduce[d]?|"
+                             r"gain(?:ed)?|support(?:ed)?)\s+(?:(?:official\s+)?(?:support|compatibility)\s+"
+                             r"(?:for|with)\s+)?(?P<p>[A-Za-z][\w+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){1,2})"
+                             r"(?![\w.\u2024])(?P<more>(?:\s*(?:,|and|or)\s*(?:(?P=p)[\s-])?v?\d+(?:[.\u2024]\d+){1,2}"
+                             r"(?![\w.\u2024]))*)", re.I)
+_ASKS_WHEN = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?|dates?)\b|"
+                        r"\btimeline\b", re.I)
 PLATFORM_EVENT = re.compile(r"(?P<p>[A-Za-z][\w.+#]*) (?P<v>\d+(?:\.\d+){0,2}) support (?P<verb>added|dropped)")
 _REFERRING = frozenset({"that", "this", "it", "these", "those", "they", "them", "each", "one"})
 # a later sentence's own question for one thing: "Also, what is the default shutdown timeout for workers, ..."

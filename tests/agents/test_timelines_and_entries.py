@@ -1,0 +1,96 @@
+"""A release timeline asked in any words ("when did each drop Frob 3.8 and Frob 3.9, and first support Frob 3.14?"),
+a switch's new default in a change log ("frob_strict is set to True by default"), a drop and a support in one entry
+("Drop Frob 3.8, 3.9 and support 3.13, 3.14"), a name after a figure in a clause about the figure ("which is the max
+recommended default in the Zorbq settings"), and reference entries written as an option tag and its description in
+one paragraph, or with a one-word paragraph ("or") between two examples. The names are made up."""
+
+from __future__ import annotations
+
+from openresearch.agents.extract.definitions import defined_term
+from openresearch.agents.extract.extract_rules import Mention
+from openresearch.agents.extract.observations import observations
+from openresearch.agents.extract.releases import Release, change_log_notes
+from openresearch.agents.extract.requirements import requirement_observations, says_dropped
+from openresearch.agents.plan.analysis import analyse
+from openresearch.agents.plan.attributes import asks_release_dates
+from openresearch.ingest.documents import normalise_plain
+
+
+def test_a_timeline_question_asks_each_event_of_each_product_and_the_platform_is_no_product() -> None:
+    a = analyse("Give the Frob-version support timeline of Zorbq and Quux: in which releases, published on which "
+                "dates, did each drop Frob 3.8 and Frob 3.9, and when did each first support Frob 3.14?")
+    assert a.entities == ["Zorbq", "Quux"]
+    assert a.attributes == ["release date", "Frob 3.8 support dropped", "Frob 3.9 support dropped",
+                            "Frob 3.14 support added"], a.attributes
+    a = analyse("When did Zorbq drop Frob 3.8 and Frob 3.9, and when did it first support Frob 3.14?")
+    assert a.entities == ["Zorbq"]
+    assert a.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]
+    # a yes-or-no question asks no release
+    assert not any("support" in x for x in analyse("Does Zorbq support Frob 3.14?").attributes)
+
+
+def test_the_release_a_switch_became_the_default_in_is_asked_and_read_from_the_change_log() -> None:
+    q = ("What are Zorbq's default values for frob_limit and frob_window, and in which Zorbq release (and on what "
+         "date) did frob_strict become True by default?")
+    assert asks_release_dates(q, "en")
+    assert "frob_strict changed" in analyse(q).attributes
+    assert not asks_release_dates("On what date was Zorbq founded?", "en")  # no release asked
+    release = Release(None, "3.0.0", "2024-02-04", 7)
+    got = change_log_notes("frob_strict is set to True by default. See the docs.", release, "Zorbq") or []
+    assert [(o.metric, o.value, o.unit, o.condition) for o in got] == [
+        ("frob_strict", "3.0.0", "version", "default changed in")]
+    # "back to" a value is the value it was set to, no part of the setting's name
+    got = change_log_notes("Set default frob_limit back to 100 for compatibility.", release, "Zorbq") or []
+    assert {(o.metric, o.value) for o in got} == {("frob_limit", "3.0.0"), ("frob_limit", "100")}
+
+
+def test_a_drop_and_a_support_in_one_entry_are_both_read_of_the_same_platform() -> None:
+    got = [(o.metric, o.value, o.condition) for o in
+           requirement_observations("Drop Frob 3.8, 3.9 and support 3.13, 3.14", [], "Zorbq") or []]
+    assert got == [("frob_version", "3.8", "dropped"), ("frob_version", "3.9", "dropped"),
+                   ("frob_version", "3.13", "supported"), ("frob_version", "3.14", "supported")]
+    got = [(o.value, o.condition) for o in
+           requirement_observations("Drop EOL Frob 3.8; add Frob 3.13 support", [], "Zorbq") or []]
+    assert got == [("3.8", "dropped"), ("3.13", "supported")]
+    assert says_dropped("Drop support for Frob 3.8 (#12)") and not says_dropped("Support for Frob 3.8")
+
+
+def test_a_name_in_a_clause_about_the_figure_does_not_own_it() -> None:
+    s = ("The default value for the keep alive timeout is 5 seconds which is the max recommended default in the "
+         "Zorbq settings.")
+    at = s.index("Zorbq")
+    got = observations(s, [Mention(at, at + 5, "Zorbq", "Zorbq")], set(), context_entity="Quux")
+    assert [(o.entity, o.value, o.unit) for o in got] == [("Quux", "5", "seconds")], got
+    # a name that owns it is still read
+    s = "The Zorbq keep alive timeout is 5 seconds by default."
+    got = observations(s, [Mention(0, 5, "Zorbq", "Zorbq")], set(), context_entity="Quux")
+    assert {o.entity for o in got} == {"Zorbq"}
+
+
+def test_an_option_tag_and_its_description_in_one_paragraph_head_the_entry() -> None:
+    text = ("Tuning options:\n\n--frob-limit=INT Sets the number of frobs kept. Default is 8.\n\n"
+            "--frob-window=INT A window, in seconds. Default is 30.\n\n"
+            "--frob-count=INT How many frobs we trust. For example,\n\nX-Frob: 1, 2\n\nor\n\nFrob: for=1\n\n"
+            "means two frobs.\n\nDefault: 1\n")
+    assert defined_term(text, text.index("Default is 8")) == "--frob-limit"
+    assert defined_term(text, text.index("Default is 30")) == "--frob-window"
+    assert defined_term(text, text.index("Default: 1")) == "--frob-count"
+
+
+def test_a_number_other_than_one_inside_a_paragraph_goes_on_with_it() -> None:
+    text = "If there are two frobs in the path, this value should be set to\n2. If there are more, set it higher.\n"
+    assert normalise_plain(text) == ("If there are two frobs in the path, this value should be set to 2. If there are "
+                                     "more, set it higher.")
+    # a list's items stay items
+    assert normalise_plain("Steps:\n1. install it\n2. run it\n") == "Steps:\n\ninstall it\n\nrun it"
+
+
+def test_an_option_entry_of_one_paragraph_takes_its_unit_from_itself_not_from_its_neighbours() -> None:
+    from openresearch.agents.extract.definitions import entry_unit
+
+    text = ("--frob-bytes=INT Number of bytes to read at once. Default is 8192.\n\n"
+            "--frob-limit=INT Stop creating new frobs when too many are active. Default is 100.\n\n"
+            "--frob-timeout=INT Maximum number of seconds to keep an idle frob. Default is 120.\n")
+    assert entry_unit(text, text.index("Default is 8192")) == "bytes"
+    assert entry_unit(text, text.index("Default is 100")) is None  # neither the bytes above nor the seconds below
+    assert entry_unit(text, text.index("Default is 120")) == "seconds"
