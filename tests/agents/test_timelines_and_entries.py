@@ -6,14 +6,21 @@ one paragraph, or with a one-word paragraph ("or") between two examples. The nam
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.definitions import defined_term
 from openresearch.agents.extract.extract_rules import Mention
+from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.observations import observations
 from openresearch.agents.extract.releases import Release, change_log_notes
 from openresearch.agents.extract.requirements import requirement_observations, says_dropped
 from openresearch.agents.plan.analysis import analyse
 from openresearch.agents.plan.attributes import asks_release_dates
+from openresearch.identity import AliasResolver
 from openresearch.ingest.documents import normalise_plain
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
 
 
 def test_a_timeline_question_asks_each_event_of_each_product_and_the_platform_is_no_product() -> None:
@@ -94,3 +101,19 @@ def test_an_option_entry_of_one_paragraph_takes_its_unit_from_itself_not_from_it
     assert entry_unit(text, text.index("Default is 8192")) == "bytes"
     assert entry_unit(text, text.index("Default is 100")) is None  # neither the bytes above nor the seconds below
     assert entry_unit(text, text.index("Default is 120")) == "seconds"
+
+
+def test_a_settings_list_with_dashed_option_entries_gives_each_default_to_the_documented_product(
+        tmp_path: Path) -> None:
+    page = tmp_path / "settings.md"
+    page.write_text("# Settings\n\nUse these options to configure Zorbq. Zorbq reads them at start.\n\n"
+                    "* `--frob-ping <float>` - Set the WebSockets ping interval, in seconds. **Default:** *20.0*.\n"
+                    "* `--frob-queue <int>` - Maximum number of frobs to hold in the accept queue, passed to the "
+                    "socket's `listen()` call. Relevant for heavy incoming traffic. **Default:** *2048*.\n"
+                    "* `--frobs <int>` - Number of frob processes. Defaults to the `$FROB_COUNT` environment "
+                    "variable if available, or 1. Not valid with `--reload`.\n", encoding="utf-8")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(page),
+                        "What are Zorbq's default frob ping interval, frob queue and number of frobs?")
+    got = {(o.entity, o.metric, o.value, o.condition) for u in doc.units for o in u.observations}
+    assert {("Zorbq", "frob_ping", "20.0", "default"), ("Zorbq", "frob_queue", "2048", "default"),
+            ("Zorbq", "frobs", "1", "default")} <= got, got

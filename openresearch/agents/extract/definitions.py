@@ -26,8 +26,9 @@ _PARAGRAPHS = 30
 _OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-z][\w.-]*(?:=\S+)?)*"
                            r"(?: [<\[]?[A-Za-z]+[>\]]?)?):\s")
 # ... or flattened into one paragraph with its description: "--frob-limit=INT Sets the number of ..."
+# (or with its argument and a dash: "--frob-limit <int> - Maximum number of ...")
 _OPTION_LEAD = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=[A-Z][A-Z_]*)?(?:,\s*--?[A-Za-z][\w.-]*(?:=[A-Z][A-Z_]*)?)*)"
-                          r"\s+(?=[A-Z](?:[a-z]|\s))")
+                          r"(?:\s+(?=[A-Z](?:[a-z]|\s))|(?:\s+<[\w.|-]+>|\s+[A-Z][A-Z_]*)?\s+[-\u2013\u2014]\s+(?=\S))")
 # a paragraph of one word that joins two examples of an entry's description
 _CONNECTIVES = frozenset({"or", "and", "then", "else", "otherwise", "also", "e.g.", "i.e.", "or:", "and:"})
 # a command's help line, its tag first and its default last: "-p, --port int   port to listen on (default 1313)"

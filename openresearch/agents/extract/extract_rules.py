@@ -137,7 +137,7 @@ _ASIDE = re.compile(r"\([^()\n]{1,80}\)\.?")
 # number of rows to fetch at each round trip. The default is 2000.", "... with fetchmany(). It defaults to 1."): one
 # unit with it, so its quote says what the figure is of
 _ITS_DEFAULT = re.compile(r"(?:(?:the|its)\s+default(?:\s+value)?\s+(?:is|was)|(?:it\s+)?defaults\s+to)\s+"
-                          r"[^\s.;][^.;:]{0,40}\.?", re.I)
+                          r"[^\s.;][^.;:]{0,90}\.?", re.I)
 
 
 def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:

@@ -971,7 +971,10 @@ class DeterministicExtractor:
         # no entity borrowed from the sentence before: "两者在性能上都够用" would credit the business load to
         # whichever broker that sentence named last; only what the whole source is about stands in
         found = self.qualify(found, source)
-        ctx_entity = self.context_entity(source, want, context[1] if context is not None else (),
+        # (nor in a reference entry: "--frob-ping <float> - Set the Zorbnet ping interval. Default: 20.0." is a setting
+        # of the product the reference documents, whatever its description names)
+        in_entry = context is not None and "|" not in quote and defined_term(source.text, start) is not None
+        ctx_entity = self.context_entity(source, want, context[1] if context is not None and not in_entry else (),
                                          lookup=plan.kind == "lookup")
         read: list[ObservationIn] | None = None
         row = None

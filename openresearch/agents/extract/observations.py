@@ -499,6 +499,9 @@ def _premodified(text: str, v: Value, since: int) -> tuple[str, str, str] | None
     return "_".join(w.lower() for w in words), v.unit, "default" if default else ""
 
 
+_FALLBACK_DEFAULT = re.compile(r"\bdefaults?\s+(?:to|is)\s+[^.;\d]{1,80}?,?\s+(?:or|otherwise|else)\s+$", re.I)
+
+
 def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] = ()) -> tuple[str, str, str] | None:
     """(metric, unit, limit kind) of a bare count that no known quantity names, by the noun phrase it is stated
     for: "The maximum nesting depth is 250" (max_nesting_depth), "the maximum length of a pattern is 65539 code
@@ -514,6 +517,9 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     before = text[since:v.start]
     if measure and (written := _premodified(text, v, since)) is not None:
         return written
+    if v.kind == "bare" and _FALLBACK_DEFAULT.search(before):
+        # "Defaults to the $FROB_COUNT environment variable if available, or 1.": the default when that is unset
+        return "value", "", "default"
     link = _PHRASE_LINK.search(before)
     if link is None:
         return None
