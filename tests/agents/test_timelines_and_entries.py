@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.definitions import defined_term
+from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.extract_rules import Mention
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.observations import observations
