@@ -172,9 +172,25 @@ def entry_description(text: str, start: int, term: str) -> str:
     first = text.find("\n\n", at + 2)
     if first < 0 or first + 2 >= start:
         return ""
-    end = text.find("\n\n", first + 2)
-    para = text[first + 2:end if 0 <= end < start else start].strip()
-    return "" if para.lower().startswith("default") else para[:160]
+    pos = first + 2
+    for _ in range(_DESCRIPTION):
+        end = text.find("\n\n", pos)
+        end = len(text) if end < 0 else end
+        para = text[pos:end].strip()
+        if pos > start and (_entry_heading(para) or _option_entry(text, pos)):
+            return ""  # the next entry
+        # (its labelled lines, "Command line: --frob INT", "Default: 8", say no more what it is; nor does the unit)
+        if not (pos <= start < end + 2) and para and not para.lower().startswith("default") and \
+                not _LABEL_LINE.match(para):
+            return para[:160]
+        if end >= len(text):
+            return ""
+        pos = end + 2
+    return ""
+
+
+# a labelled line of an entry ("Command line: --frob INT", "Type: int", "Env: FROB")
+_LABEL_LINE = re.compile(r"[A-Z][\w -]{0,25}:\s+\S[^\n]{0,80}$")
 
 
 _SECTION_REACH = 40  # paragraphs back from an entry to the heading of its section

@@ -709,7 +709,9 @@ class DeterministicExtractor:
                 # (a question that asks values too, "the defaults ... and when was that release published", is
                 # answered by any figure)
                 figure = bool(facts.kinds & {"year", "date"}) if dated and not values_asked else bool(
-                    facts.kinds - _NOT_FIGURES)
+                    facts.kinds - _NOT_FIGURES) or bool(key and values_asked and "year" in facts.kinds and
+                                                         labelled_figure(text[span[0]:span[1]]))
+                # ("Default: 2048." in a setting's entry is its value, however much it looks like a year)
                 # (or it names an asked setting's key itself: "the new zorb_cache_size setting", "zorb-limit")
                 keyed = bool(asked_keys and asked_keys.search(sent))
                 if keyed and not figure and _is_change_log(text):
