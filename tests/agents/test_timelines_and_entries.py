@@ -122,8 +122,9 @@ def test_a_settings_list_with_dashed_option_entries_gives_each_default_to_the_do
 def test_an_entry_is_described_by_its_prose_not_by_its_labelled_lines() -> None:
     from openresearch.agents.extract.definitions import entry_description
 
+    text = ("Settings\n\nfrob_queue\n\nCommand line: --frob-queue INT\n\nDefault: 2048\n\n"
+            "The maximum number of pending frobs.\n\n"
+            "frob_workers\n\nCommand line: --frob-workers INT\n\nDefault: 1\n\nThe number of frob workers.\n")
     q = text.index("Default: 2048")
     assert entry_description(text, q, "frob_queue") == "The maximum number of pending frobs."
-            "frob_workers\n\nCommand line: --frob-workers INT\n\nDefault: 1\n\nThe number of frob workers.\n")
-    assert entry_description(text, text.index("Default: 2048"), "frob_queue") == "The maximum number of pending frobs."
     assert entry_description(text, text.index("Default: 1"), "frob_workers") == "The number of frob workers."
