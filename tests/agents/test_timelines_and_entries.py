@@ -128,3 +128,17 @@ def test_an_entry_is_described_by_its_prose_not_by_its_labelled_lines() -> None:
     q = text.index("Default: 2048")
     assert entry_description(text, q, "frob_queue") == "The maximum number of pending frobs."
     assert entry_description(text, text.index("Default: 1"), "frob_workers") == "The number of frob workers."
+
+
+def test_a_time_after_which_something_times_out_is_a_timeout_and_a_bounded_count_names_what_it_counts() -> None:
+    def read(s: str) -> list[tuple[str, str, str | None, str | None]]:
+        return [(o.metric, o.value, o.unit, o.condition) for o in observations(s, [], set(), context_entity="Zorbq")]
+
+    assert read("The default behavior is to raise a FrobTimeout after 5 seconds of network inactivity.") == [
+        ("timeout", "5", "seconds", "default")]
+    assert read("The request times out after 30 seconds.") == [("timeout", "30", "seconds", None)]
+    assert read("Idle frobs are closed after 75 seconds of inactivity.") == [("idle_timeout", "75", "seconds", None)]
+    assert read("Zorbq restarts after 5 seconds.") == []  # no time-out: nothing comparable
+    assert read("By default, it will keep a maximum of 10 FrobPool instances.") == [
+        ("max_frob_pool_instances", "10", "instances", "default")]
+    assert read("By default it keeps at most 10 pools.") == [("max_pools", "10", "pools", "default")]

@@ -69,7 +69,7 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"单核|单节点|单机|(?:每个|一个)?(?:插入)?请求(?:带|包含)\s?\d+\s?条(?:以上)?(?:记录)?|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
     # what kind of limit: a default, the configurable ceiling, a recommended (safe) value, a hard limit
-    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting))|\bby default\b|\bconfigur(?:able|e|ed)\b|"
+    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting|behaviou?r))|\bby default\b|\bconfigur(?:able|e|ed)\b|"
     r"\b(?:safe|soft|hard|recommended) limit\b|默认|可配置|最大可配",
     # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
@@ -155,9 +155,19 @@ def _latency_metric(before: str, after: str) -> str | None:
         return "rebalance_time"
     if _cue(r"retention|retain|保留|回溯", window):
         return "retention"
+    if _TIMES_OUT.search(before):
+        return "timeout"  # "the request times out after 30 seconds", "raise a TimeoutError after 5 seconds"
+    if re.search(r"\bafter\s+$", before) and _INACTIVE_AFTER.match(after):
+        return "idle_timeout"  # "connections are closed after 5 seconds of inactivity"
     if done := _DONE_FOR.search(before):
         return f"{_verb_base(done.group(1))}_duration"  # "resolutions will be cached by default for 10 seconds"
     return None  # a bare duration ("15 minutes") says nothing comparable
+
+
+# a time after which something times out, and an idle time after which something ends
+_TIMES_OUT = re.compile(r"\b(?:times?\s*out|timed\s*out|\w*timeout\w*|expires?|expired)\b[^.;:]{0,60}?\bafter\s+"
+                        r"(?:about\s+|around\s+|roughly\s+|only\s+)?$", re.I)
+_INACTIVE_AFTER = re.compile(r"\s*of\s+(?:[a-z]+\s+)?(?:inactivity|idleness|idle\s+time|idling)\b", re.I)
 
 
 # what is done for a time: "cached by default for 10 seconds", "blocked for up to 5 ms"
@@ -499,6 +509,9 @@ def _premodified(text: str, v: Value, since: int) -> tuple[str, str, str] | None
     return "_".join(w.lower() for w in words), v.unit, "default" if default else ""
 
 
+_BOUND_OF = re.compile(r"\b(maximum|minimum|max|min|at most|at least|up to)\s+(?:of\s+)?$", re.I)
+_COUNTED_AFTER = re.compile(r"\s+((?:[A-Za-z][\w-]*\s+){0,2}[a-z][a-z-]{2,}s)\b(?!\s*(?:of|per)\b)")
+_NOT_COUNTED = frozenset({"times", "percent", "others", "ones", "items", "things", "units", "its", "his"})
 _FALLBACK_DEFAULT = re.compile(r"\bdefaults?\s+(?:to|is)\s+[^.;\d]{1,80}?,?\s+(?:or|otherwise|else)\s+$", re.I)
 
 
@@ -520,6 +533,13 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
     if v.kind == "bare" and _FALLBACK_DEFAULT.search(before):
         # "Defaults to the $FROB_COUNT environment variable if available, or 1.": the default when that is unset
         return "value", "", "default"
+    if v.kind == "bare" and (bound := _BOUND_OF.search(before)) and (noun := _COUNTED_AFTER.match(text[v.end:])):
+        # "it will keep a maximum of 10 FrobPool instances": a bound on a count of the things named after it
+        words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", noun.group(1)).lower().split()
+        if words[-1] not in _NOT_NOUNS and words[-1] not in _NOT_COUNTED and not set(words) & _PHRASE_STOP:
+            kind = "min" if re.match(r"min|at least", bound.group(1), re.I) else "max"
+            default = re.search(r"\bby default\b|\bdefault\b", text[:v.start], re.I) is not None
+            return f"{kind}_{'_'.join(words)}", words[-1], "default" if default else ""
     link = _PHRASE_LINK.search(before)
     if link is None:
         return None
