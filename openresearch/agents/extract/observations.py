@@ -69,7 +69,8 @@ _CONDITIONS = [re.compile(p, re.I) for p in (
     r"单核|单节点|单机|(?:每个|一个)?(?:插入)?请求(?:带|包含)\s?\d+\s?条(?:以上)?(?:记录)?|\d+\s?个?线程|(?:自|从)\s?v?\d+(?:\.\d+)+\s?(?:版本)?起",
     r"\b(?:since|from|in|as of) v(?:ersion)?\s?\d+(?:\.\d+)+\b",
     # what kind of limit: a default, the configurable ceiling, a recommended (safe) value, a hard limit
-    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting|behaviou?r))|\bby default\b|\bconfigur(?:able|e|ed)\b|"
+    r"\bdefault(?=\s(?:max(?:imum)?|limit|value|number|column|setting|behaviou?r))|\bby default\b|"
+    r"\bconfigur(?:able|e|ed)\b|"
     r"\b(?:safe|soft|hard|recommended) limit\b|默认|可配置|最大可配",
     # bounds: "at least 5x" and "as high as 10x" are not two claims about one figure
     r"\bat least\b|\bno less than\b|\bminimum of\b|\bas (?:high|much) as\b|"
@@ -535,11 +536,11 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
         return "value", "", "default"
     if v.kind == "bare" and (bound := _BOUND_OF.search(before)) and (noun := _COUNTED_AFTER.match(text[v.end:])):
         # "it will keep a maximum of 10 FrobPool instances": a bound on a count of the things named after it
-        words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", noun.group(1)).lower().split()
-        if words[-1] not in _NOT_NOUNS and words[-1] not in _NOT_COUNTED and not set(words) & _PHRASE_STOP:
-            kind = "min" if re.match(r"min|at least", bound.group(1), re.I) else "max"
-            default = re.search(r"\bby default\b|\bdefault\b", text[:v.start], re.I) is not None
-            return f"{kind}_{'_'.join(words)}", words[-1], "default" if default else ""
+        counted = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", noun.group(1)).lower().split()
+        if counted[-1] not in _NOT_NOUNS and counted[-1] not in _NOT_COUNTED and not set(counted) & _PHRASE_STOP:
+            bound_kind = "min" if re.match(r"min|at least", bound.group(1), re.I) else "max"
+            stated = re.search(r"\bby default\b|\bdefault\b", text[:v.start], re.I) is not None
+            return f"{bound_kind}_{'_'.join(counted)}", counted[-1], "default" if stated else ""
     link = _PHRASE_LINK.search(before)
     if link is None:
         return None
