@@ -142,3 +142,14 @@ def test_a_time_after_which_something_times_out_is_a_timeout_and_a_bounded_count
     assert read("By default, it will keep a maximum of 10 FrobPool instances.") == [
         ("max_frob_pool_instances", "10", "instances", "default")]
     assert read("By default it keeps at most 10 pools.") == [("max_pools", "10", "pools", "default")]
+
+
+def test_a_time_allowed_a_number_restated_in_digits_and_an_expiry_are_read() -> None:
+    def read(s: str) -> list[tuple[str, str, str | None, str | None]]:
+        return [(o.metric, o.value, o.unit, o.condition) for o in observations(s, [], set(), context_entity="Zorbq")]
+
+    assert read("By default, frobs should execute within 180 seconds.") == [("timeout", "180", "seconds", "default")]
+    assert read("Most requests complete within 5 ms.") == []  # how fast, not how long it may take
+    assert read("Specifies the frob timeout, defaulting to two (2) seconds (2000 milliseconds).") == [
+        ("frob_timeout", "two", "seconds", "default, 2000 milliseconds")]
+    assert read("Results expire after 1 day by default.") == [("expiry", "1", "day", "default")]

@@ -156,8 +156,10 @@ def _latency_metric(before: str, after: str) -> str | None:
         return "rebalance_time"
     if _cue(r"retention|retain|保留|回溯", window):
         return "retention"
-    if _TIMES_OUT.search(before):
-        return "timeout"  # "the request times out after 30 seconds", "raise a TimeoutError after 5 seconds"
+    if _TIMES_OUT.search(before) or _DONE_WITHIN.search(before):
+        # "the request times out after 30 seconds", "raise a TimeoutError after 5 seconds", "jobs should execute
+        # within 180 seconds": the time allowed
+        return "timeout"
     if re.search(r"\bafter\s+$", before) and _INACTIVE_AFTER.match(after):
         return "idle_timeout"  # "connections are closed after 5 seconds of inactivity"
     if done := _DONE_FOR.search(before):
@@ -168,6 +170,9 @@ def _latency_metric(before: str, after: str) -> str | None:
 # a time after which something times out, and an idle time after which something ends
 _TIMES_OUT = re.compile(r"\b(?:times?\s*out|timed\s*out|\w*timeout\w*|expires?|expired)\b[^.;:]{0,60}?\bafter\s+"
                         r"(?:about\s+|around\s+|roughly\s+|only\s+)?$", re.I)
+_DONE_WITHIN = re.compile(r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:allowed|expected)\s+to)\s+"
+                          r"(?:\w+\s+){0,2}?(?:execute|run|complete|finish|end|return|succeed|be\s+done)\s+within\s+"
+                          r"(?:about\s+|around\s+)?$", re.I)
 _INACTIVE_AFTER = re.compile(r"\s*of\s+(?:[a-z]+\s+)?(?:inactivity|idleness|idle\s+time|idling)\b", re.I)
 
 
@@ -344,7 +349,8 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
         if _is_span(v):  # days to years: an age, a retention, or what the clause's own words say it spans
             keys = [m.key for m in metric_mentions(window)]
             metric = "age" if "age" in keys else "retention" if _cue(r"retention|retain|保留|回溯", window) else \
-                _span_metric(before, after)
+                ("expiry" if re.search(r"expir", before, re.I) else "timeout") if _TIMES_OUT.search(before) else \
+                _span_metric(before, after)  # ("results expire after 1 day": how long they are kept)
         else:
             metric = _latency_metric(before, after)
         return (metric, v.unit) if metric else None

@@ -217,6 +217,8 @@ def _money(text: str, c: _Cand) -> tuple[str, Quantity]:
 # "a three minute delay", "2 6-month releases" (the number before a hyphenated unit is otherwise an identifier,
 # "15-minute")
 _WORD_SPAN = re.compile(rf"(?<![\w-])(?P<num>{NUMBER_WORD}|\d{{1,3}})"
+                        # ("two (2) seconds": the number restated in digits)
+                        rf"(?:\s\(\d{{1,3}}\)(?=\s))?"
                         rf"(?P<sep>[- ]|\s(?:more|additional|further|extra)\s)"
                         rf"(?P<unit>{_SPAN}|seconds?|minutes?|hours?|(?:kilo|mega|giga|tera)bytes?)(?![\w-])", re.I)
 
