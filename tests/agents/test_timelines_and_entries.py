@@ -153,3 +153,18 @@ def test_a_time_allowed_a_number_restated_in_digits_and_an_expiry_are_read() -> 
     assert read("Specifies the frob timeout, defaulting to two (2) seconds (2000 milliseconds).") == [
         ("frob_timeout", "two", "seconds", "default, 2000 milliseconds")]
     assert read("Results expire after 1 day by default.") == [("expiry", "1", "day", "default")]
+
+
+def test_a_time_limit_is_a_timeout_but_another_kind_of_time_or_a_timeout_of_something_else_is_not() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert answers_metric("timeout", "seconds", "frob run time limit")
+    assert answers_metric("frob_timeout", "seconds", "frob run time limit")
+    assert not answers_metric("visibility_timeout", "minutes", "frob run time limit")  # a timeout of something else
+    assert not answers_metric("timeout", "seconds", "connection limit")
+    assert answers_metric("expiry", "day", "frob results retention time")
+    assert not answers_metric("dead_message_ttl", "ms", "frob results retention time")
+    assert answers_metric("min_backoff", "seconds", "retry delay")
+    assert not answers_metric("retry_duration", "days", "retry delay")  # how long retrying goes on: no delay
+    # a question's "how long ... kept open" (a duration) is answered by a timeout
+    assert answers_metric("keep_alive_timeout", "seconds", "idle keep-alive connection is kept open duration")

@@ -233,18 +233,24 @@ _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|m
                ("size", re.compile(r"^(?:[kmgtp]?i?b|bytes?|kb|mb|gb|tb|b/op|bytes/op)$", re.I)))
 
 
-def _stems(key: str) -> set[str]:
+def _stems(key: str, synonyms: bool = True) -> set[str]:
     words = re.findall(r"[a-z]+|[\u4e00-\u9fff]+", key.lower().replace("_", " "))
     # a short word and the next one are also the compound they are written as elsewhere ("bug fix", "bugfix")
     joined = {(a + b)[:4] for a, b in itertools.pairwise(words)
               if len(a) < 4 and a not in _FILLER and a.isascii() and b.isascii()}
-    return {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined | \
-        {syn for w in words for syn in _SAME_AS.get(w, ())}
+    plain = {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined
+    if not synonyms:
+        return plain
+    return plain | {syn for w in words for syn in _SAME_AS.get(w, ())} | \
+        {syn for pair in itertools.pairwise(words) for syn in _SAME_AS.get(" ".join(pair), ())}
 
 
 # a word that a metric's name writes for what other words say (synonyms only: they add a match, never decide one):
 # a time to live is how long before it expires, a backoff the delay before the next try
-_SAME_AS = {"ttl": ("expi", "life"), "backoff": ("dela",)}
+# (a time limit is a timeout; how long results are kept is when they expire)
+_SAME_AS = {"ttl": ("expi", "life"), "backoff": ("dela",), "timeout": ("time limit",), "timeouts": ("time limit",),
+            "time limit": ("time limit",), "expiry": ("rete",), "expires": ("rete",), "expire": ("rete",),
+            "retention": ("expi",)}
 
 
 def _words(key: str) -> list[str]:
@@ -265,7 +271,34 @@ _SUFFIXES = frozenset({"ion", "ions", "ing", "ings", "ers", "ive", "ity", "ment"
                        "ally", "ness", "ure", "ures", "ors"})
 
 
-def _shared(metric: str, wanted: str) -> set[str]:
+# the kinds of time a name ends with: one never answers another ("retry_duration", how long retrying goes on, is no
+# "retry delay"), a bare "time" any; each group is one kind
+_TIME_HEADS = ({"duration"}, {"delay", "backoff", "interval", "wait"}, {"latency"}, {"timeout", "timeouts"},
+               {"lifetime", "life", "ttl", "expiry", "retention"}, {"period", "window"})
+
+
+def _other_time(metric: str, wanted: str) -> bool:
+    """Whether two names end with different kinds of time ("retry_duration" and "retry delay")."""
+    a, b = _words(metric), _words(wanted)
+    if not a or not b:
+        return False
+    ka = next((i for i, g in enumerate(_TIME_HEADS) if a[-1] in g), None)
+    # (a question's "duration" is any time: "how long is an idle connection kept open" asks a timeout)
+    kb = next((i for i, g in enumerate(_TIME_HEADS) if b[-1] in g and b[-1] != "duration"), None)
+    return ka is not None and kb is not None and ka != kb
+
+
+def _by_synonym_only(metric: str, wanted: str) -> bool:
+    """Whether two names meet only through a synonym, and the metric names something more that the question does
+    not ("visibility_timeout" for "job run time limit": a timeout, of something else)."""
+    if _shared(metric, wanted, synonyms=False):
+        return False
+    asked = {w[:4] for w in _words(wanted)}
+    more = {w[:4] for w in _words(metric) if w not in _SAME_AS} - asked - _BOUND_STEMS
+    return bool(more)
+
+
+def _shared(metric: str, wanted: str, synonyms: bool = True) -> set[str]:
     """The stems two metric names share, leaving out a stem only a compound shares with a word ("timeout" and
     "time": the time one waits is no time something took)."""
     a, b = _words(metric), _words(wanted)
@@ -279,7 +312,7 @@ def _shared(metric: str, wanted: str) -> set[str]:
         short, long = sorted((x, y), key=len)
         return long[len(short):] in (*a, *b)
 
-    return {stem for stem in _stems(metric) & _stems(wanted) if not only_compounds(stem)}
+    return {stem for stem in _stems(metric, synonyms) & _stems(wanted, synonyms) if not only_compounds(stem)}
 
 
 def shares_words(metric: str, wanted: str) -> bool:
@@ -403,6 +436,8 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     shared = _shared(metric, wanted)
     if not shared or (not shared - _BOUND_STEMS and _names_more(metric) and _names_more(wanted)):
         return False  # ("max_message_size" shares only the bound with "max redirects": another quantity)
+    if _by_synonym_only(metric, wanted) or _other_time(metric, wanted):
+        return False
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
     if not asked and _COUNTED.search(wanted.lower().replace("_", " ")):
         asked = {"count"}  # "total connections", "number of host pools": a count, never a time or a size
