@@ -27,8 +27,12 @@ def test_a_timeline_question_asks_each_event_of_each_product_and_the_platform_is
     a = analyse("Give the Frob-version support timeline of Zorbq and Quux: in which releases, published on which "
                 "dates, did each drop Frob 3.8 and Frob 3.9, and when did each first support Frob 3.14?")
     assert a.entities == ["Zorbq", "Quux"]
-    assert a.attributes == ["release date", "Frob 3.8 support dropped", "Frob 3.9 support dropped",
-                            "Frob 3.14 support added"], a.attributes
+    # (each event is answered with its release and that release's date: no list of release dates besides)
+    assert a.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"], \
+        a.attributes
+    # a release the question names itself is asked its date
+    a = analyse("When were Zorbq 2.0.0 and 2.1.0 released, and which of them dropped Frob 3.7?")
+    assert a.attributes == ["release date", "Frob 3.7 support dropped"], a.attributes
     a = analyse("When did Zorbq drop Frob 3.8 and Frob 3.9, and when did it first support Frob 3.14?")
     assert a.entities == ["Zorbq"]
     assert a.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]

@@ -338,7 +338,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if settings:  # "What are X's default settings for A (a1, a2), B and C?": a1, a2, B and C are asked
         # (and what a later sentence asks of a release: "Which Zorbq release added frob_limit, and when ...?")
         settings += [i for i in _release_items(text) if i.lower() not in (f.lower() for f in settings)]
-        if asks_release_dates(text, language) and not any(canonical_metric(f) == "released" for f in settings):
+        if asks_release_dates(text, language) and not any(canonical_metric(f) == "released" for f in settings) \
+                and not _dated_by_events(text, settings):
             settings.append("release date")
         return [f.replace("\u066c", ",").replace("\u2024", ".") for f in settings][:MAX_SETTINGS]
     if owned and not enumerated:  # "What are X's A and B for C?": A and B are asked, C says of which
@@ -390,11 +391,25 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if asks_release_dates(text, language):
         found = [f for f in found if not _DATE_WORDS.fullmatch(f)]
     if asks_release_dates(text, language) and not any(
-            canonical_metric(f) == "released" for f in found):
+            canonical_metric(f) == "released" for f in found) and not _dated_by_events(text, found):
         found.insert(0, "release date")  # "When were the A and B releases published?": each release's date
     found = [f.replace("\u066c", ",") for f in found]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][
         :MAX_ATTRIBUTES]
+
+
+def _dated_by_events(text: str, found: list[str]) -> bool:
+    """Whether the dates a question asks are those of the releases its events happened in, each answered with its
+    release and date ("in which releases, published on which dates, did each drop Frob 3.8"), and it names no
+    release of its own whose date it asks ("when were 2.0 and 2.1 released")."""
+    # (a key a release added or changed keeps the release dates asked: its release may be dated by another page,
+    # an announcement, which only they rank high)
+    events = [f for f in found if PLATFORM_EVENT.fullmatch(f)]
+    if not events:
+        return False
+    asked = {v for e in events for v in re.findall(r"\d+(?:\.\d+)+", e)}
+    named = set(re.findall(r"(?<![\w.\u2024])v?(\d+(?:[.\u2024]\d+)+)", text))
+    return not {v.replace("\u2024", ".") for v in named} - asked
 
 
 def _release_items(text: str) -> list[str]:
