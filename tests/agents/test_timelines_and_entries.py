@@ -172,3 +172,12 @@ def test_a_time_limit_is_a_timeout_but_another_kind_of_time_or_a_timeout_of_some
     assert not answers_metric("retry_duration", "days", "retry delay")  # how long retrying goes on: no delay
     # a question's "how long ... kept open" (a duration) is answered by a timeout
     assert answers_metric("keep_alive_timeout", "seconds", "idle keep-alive connection is kept open duration")
+
+
+def test_a_default_given_for_what_a_thing_is_called_is_that_words_threshold() -> None:
+    got = observations("Reporters flag frobs that are slow (default: 75ms), as shown here:", [], set(),
+                       context_entity="Zorbq")
+    assert [(o.metric, o.value, o.unit, o.condition) for o in got] == [("slow_threshold", "75", "ms", "default")]
+    got = observations("It is closed and replaced by a new one (default: 30 minutes).", [], set(),
+                       context_entity="Zorbq")
+    assert [o.metric for o in got] == ["value"]  # no word says what it is: the value of what the passage defines

@@ -519,6 +519,8 @@ def _premodified(text: str, v: Value, since: int) -> tuple[str, str, str] | None
 _BOUND_OF = re.compile(r"\b(maximum|minimum|max|min|at most|at least|up to)\s+(?:of\s+)?$", re.I)
 _COUNTED_AFTER = re.compile(r"\s+((?:[A-Za-z][\w-]*\s+){0,2}[a-z][a-z-]{2,}s)\b(?!\s*(?:of|per)\b)")
 _NOT_COUNTED = frozenset({"times", "percent", "others", "ones", "items", "things", "units", "its", "his"})
+_CALLED = re.compile(r"\b(?:is|are|be|been|considered|marked|flagged|deemed|treated\s+as)\s+(?:as\s+)?([a-z]{3,})\s*$",
+                     re.I)
 _FALLBACK_DEFAULT = re.compile(r"\bdefaults?\s+(?:to|is)\s+[^.;\d]{1,80}?,?\s+(?:or|otherwise|else)\s+$", re.I)
 
 
@@ -582,6 +584,10 @@ def phrase_metric(text: str, v: Value, since: int, mentions: Sequence[Mention] =
         phrase = ["value"]
     if not phrase and link.group("lead") and (not words or words[-1] in ".;:"):
         phrase = ["value"]  # "... to always allow. (Defaults 20)": the value of what the passage defines
+    elif phrase and link.group("lead") and (called := _CALLED.search(text[since:end])) and \
+            v.kind in ("time", "size") and called.group(1).lower() not in _PHRASE_STOP:
+        # "flag tests that are slow (default: 75ms)": the measure above which a thing is called that
+        phrase = [called.group(1).lower(), "threshold"]
     elif phrase and link.group("lead") and not _PHRASE_LEAD.match(phrase[0]) and not any(
             canonical_metric(w) or w.lower() in QUANTITY_WORDS for w in phrase):
         # "... it is closed and replaced by a new one (default: 30 minutes)": no quantity of "a new one", the
