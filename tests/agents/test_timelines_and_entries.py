@@ -181,3 +181,11 @@ def test_a_default_given_for_what_a_thing_is_called_is_that_words_threshold() ->
     got = observations("It is closed and replaced by a new one (default: 30 minutes).", [], set(),
                        context_entity="Zorbq")
     assert [o.metric for o in got] == ["value"]  # no word says what it is: the value of what the passage defines
+
+
+def test_a_timeline_asked_in_chinese_asks_the_same_events_and_a_clause_is_no_name() -> None:
+    a = analyse("Zorbq 和 Quux 分别在哪个版本、哪一天放弃了对 Frob 3.8 和 3.9 的支持？又是何时首次支持 Frob 3.14 的？")
+    assert a.entities == ["Zorbq", "Quux"]
+    assert a.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]
+    a = analyse("Zorbq 在哪个版本中增加了对 Frob 3.14 的支持，该版本何时发布？")
+    assert a.entities == ["Zorbq"] and a.attributes == ["Frob 3.14 support added"]

@@ -20,7 +20,14 @@ from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
-from openresearch.agents.plan.attributes import asks_release_dates, attribute_list, keyword_like, lookup, metric_key
+from openresearch.agents.plan.attributes import (
+    asks_release_dates,
+    attribute_list,
+    keyword_like,
+    lookup,
+    metric_key,
+    zh_platform_events,
+)
 from openresearch.agents.plan.lexicon import (
     ASPECTS,
     EN_FILLER,
@@ -125,6 +132,9 @@ class Analyzer:
             found = _owners_not_parts(text, found)
         if language == "zh":
             found = _zh_compared(text, found)
+            # (a platform a release dropped or added support for is no product compared: "放弃了对 Frob 3.8 的支持")
+            platforms = {entity_key(e.split()[0]) for e in zh_platform_events(text)}
+            found = [f for f in found if entity_key(f[1]) not in platforms] or found
         if language == "en" and _ASKS_SETTINGS.search(text) and len(found) >= 2:
             # "the defaults for ... the DNS cache TTL": an abbreviation no list knows, inside the words of what is
             # asked, is part of its name

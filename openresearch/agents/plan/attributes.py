@@ -173,6 +173,8 @@ def lookup(question: str, language: str) -> Lookup | None:
                 attr, entity = m.group(ai).strip(), m.group(ei).strip(" ，,")
                 if re.search(r"[A-Za-z]", entity) and re.search(r"[、]|(?<=\w)\s*[和与及或]\s*(?=\w)", entity):
                     return None  # "sonic、json-iterator 和 encoding/json 的 …": several things, a comparison
+                if re.search(r"[，,；;？?]|哪|什么|多少|何时|几", entity):
+                    return None  # "Zorbq 在哪个版本中…，该版本何时发布": a clause with a question of its own, no name
                 return Lookup(_ZH_ATTR.get(attr, attr), entity)
         return None
     for pattern, ai, ei in _EN_LOOKUPS:
@@ -365,6 +367,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                     found.append(item)
     if language != "zh":
         found += [item for item in _release_items(text) if item.lower() not in (f.lower() for f in found)]
+    else:  # "在哪个版本放弃了对 Frob 3.8 的支持": the same events, asked in Chinese
+        found = [f for f in found if not _ZH_PLATFORM.search(f)]
+        found += [item for item in zh_platform_events(text) if item not in found]
     if language != "zh":
         # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
         # phrase a clause asks about, before its own subject
@@ -396,6 +401,25 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     found = [f.replace("\u066c", ",") for f in found]
     return [f for f in found if canonical_metric(f) is not None or len(f) >= (2 if language == "zh" else 3)][
         :MAX_ATTRIBUTES]
+
+
+# a platform's version a release dropped or added support for, as a Chinese question asks it ("放弃了对 Frob 3.8 和
+# 3.9 的支持", "首次支持 Frob 3.14")
+_ZH_PLATFORM = re.compile(r"(?P<verb>放弃|停止|移除|删除|去掉|不再|增加|新增|添加|加入|开始|首次)了?\s*(?:对|支持)?\s*"
+                          r"(?P<p>[A-Za-z][\w+#]*)\s*v?(?P<v>\d+(?:[.\u2024]\d+){1,2})(?![\w.\u2024])"
+                          r"(?P<more>(?:\s*(?:和|、|及|与|,|，)\s*(?:(?P=p)\s*)?v?\d+(?:[.\u2024]\d+){1,2}(?![\w.\u2024]))*)")
+
+
+def zh_platform_events(text: str) -> list[str]:
+    """The platform events a Chinese question asks ("放弃了对 Frob 3.8 的支持" -> "Frob 3.8 support dropped")."""
+    out: list[str] = []
+    for m in _ZH_PLATFORM.finditer(text):
+        verb = "dropped" if m.group("verb") in ("放弃", "停止", "移除", "删除", "去掉", "不再") else "added"
+        for v in [m.group("v"), *re.findall(r"\d+(?:[.\u2024]\d+)+", m.group("more"))]:
+            item = f"{m.group('p')} {v} support {verb}".replace("\u2024", ".")
+            if item not in out:
+                out.append(item)
+    return out
 
 
 def _dated_by_events(text: str, found: list[str]) -> bool:
