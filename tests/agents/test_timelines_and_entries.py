@@ -189,3 +189,29 @@ def test_a_timeline_asked_in_chinese_asks_the_same_events_and_a_clause_is_no_nam
     assert a.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]
     a = analyse("Zorbq 在哪个版本中增加了对 Frob 3.14 的支持，该版本何时发布？")
     assert a.entities == ["Zorbq"] and a.attributes == ["Frob 3.14 support added"]
+
+
+def test_the_release_that_dropped_a_version_outranks_the_one_that_first_supported_it(tmp_path: Path) -> None:
+    from openresearch.agents.extract.extract_rules import sentence_units
+    from openresearch.agents.plan.plan_converge import PlanBudget
+    from openresearch.agents.plan.planner import DeterministicPlanner
+
+    log = tmp_path / "CHANGES.md"
+    log.write_text("# Changes\n\n## 0.40.0 (December 21, 2025)\n\n- Drop support for Frob 3.9 (#12)\n\n"
+                   "## 0.34.0 (December 15, 2024)\n\n- Drop support for Frob 3.8 (#10)\n\n"
+                   "## 0.20.0 (May 1, 2021)\n\n- Added Frob 3.9 support (#8)\n\n"
+                   "## 0.10.0 (October 29, 2019)\n\n- Support for Frob 3.8\n", encoding="utf-8")
+    embedder = HashEmbedder()
+    plan = DeterministicPlanner(embedder).plan("When did Zorbq drop Frob 3.8 and Frob 3.9?", budget=PlanBudget())
+    x = DeterministicExtractor(embedder, AliasResolver({}))
+    x.prepare_plan(plan)
+    src = parse_local_file(log)
+    units = sentence_units(src.text, x.max_sentence_chars)
+    sq = plan.sub_questions[0]
+    scores = dict(zip((src.text[u.start:u.end] for u in units),
+                      x.score(src.text, units, x.mentions(src.text, units, sq, plan), sq, plan, None, src),
+                      strict=True))
+    # the version asked, but its first support: no answer to when it was dropped (the release bonus is the drop's)
+    for drop, support in (("Drop support for Frob 3.8 (#10)", "Support for Frob 3.8"),
+                          ("Drop support for Frob 3.9 (#12)", "Added Frob 3.9 support (#8)")):
+        assert scores[drop] - scores[support] >= 0.2, scores
