@@ -215,3 +215,11 @@ def test_the_release_that_dropped_a_version_outranks_the_one_that_first_supporte
     for drop, support in (("Drop support for Frob 3.8 (#10)", "Support for Frob 3.8"),
                           ("Drop support for Frob 3.9 (#12)", "Added Frob 3.9 support (#8)")):
         assert scores[drop] - scores[support] >= 0.2, scores
+
+
+def test_the_name_a_default_is_given_for_is_kept_as_where_it_holds() -> None:
+    # the figure is the asked product's, under the name it is given for (a broker, a platform): no disagreement
+    # with the same setting's default elsewhere
+    got = observations("The default visibility timeout for Blarg is 1 hour.", [], {"Zorbq"}, context_entity="Zorbq")
+    assert [(o.entity, o.metric, o.value, o.condition) for o in got] == [
+        ("Zorbq", "visibility_timeout", "1", "default, Blarg")]

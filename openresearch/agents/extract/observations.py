@@ -25,6 +25,7 @@ from openresearch.agents.extract.metric_names import (
 from openresearch.agents.extract.subjects import subject_at, subject_span
 from openresearch.agents.extract.values import Value, find_values
 from openresearch.agents.plan.vocabulary import ordinary_word
+from openresearch.identity import entity_key
 from openresearch.models import ObservationIn, ObservationRole
 
 _N = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|single)"
@@ -922,6 +923,9 @@ def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set
     return min(pool, key=rank).canonical
 
 
+# "the default <quantity> for <Name> is": the name the figure is given for, in a clause of its own
+_PLACED_FOR = re.compile(r"\b(?:the\s+)?default\s+[a-z][\w -]{2,40}?\s+(?:for|on|with)\s+(?:the\s+)?"
+                         r"([A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)\s+(?:is|are|was|were)\s+(?:about\s+|around\s+)?$")
 _NOT_OWNER_AFTER = re.compile(r"\b(?:which|that|who|whose|as|like|unlike|than|matching|mirroring)\b", re.I)
 
 
@@ -1270,6 +1274,9 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(defaults[v.start])
         if v.start in qualifiers:
             parts.append(qualifiers[v.start])
+        if (placed := _PLACED_FOR.search(text, max(0, v.start - 120), v.start)) and \
+                entity_key(placed.group(1)) != entity_key(entity) and placed.group(1) not in " ".join(parts):
+            parts.append(placed.group(1))  # "the default frob timeout for Blarg is 1 hour": where it holds
         if (paren := re.match(r"\s?[(（]([^()（）]{1,30})[)）]", text[v.end:])) and not re.match(
                 r"\s*(?:see|e\.g|i\.e|cf|source|ref|\d+\s*$)", paren.group(1), re.I):
             parts.append(paren.group(1).strip())  # "38 MB/s (mirrored)": a condition of this value only
