@@ -223,3 +223,18 @@ def test_the_name_a_default_is_given_for_is_kept_as_where_it_holds() -> None:
     got = observations("The default visibility timeout for Blarg is 1 hour.", [], {"Zorbq"}, context_entity="Zorbq")
     assert [(o.entity, o.metric, o.value, o.condition) for o in got] == [
         ("Zorbq", "visibility_timeout", "1", "default, Blarg")]
+
+
+def test_a_chinese_enumeration_is_read_item_by_item_with_the_english_words_it_writes() -> None:
+    from openresearch.agents.plan.attributes import metric_key, with_english
+
+    a = analyse("比较 Zorbq、Quux 和 Blarg 的三个默认值：(a) 空闲的 keep-alive 连接保持打开多久，(b) listen() 的待处理"
+                "连接积压队列（backlog）大小，(c) 默认的工作进程数（Blarg 是单进程的，取默认工作线程数）。")
+    assert a.entities == ["Zorbq", "Quux", "Blarg"]
+    assert a.attributes == ["空闲的 keep-alive 连接保持打开多久", "listen 的待处理连接积压队列 (backlog) 大小",
+                            "默认的工作进程数"], a.attributes
+    # each keyed by the English words a source would name it with; a queue's size is its depth, never bytes
+    assert a.metrics == ["keep_alive_idle_connection_keep_open_duration", "listen_backlog_connection_queue_depth",
+                         "default_worker_process_number"], a.metrics
+    assert with_english("解码性能") == "解码性能 decode performance"
+    assert metric_key("表结构") == "max_columns" and metric_key("写入吞吐") == "ingest_throughput"  # known ones stay

@@ -309,7 +309,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = re.sub(r"(?<=\w)\.(?=\w)", "\u2024", text)
     text = re.sub(r"(?<=\w)\(\)", "", text)  # "getconn()" is a call's name: its parentheses hold no aside
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "\u066c", text)  # "1,000-page" is one word, not two items
-    enumerated = [] if language == "zh" else _enumerated(text.replace("\u2400", " "))
+    # (a Chinese enumeration keeps the English words its items write, "keep-alive", "listen()": read unmasked)
+    enumerated = _zh_enumerated(re.sub(r"(?<=\w)\(\)", "", " ".join(question.split()))) if language == "zh" else \
+        _enumerated(text.replace("\u2400", " "))
     if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
         text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
     else:
@@ -349,7 +351,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # "on x86" inside the list after a colon is part of an item, not a list of its own
     colon = text.find(":") if language != "zh" and _EN_LIST_AT[1].search(text) else -1
     for pattern in patterns:
-        if pattern is _PAREN_LIST and enumerated:
+        if (pattern is _PAREN_LIST or language == "zh") and enumerated:
             break  # "(3) the size of the reservations (arenas, spans, regions)": examples of an item, not items
         for m in pattern.finditer(text):
             if pattern is _EN_LIST_AT[0] and (0 <= colon < m.start() or (owned and m.start() >= owned.end(1))):
@@ -532,6 +534,29 @@ def _phrase_items(phrase: str) -> list[str]:
             and len(item.split()) <= 5]
 
 
+_ZH_ENUM_MARK = re.compile(r"[(（]\s*(?:\d{1,2}|[a-hA-H]|[ivx]{1,4})\s*[)）]\s*")
+
+
+def _zh_enumerated(text: str) -> list[str]:
+    """The items of a Chinese question's enumeration ("(a) 空闲连接保持多久，(b) 积压队列（backlog）大小"): each
+    marker's words up to the next one, an English gloss of up to three words kept ("(backlog)"), any other aside
+    dropped."""
+    marks = list(_ZH_ENUM_MARK.finditer(text))
+    if len(marks) < 2:
+        return []
+    out: list[str] = []
+    for k, m in enumerate(marks):
+        chunk = text[m.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)]
+        chunk = re.split(r"[。？?！!；;]", chunk)[0]
+        chunk = re.sub(r"[（(]\s*([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s*[)）]", " \u27ee\\1\u27ef ", chunk)
+        chunk = re.sub(r"\s*[（(][^()（）]*[)）]", "", chunk)
+        chunk = re.sub(r"[，,、\s]*(?:和|以及|及|与|或)?[，,、\s]*$", "", chunk.strip())
+        item = " ".join(chunk.replace("\u2400", " ").split()).replace("\u27ee", "(").replace("\u27ef", ")")
+        if item and item not in out:
+            out.append(item.replace("\u2024", "."))
+    return out if len(out) >= 2 else []
+
+
 def _enumerated(text: str) -> list[str]:
     """The items of an enumeration ("(1) X, (2) Y and (3) Z"): each marker's words up to the next marker or the
     end of its clause, as a noun phrase."""
@@ -574,15 +599,36 @@ _ZH_WORDS = {"标准库": "standard library", "发布": "release", "发行": "re
              "压缩": "compression", "解压": "decompression", "吞吐": "throughput", "延迟": "latency",
              "内存": "memory", "性能": "performance", "速度": "speed", "启动": "startup", "构建": "build",
              "查询": "query", "写入": "write", "读取": "read", "存储": "storage", "间隔": "interval",
-             "时长": "duration"}
+             "时长": "duration",
+             # (settings and limits, as technical documentation names them in English)
+             "默认": "default", "超时": "timeout", "连接": "connection", "连接池": "connection pool", "池": "pool",
+             "空闲": "idle", "不活动": "inactive", "保持": "keep", "打开": "open", "多久": "duration",
+             "积压": "backlog", "队列": "queue", "大小": "size", "进程": "process", "工作进程": "worker process",
+             "线程": "thread", "工作线程": "worker thread", "数量": "number", "个数": "number", "上限": "limit",
+             "限制": "limit", "最大": "maximum", "最小": "minimum", "重试": "retry", "次数": "count",
+             "过期": "expiry", "缓存": "cache", "请求": "request", "响应": "response", "版本": "version",
+             "日期": "date", "等待": "wait", "心跳": "heartbeat", "并发": "concurrency", "端口": "port",
+             "时间": "time", "生存时间": "ttl", "有效期": "expiry", "保留": "retention", "分片": "shard",
+             "条目": "entry", "键": "key", "值": "value", "长度": "length", "行": "line", "文件": "file",
+             "磁盘": "disk", "容量": "capacity", "批量": "batch", "批次": "batch", "延时": "delay",
+             "阈值": "threshold", "慢": "slow", "测试": "test", "钩子": "hook", "工作者": "worker", "数": "number",
+             "数据": "data", "长期支持": "long-term support",
+             # (how many a queue holds: its depth, never bytes)
+             "队列大小": "queue depth", "队列长度": "queue depth"}
 
 
 def with_english(attribute: str) -> str:
     """'解码性能' -> '解码性能 decode performance': the English words of the Chinese ones it is made of, for matching
     what a source names in English; what a report shows stays the question's own words."""
-    if re.search(r"[A-Za-z]", attribute):
+    if not re.search(r"[\u4e00-\u9fff]", attribute):
         return attribute
-    words = [en for zh, en in sorted(_ZH_WORDS.items(), key=lambda kv: -len(kv[0])) if zh in attribute]
+    # (the longest Chinese words first, each read once: "工作进程" is a worker process, not also a process)
+    rest, placed = re.sub(r"\s*[(（][^()（）]*[)）]\s*", "", attribute), []  # ("队列 (backlog) 大小": one phrase)
+    for zh, en in sorted(_ZH_WORDS.items(), key=lambda kv: -len(kv[0])):
+        if (at := rest.find(zh)) >= 0:
+            placed.append((at, en))
+            rest = rest.replace(zh, " " * len(zh))
+    words = [en for _, en in sorted(placed)]  # in the order the question writes them
     words = [w for w in words if not any(w != o and w in o for o in words)]  # "deserialization", not also "serial…"
     return f"{attribute} {' '.join(dict.fromkeys(words))}" if words else attribute
 
@@ -593,7 +639,8 @@ def _zh_spans_asked(question: str, found: list[str]) -> list[str]:
     for m in re.finditer(r"多久(\S{1,4}?)一次", question):
         out.append(f"{m.group(1)}间隔")
     for m in re.finditer(r"(\S{2})(?:多长时间|多久(?!\S{1,4}?一次))", question):
-        out.append(f"{m.group(1)}时长")
+        if not any(m.group(0) in f for f in found):  # (an item that asks it in its own words already)
+            out.append(f"{m.group(1)}时长")
     return [a for a in out if a not in found]
 
 
@@ -938,4 +985,11 @@ def metric_key(attribute: str) -> str:
     known = canonical_metric(attribute)
     if known and not (known in _EVENTS and _SPAN_WORDS.search(attribute)):
         return known  # a "release interval" is a span between releases, not the date of one
+    if re.search(r"[\u4e00-\u9fff]", attribute):
+        # "默认的工作进程数": the key of its English words (and the English it writes itself, "backlog"), as the
+        # English sources a Chinese question is often answered from name it; none known: its own words
+        english = [*re.findall(r"[A-Za-z][\w-]*", attribute),
+                   *with_english(attribute)[len(attribute):].split()]
+        if english:
+            return metric_key(" ".join(dict.fromkeys(w.lower() for w in english)))
     return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.metric_names import canonical_metric
 from openresearch.agents.plan.analysis import QuestionAnalysis
-from openresearch.agents.plan.attributes import metric_key
+from openresearch.agents.plan.attributes import metric_key, with_english
 from openresearch.agents.plan.lexicon import ASPECT_BY_KEY
 from openresearch.identity import question_id
 from openresearch.models import Role
@@ -119,7 +119,9 @@ def keywords_for(entities: list[str], aspects: list[str], a: QuestionAnalysis) -
 
 
 def _attribute_keywords(a: QuestionAnalysis, entities: list[str], attributes: list[str]) -> list[str]:
-    words = [w for attr in attributes for w in (attr.split() if a.language != "zh" else [attr])]
+    # (a Chinese attribute, and the English words a source may name it with: "积压队列大小" is a backlog queue size)
+    words = [w for attr in attributes for w in (attr.split() if a.language != "zh" else [
+        attr, *with_english(attr)[len(attr):].split()])]
     return list(dict.fromkeys([*entities, *words]))
 
 
