@@ -238,3 +238,15 @@ def test_a_chinese_enumeration_is_read_item_by_item_with_the_english_words_it_wr
                          "default_worker_process_number"], a.metrics
     assert with_english("解码性能") == "解码性能 decode performance"
     assert metric_key("表结构") == "max_columns" and metric_key("写入吞吐") == "ingest_throughput"  # known ones stay
+
+
+def test_a_count_is_never_answered_by_a_time_nor_a_default_by_its_condition_alone() -> None:
+    from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric
+
+    assert not answers_metric("retry_delay", "minutes", "frob default retry count")
+    assert answers_metric("max_retries", None, "frob default retry count")
+    assert not answers_metric("connect_timeout", "seconds", "pool default maximum number server")
+    # a time whose condition is only "default" says no operation of the attribute
+    assert not answers_by_operation("ms", "default", "frob default retry count")
+    assert not answers_by_operation("ms", "default", "frob default wait")
+    assert answers_by_operation("MB/s", "Decoder Generic", "解码性能 decode performance")

@@ -227,6 +227,9 @@ _ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|
 # network round trip" counts rows; not a unit, "seconds", nor a word that only ends in s, "status", "class")
 _COUNTED = re.compile(r"^(?:number|count) of\b|\b(?!(?:seconds|minutes|hours|days|weeks|months|years|bytes|times|"
                       r"series|units|limits|defaults|settings|values|options|sizes)\b)[a-z]{3,}[^sui\W]s(?:$|\s+per\b)")
+# a name that says it counts ("default_retry_count", "connection_pool_maximum_number"), unless a unit follows
+_COUNT_WORD = re.compile(r"(?:^|[_\s])(?:count|number)(?:$|[_\s])"
+                         r"(?!(?:of[_\s])?(?:seconds|minutes|hours|days|ms|bytes))")
 _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|min|mins?|minutes?|h|hours?|ns/op|"
                                    r"us/op|ms/op|days?|weeks?|months?|years|个月|天)$", re.I)),
                ("rate", re.compile(r"/s$|/sec$|per second|ps$|^(?:qps|tps)$", re.I)),
@@ -398,7 +401,10 @@ def answers_by_operation(unit: str | None, condition: str | None, wanted: str) -
     if kind not in ("time", "rate") or not condition:
         return False
     asked = {k for k, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
-    return (not asked or kind in asked) and bool(_stems(wanted) & _stems(condition))
+    if not asked and _COUNT_WORD.search(wanted.lower()):
+        return False  # "retry count" is never answered by a time
+    # (a condition's "default" names no operation: every default would answer every attribute)
+    return (not asked or kind in asked) and bool((_stems(wanted) & _stems(condition)) - _BOUND_STEMS)
 
 
 def word_stems(text: str) -> set[str]:
@@ -439,7 +445,7 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if _by_synonym_only(metric, wanted) or _other_time(metric, wanted):
         return False
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
-    if not asked and _COUNTED.search(wanted.lower().replace("_", " ")):
+    if not asked and (_COUNTED.search(wanted.lower().replace("_", " ")) or _COUNT_WORD.search(wanted.lower())):
         asked = {"count"}  # "total connections", "number of host pools": a count, never a time or a size
     have = unit_kind(unit)
     # a setting without a unit ("encoder_speed" 10) answers an attribute it shares two words with ("AVIF encoder speed")

@@ -370,7 +370,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     if language != "zh":
         found += [item for item in _release_items(text) if item.lower() not in (f.lower() for f in found)]
     else:  # "在哪个版本放弃了对 Frob 3.8 的支持": the same events, asked in Chinese
-        found = [f for f in found if not _ZH_PLATFORM.search(f)]
+        # (a piece cut off at a modal, "默认配置：每个连接池默认最多能", is no attribute)
+        found = [f for f in found if not _ZH_PLATFORM.search(f) and not re.search(
+            r"(?:最多能|最少能|才能|都能|可以|会|要|被)$", f)]
         found += [item for item in zh_platform_events(text) if item not in found]
     if language != "zh":
         # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
@@ -614,7 +616,11 @@ _ZH_WORDS = {"标准库": "standard library", "发布": "release", "发行": "re
              "阈值": "threshold", "慢": "slow", "测试": "test", "钩子": "hook", "工作者": "worker", "数": "number",
              "数据": "data", "长期支持": "long-term support",
              # (how many a queue holds: its depth, never bytes)
-             "队列大小": "queue depth", "队列长度": "queue depth"}
+             "队列大小": "queue depth", "队列长度": "queue depth",
+             "存活": "lifetime", "寿命": "lifetime", "生命周期": "lifetime", "任务": "job", "作业": "job",
+             "运行": "run", "结果": "result", "服务器": "server", "后端": "backend", "建立": "establish",
+             "重定向": "redirect", "主机": "host", "每个主机": "per host", "总": "total", "最多": "maximum",
+             "最长": "maximum", "多少": "number"}
 
 
 def with_english(attribute: str) -> str:
@@ -629,7 +635,6 @@ def with_english(attribute: str) -> str:
             placed.append((at, en))
             rest = rest.replace(zh, " " * len(zh))
     words = [en for _, en in sorted(placed)]  # in the order the question writes them
-    words = [w for w in words if not any(w != o and w in o for o in words)]  # "deserialization", not also "serial…"
     return f"{attribute} {' '.join(dict.fromkeys(words))}" if words else attribute
 
 
@@ -638,9 +643,20 @@ def _zh_spans_asked(question: str, found: list[str]) -> list[str]:
     out: list[str] = []
     for m in re.finditer(r"多久(\S{1,4}?)一次", question):
         out.append(f"{m.group(1)}间隔")
-    for m in re.finditer(r"(\S{2})(?:多长时间|多久(?!\S{1,4}?一次))", question):
+    for m in re.finditer(r"(?:(?<=[\s，,。？?；;：:、])|^)([^\s，,。？?；;：:、]{2,12}?)"
+                         r"(?:多长时间|多久(?!\S{1,4}?一次))", question):
+        # ("每次重试前等待多久": the wait before a retry, not any wait; "能存活多久": the lifetime; "的 LTS 版本分别支持
+        # 多长时间": the support, asked of each)
+        said = re.split(r"分别|各自|都", m.group(1))[-1] or m.group(1)
+        said = re.sub(r"^(?:的|每次|每个|一个|单个|默认|最长|最多|能|会|要|需要|可以)+|(?:能|会|要|可以)$", "",
+                      said) or said
         if not any(m.group(0) in f for f in found):  # (an item that asks it in its own words already)
-            out.append(f"{m.group(1)}时长")
+            out.append(f"{said}时长")
+    for m in re.finditer(r"(?:(?<=[\s，,。？?；;：:、])|^)([^\s，,。？?；;：:、]{2,12}?)(?:几次|多少次)", question):
+        # ("失败的任务默认自动重试几次": how many times it is retried)
+        said = re.sub(r"^(?:每次|每个|一个|单个|默认|最多|能|会|要|需要|可以)+", "", m.group(1)) or m.group(1)
+        if not any(m.group(0) in f for f in found):
+            out.append(f"{said}次数")
     return [a for a in out if a not in found]
 
 
