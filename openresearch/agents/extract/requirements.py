@@ -137,9 +137,11 @@ def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | N
     condition "dropped")."""
     out = []
     end = 0
+    owner = context_entity  # (whose the drops are: the support stated after them is too)
     for m in _DROPPED.finditer(sentence):
         entity = _subject(sentence, m.start(), mentions, m.group("p")) or context_entity
         if entity and entity_key(entity) != entity_key(m.group("p")):
+            owner = entity
             # ("Dropped support for Frob 3.7 and 3.8": each one)
             more = _MORE_VERSIONS.match(sentence, m.end())
             more_text = more.group(0) if more else ""
@@ -155,7 +157,7 @@ def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | N
                         for version in re.findall(r"\d+(?:\.\d+){1,2}", rest.group("vs"))]
                 end = rest.end()
     # ("Drop EOL Frob 3.8; add Frob 3.13 support": a bound stated after the drop, read as any)
-    after = _bounds(sentence[end:], [], context_entity) if 0 < end < len(sentence) and out else None
+    after = _bounds(sentence[end:], [], owner) if 0 < end < len(sentence) and out else None
     return [*out, *(after or [])] or None
 
 
