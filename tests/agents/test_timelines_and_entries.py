@@ -250,3 +250,10 @@ def test_a_count_is_never_answered_by_a_time_nor_a_default_by_its_condition_alon
     assert not answers_by_operation("ms", "default", "frob default retry count")
     assert not answers_by_operation("ms", "default", "frob default wait")
     assert answers_by_operation("MB/s", "Decoder Generic", "解码性能 decode performance")
+
+
+def test_a_chinese_comparison_list_names_what_is_compared_and_its_clauses_what_is_asked() -> None:
+    a = analyse("我们在选 Frob 任务队列，比较 Zorbq、Quux、Blarg 和 Wibble 的开箱即用行为：失败的任务默认自动重试几次、"
+                "每次重试前等待多久？任务结果默认保留多久后过期？")
+    assert a.entities == ["Zorbq", "Quux", "Blarg", "Wibble"]  # "Frob" names the kind of thing, no product compared
+    assert a.metrics == ["retention", "job_default_retry_count", "retry_wait_duration"], a.metrics

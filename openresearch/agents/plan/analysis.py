@@ -409,7 +409,17 @@ def _zh_compared(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str
 
     kept = [(at, n) for at, n in found if not unit(n) and not gloss(at, n)]
     named = [(at, n) for at, n in kept if not setting(at, n)]
+    if (listed := _ZH_COMPARE_LIST.search(text)) is not None:
+        # "我们在选 Python 任务队列，比较 A、B、C 和 D": what the comparison lists, not the kind of thing it is
+        names = {n.lower() for n in re.split(r"\s*[、，,和与及]\s*", listed.group(1)) if n}
+        compared = [(at, n) for at, n in named if n.lower() in names]
+        if len({n for _, n in compared}) >= 2:
+            return compared
     return named if len({n for _, n in named}) >= 2 else kept
+
+
+_ZH_NAME = r"[A-Za-z][\w.+#/-]*(?:\s[A-Za-z][\w.+#/-]*)?"
+_ZH_COMPARE_LIST = re.compile(rf"(?:比较|对比|比一比)(?:一下)?\s*((?:{_ZH_NAME}\s*[、，,和与及]\s*)+{_ZH_NAME})")
 
 
 # what a product needs ("minimum Frobnode and Zorb versions"), and the place an aside puts its figures in ("(both in
