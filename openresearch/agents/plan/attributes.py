@@ -619,8 +619,8 @@ _ZH_WORDS = {"标准库": "standard library", "发布": "release", "发行": "re
              "队列大小": "queue depth", "队列长度": "queue depth",
              "存活": "lifetime", "寿命": "lifetime", "生命周期": "lifetime", "任务": "job", "作业": "job",
              "运行": "run", "结果": "result", "服务器": "server", "后端": "backend", "建立": "establish",
-             "重定向": "redirect", "主机": "host", "每个主机": "per host", "总": "total", "最多": "maximum",
-             "最长": "maximum", "多少": "number", "几次": "count", "多少次": "count"}
+             "重定向": "redirect", "主机": "host", "每个主机": "per host", "总数": "total", "最多": "maximum",
+             "最长": "maximum", "多少个": "number", "几个": "number", "几次": "count", "多少次": "count"}
 
 
 def with_english(attribute: str) -> str:
