@@ -111,7 +111,7 @@ def test_a_settings_list_with_dashed_option_entries_gives_each_default_to_the_do
         tmp_path: Path) -> None:
     page = tmp_path / "settings.md"
     page.write_text("# Settings\n\nUse these options to configure Zorbq. Zorbq reads them at start.\n\n"
-                    "* `--frob-ping <float>` - Set the WebSockets ping interval, in seconds. **Default:** *20.0*.\n"
+                    "* `--frob-ping <float>` - Set the GraphQL ping interval, in seconds. **Default:** *20.0*.\n"
                     "* `--frob-queue <int>` - Maximum number of frobs to hold in the accept queue, passed to the "
                     "socket's `listen()` call. Relevant for heavy incoming traffic. **Default:** *2048*.\n"
                     "* `--frobs <int>` - Number of frob processes. Defaults to the `$FROB_COUNT` environment "
