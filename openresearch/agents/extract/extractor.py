@@ -975,7 +975,8 @@ class DeterministicExtractor:
         found = self.qualify(found, source)
         # (nor in a reference entry: "--frob-ping <float> - Set the Zorbnet ping interval. Default: 20.0." is a setting
         # of the product the reference documents, whatever its description names)
-        in_entry = context is not None and "|" not in quote and defined_term(source.text, start) is not None
+        entry_term = defined_term(source.text, start)  # (read once: the owner, a table row's setting, the term)
+        in_entry = context is not None and "|" not in quote and entry_term is not None
         ctx_entity = self.context_entity(source, want, context[1] if context is not None and not in_entry else (),
                                          lookup=plan.kind == "lookup")
         read: list[ObservationIn] | None = None
@@ -995,13 +996,13 @@ class DeterministicExtractor:
             subject = self.doc_subject(source)
             read = row_observations(row, start, quote, shifted, want, ctx_entity, subject.named,
                                     subject.lead or subject.dominant)
-            if read and len(row.labels) == 1 and ctx_entity and (term := defined_term(source.text, start)):
+            if read and len(row.labels) == 1 and ctx_entity and (term := entry_term):
                 read = term_row(read, term, ctx_entity)  # "default | max" of the setting the section defines
         heading = None
         if read is None and row is None:
             # "## 1.19.0 - 2025/07/30": the release's date (no heading above it makes it conditional)
             heading = read = heading_observations(quote, found, ctx_entity)
-        term = defined_term(source.text, start) if row is None else None
+        term = entry_term if row is None else None
         if read is None and row is None and (note := version_note(quote, term, ctx_entity)):
             heading = read = note  # "added in 0.1.7" under "ZORB_HTTP_TIMEOUT": since when the setting exists
         if read is None and row is None and (since := entry_since(quote, ctx_entity)):
