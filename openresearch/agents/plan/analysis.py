@@ -101,6 +101,7 @@ class Analyzer:
         found = [(e.start_char, e.text) for e in doc.ents if language == "en" or _latin_bounded(text, e)]
         found += _quoted(text)
         found += _en_names(doc) if language == "en" else _zh_latin_names(text)
+        found = _hyphen_joined(text, found)
         if asked is not None:
             # a look-up names one thing, qualifier and all ("Blue Lake Township, Michigan" is not two entities)
             at = text.find(asked.entity)
@@ -316,6 +317,25 @@ def _en_names(doc: Any) -> list[tuple[int, str]]:
     return out
 
 
+def _hyphen_joined(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A name joined to a word by a hyphen is one name ("Zorbq-Caching", "Frob-Quux"): the ruler or the name heuristic
+    may have read only a part of it ("Zorbq" a known name, "Caching" a capitalised word)."""
+    out: dict[int, str] = {}
+    for pos, name in sorted(found, key=lambda f: (f[0], -len(f[1]))):
+        start, end = pos, pos + len(name)
+        # (a word that names no name after the hyphen is none of it: "the Frob-version timeline")
+        while (m := re.match(r"-[A-Za-z][\w.]*[A-Za-z0-9]", text[end:])) and text[start:end][-1:].isalnum() and (
+                m.group()[1].isupper() or not ordinary_word(m.group()[1:])):
+            end += m.end()
+        while (m := re.search(r"(?<![\w.-])[A-Za-z][\w.]*[A-Za-z0-9]-$", text[:start])) and \
+                text[start:start + 1].isalpha() and (m.group()[:1].isupper() or not ordinary_word(m.group()[:-1])):
+            start = m.start()
+        if any(s <= start and start + len(text[start:end]) <= s + len(n) for s, n in out.items()):
+            continue  # a part of a name read already
+        out[start] = text[start:end]
+    return list(out.items())
+
+
 def _zh_latin_names(text: str) -> list[tuple[int, str]]:
     """In Chinese text any Latin word is a product-like name, unless it is an aspect word (TPS, API)."""
     aspect_words = {t for a in ASPECTS for t in a.en_terms}
@@ -502,6 +522,8 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
     first = re.split(r"(?<=[?!])\s|(?<=\.)\s+(?=[A-Z])", text, maxsplit=1)[0]
     # a gloss in parentheses ("nlohmann/json (JSON for Modern C++)") is blanked, offsets kept: its "for" ends nothing
     first = re.sub(r"\([^()]*\)", lambda p: " " * len(p.group(0)), first)
+    if len(subjects := _auxiliary_subjects(first)) >= 2:
+        return subjects
     m = _COMPARED.search(first)
     if not m:
         return []
@@ -512,9 +534,57 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
         for item in re.finditer(r"(?:(?<=^)|(?<=\s))(?:(?!\b(?:and|or|vs\.?|versus)\b).)+", piece.group()):
             name = item.group().strip(" .;:")
             name = re.sub(r"^(?:and|or|the)\s+", "", name, flags=re.I).strip()
+            at = start + piece.start() + item.start() + item.group().find(name)
+            if (owned := _OWNED_ITEM.match(name)) is not None:
+                name = owned.group(1)  # "Quux's FrobPool", "zorbs' decorators": what owns the part is compared
             if name and re.search(r"[A-Za-z]", name) and len(name.split()) <= 4:
-                out.append((start + piece.start() + item.start() + item.group().find(name), name))
+                out.append((at, name))
     return out if len(out) >= 2 else []
+
+
+# an item of a compared list that names a part of its owner: "Quux's FrobPool", "zorbs' function decorators"
+_OWNED_ITEM = re.compile(r"([\w.+#/-]*\w)(?:['’]s|(?<=s)['’])\s+\S")
+# a question's auxiliary after its question word: what follows it is its subject ("when did A and B drop ...", "in
+# which release and on what date did A and B stop ...")
+_ASKED_AUX = re.compile(r"\b(?:when|which|what)\b[^,.;:?!()]{0,40}?\b(?:did|do|does|will|have|has|had)\s+", re.I)
+
+
+def _auxiliary_subjects(sentence: str) -> list[tuple[int, str]]:
+    """The names an auxiliary's subject lists, up to its verb: "When did zorbq and frob.cache stop supporting ..."
+    lists zorbq and frob.cache (a list of two or more; the verb, "stop", is the first ordinary word in lower case; an
+    owner's part, "Quux's FrobPool", is the owner's). Nothing when the subject is no list of names ("when did each
+    drop", "when did the Quux team ...")."""
+    m = _ASKED_AUX.search(sentence)
+    if m is None:
+        return []
+    out: list[tuple[int, str]] = []
+    current: list[tuple[int, str]] = []
+    owned = False  # inside an owner's part ("'s FrobPool"): its words are no names of their own
+
+    def close() -> None:
+        if current:
+            out.append((current[0][0], " ".join(w for _, w in current)))
+            current.clear()
+
+    for t in re.finditer(r",|[^\s,]+", sentence[m.end():]):
+        word, at = t.group(), m.end() + t.start()
+        if word in (",", "&") or word.lower() in ("and", "or"):
+            close()
+            owned = False
+            continue
+        if owned:
+            continue
+        if (o := re.fullmatch(r"([\w.+#/-]*\w)(?:['’]s|(?<=s)['’])", word)) is not None:
+            current.append((at, o.group(1)))
+            close()
+            owned = True
+            continue
+        if not (word[:1].isupper() or re.search(r"\w[\d.+_#/-]\w|\d", word) or not ordinary_word(word)) or \
+                word.lower() in STOP_WORDS or not word[:1].isalpha():
+            break
+        current.append((at, word))
+    close()
+    return out if len(out) >= 2 and all(len(n.split()) <= 3 for _, n in out) else []
 
 
 _PART_OF = re.compile(r"\b(?:a|an|the|each|every|my|our|your|one|this|that)\s+(?P<owner>[a-z][\w.+-]*[a-z0-9])\s+$|"

@@ -108,7 +108,9 @@ _CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|w
                r"(?<=\s)(?:in|from|across)\s+(?:(?:published|public|official|reported|recent|vendor|independent|"
                r"third-party|their|its|the)\s+){1,2}(?:benchmarks?|tests?|measurements?|documentation|docs|sources?|"
                r"reports?|studies|results|numbers|figures)\b|$)")
-_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for)\s+"
+_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for|"
+                          # ("how do A and B differ in their X, Y and Z")
+                          r"differ(?:s|ed)?\s+(?:in|on|by)(?:\s+(?:their|its))?)\s+"
                           # (a preposition a clause strands: "run on according to its docs" lists nothing; "for an
                           # internal service" says what for, no quantity)
                           r"(?!(?:according|based|as|using|measured|published|reported|including|given|if|when|"
@@ -244,6 +246,12 @@ def core_entity(entity: str) -> str:
     return " ".join(kept) if cut < len(words) and any(re.match(r"[A-Z]", w) for w in kept) else entity
 
 
+# (and "what is the default job timeout": the noun phrase asked)
+_ASKS_VALUE_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(?:(?:[\w-]+\s+){0,2}?"
+                            r"(?:defaults?|default\s+values?|default\s+settings?|values?|settings?)\s+(?:for|of)\s+)?"
+                            r"(?=[\w`'\"-])(?!(?:each|every|it|its|their|they|one)\b)", re.I)
+
+
 def _clean_item(item: str) -> str:
     # "which versions changed write_buffer_size": what changed is asked ("which kernel version is needed" keeps its
     # subject: an auxiliary before the verb)
@@ -254,6 +262,13 @@ def _clean_item(item: str) -> str:
         # clause: _how_clauses reads both
         return ""
     item = re.sub(r"^\s*how (?:many|much)\s+", "", item, flags=re.I)
+    item = re.sub(r"\s+according\s+to\b.*$", "", item, flags=re.I)  # where the figure is read, not what it is
+    # "what are the current defaults for --frob-limit": the setting named after the words that ask for its value
+    if (value_of := _ASKS_VALUE_OF.sub("", item)) != item and _GENERIC_ASK.fullmatch(value_of.strip(" ?.")):
+        return ""  # "what are the key dates": what the list after it names is asked
+    if value_of != item and _PHRASE_END.search(value_of):
+        return ""  # "what is the oldest version each one can run on": a clause of its own, _WHAT_ASKS's
+    item = value_of
     named = ""
     if len(item.split()) > 2 and not re.match(r"\s*how\b", item, re.I):  # "how long is ..." is read by _spans_asked
         clause = _PHRASE_END.search(item)
@@ -298,6 +313,10 @@ _DATE_WORDS = re.compile(r"(?:(?:on|in)\s+)?(?:(?:what|which)\s+)?(?:(?:release|
                          r"(?:dates?|days?|published|released|shipped)", re.I)
 
 
+_CLAUSE_ASIDE = re.compile(r"\s*\((?=\s*(?:how|what|when|which|where|why|i[.\u2024]?\s?e\b|e[.\u2024]?\s?g\b|that\s+is|"
+                           r"meaning|namely)\b)[^()]*\)", re.I)
+
+
 def attribute_list(question: str, language: str, entities: list[str]) -> list[str]:
     """The attributes a comparison or selection names, in the question's own words, in order."""
     text = " ".join(question.split())
@@ -321,6 +340,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)(?![^()]*/[^()]*/)"
                       r"([\w/-]+(?: [\w/-]+)?)\)",
                       "\u27ee\\1\u27ef", text)
+        # (an aside that is a clause explains what is asked, commas and all: "the default time-out (how long entries
+        # live, and how long it waits for a lock)")
+        text = _CLAUSE_ASIDE.sub("", text)
         text = re.sub(r"\s*\((?![^()]*[,，])[^()]*\)", "", text)
     # "on the X side", "for X's part": of which, no attribute
     text = re.sub(r"\b(?:on|from|for)\s+(?:the\s+)?\u2400\s*(?:'s\s+)?(?:side|part|end)\b", " \u2400 ", text,
@@ -382,6 +404,19 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
             if item and not _GENERIC_ASK.fullmatch(m.group("n").strip()) and \
                     item.lower() not in (f.lower() for f in found):
                 found.append(item)
+    if language != "zh":
+        # "For each, what is the default A, how long ..., and what is the default B and C?": what each clause of a
+        # sentence of several asks by name
+        for m in _WH_VALUE.finditer(masked):
+            x = re.sub(r"\s+(?:of|for|in|on)\s+(?:the\s+)?\u2400.*$", "", m.group("x"))
+            x = re.sub(r"^(?:[\w-]+\s+){0,2}?(?:defaults?|values?|settings?)\s+(?:for|of)\s+", "", x, flags=re.I)
+            # (what a colon lists is read as a list: "what are the key dates: the x.0 release, ...")
+            # (what an owner's clause asks, "what is each tool's X", the owner readings read)
+            if "\u2400" in x or _GENERIC_ASK.fullmatch(x.strip()) or masked[m.end():].lstrip().startswith(":") or \
+                    re.search(r"['’]s\b|^(?:each|every|their|its|it|they|one)\b", x, re.I):
+                continue
+            found += [i for i in _phrase_items(x) if len(_content_words(i)) <= 5 and i.lower() not in (
+                f.lower() for f in found)]
     if language != "zh" and found and listed_to >= 0:
         # "... ? Also, what is the default shutdown timeout for workers, and ...?": a later sentence asks one more
         # (up to a name that is the subject of a clause of its own: "the newest version Quux says it supports")
@@ -394,6 +429,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I) and not _OWNERS_ONLY.fullmatch(f)
              and not _RELEASE_ITEM.fullmatch(f) and not _restated_event(f, found)
+             # (an adverb the list pattern caught, "For Quux specifically: ...", is no quantity)
+             and not (re.fullmatch(r"[a-z]{3,}ly", f) and canonical_metric(f) is None)
              and not (_HOW_MANY_ASKED.fullmatch(f) and len(found) > 1)]
     found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
              *found]
@@ -457,8 +494,10 @@ def _release_items(text: str) -> list[str]:
             if verb.startswith("support") and not m.group("first") and not _ASKS_WHEN.search(
                     re.split(r"[,;:.?!]", text[:m.start()])[-1]):
                 continue  # "Does Quux support Frob 3.14?" asks no release
-            verb = "dropped" if re.match(r"drop|remov", verb) else "added"
-            for v in [m.group("v"), *re.findall(r"\d+(?:[.\u2024]\d+)+", m.group("more"))]:
+            if "." not in m.group("v") and "\u2024" not in m.group("v") and not m.group("p")[:1].isupper():
+                continue
+            verb = "dropped" if _DROPPED_VERB.match(verb) else "added"
+            for v in [m.group("v"), *re.findall(r"\d+(?:[.\u2024]\d+)*", m.group("more"))]:
                 item = f"{m.group('p')} {v} support {verb}".replace("\u2024", ".")
                 if item.lower() not in (o.lower() for o in out):
                     out.append(item)
@@ -677,15 +716,21 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
     for m in re.finditer(_HOW_LONG, question):
         if not clauses or not re.match(r"\bhow long (?:does|do|will)\b", m.group(0), re.I):
             out.append(f"{m.group(1).lower()} duration")
-    for m in _HOW_BIG.finditer(question):
-        gloss = re.match(r"\s*\(([^()]+)\)", question[m.end():])
+    named = {w.lower() for e in entities for w in e.split()}  # ("how big can a Zorbq queue grow": a queue's size)
+    for m in [*_HOW_BIG.finditer(question), *_HOW_BIG_CAN.finditer(question)]:
+        # (the gloss may follow the rest of the clause: "how big can each cache get before it evicts (...)")
+        gloss = re.match(r"\s*\(([^()]+)\)" if m.re is _HOW_BIG else r"[^,;?()]*?\(([^()]+)\)", question[m.end():])
         parts = [p for p in re.split(r"\s*[/,;]\s*|\s+or\s+", gloss.group(1)) if p.strip()] if gloss else []
         if len(parts) >= 2 and all(1 <= len(p.split()) <= 4 for p in parts):
             # "how big is the default connection pool (total connections / connections per host)": the measures the
             # asker means by its size, each asked
             out += [i for p in parts if (i := _clean_item(p)) and i not in out]
-        elif (item := _clean_item(m.group("n"))) and (size := f"{item} size") not in out:
-            out.append(size)  # "how big is the default connection pool": its size
+        elif (item := _clean_item(" ".join(w for w in re.sub(r"^(?:of\s+)?(?:these|those|the|its|their)\s+", "",
+                                                             m.group("n"), flags=re.I).split()
+                                           if w.lower() not in named))) and \
+                (size := f"{item} size") not in out:
+            # "how big is the default connection pool": its size; "how big can a cache get": its largest size
+            out.append(size if m.re is _HOW_BIG else f"maximum {size}")
     return [a for a in out if a not in found]
 
 
@@ -693,6 +738,13 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
 _HOW_BIG = re.compile(r"\bhow (?:big|large|small) (?:is|are|was|were|does|do)\s+(?:the\s+|a\s+|an\s+|its\s+|each\s+|"
                       r"their\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b)",
                      re.I)
+
+
+# "how big can each cache get (before it evicts)", "how large may a queue grow": the largest size it reaches
+# (or asked indirectly: "how big each cache can get")
+_HOW_BIG_CAN = re.compile(r"\bhow (?:big|large)\s+(?:(?P<aux>can|could|may|might|will|would|does|do)\s+)?"
+                          r"(?:the\s+|a\s+|an\s+|its\s+|each\s+|every\s+|their\s+|one\s+)?(?P<n>(?:[\w-]+\s+){0,3}?[\w-]+?)\s+"
+                          r"(?(aux)|(?:can|could|may|might|will|would)\s+)(?:get|grow|become|be)\b", re.I)
 
 
 _AUX = r"(?:is|are|was|were|does|do|did|will|would|can|could|may|might|should|must)"
@@ -748,7 +800,7 @@ def _how_clauses(text: str) -> list[str]:
             subject, verb, after = words[:at], words[at], words[at + 1:]
         if lead and lead[0] in ("each", "every") and len(subject) == 1:
             subject = []  # "each pooler": one of the compared things
-        subject = [w for w in subject if w != "\u2400"]
+        subject = [w.strip("`'\"") for w in subject if w.strip("`'\"") not in ("\u2400", "")]
         if m.group("q").lower() in ("many", "much"):
             thing = _clean_item(m.group("n"))
             if thing:
@@ -805,8 +857,9 @@ def _passive(q: str, counted: str, words: list[str]) -> str | None:
     times is a failing job retried" -> "job retries"; "how long is a single job allowed to run" -> "job run time
     limit"; "how long are a job's results kept before they expire" -> "job results expiry time" (kept alone:
     "retention time"). None when the clause has no participle after its subject, or asks a count of things."""
-    at = next((k for k, w in enumerate(words) if k and (w.lower() in _IRREGULAR or re.fullmatch(r"[a-z]{3,}ed", w))),
-              None)
+    # (a participle after a determiner is an adjective of the subject: "a failed task")
+    at = next((k for k, w in enumerate(words) if k and (w.lower() in _IRREGULAR or re.fullmatch(r"[a-z]{3,}ed", w))
+               and words[k - 1].lower() not in _DETERMINERS), None)
     if at is None:
         return None
     subject = [w.lower().removesuffix("'s").removesuffix("’s") for w in words[:at]
@@ -907,11 +960,16 @@ _RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ve
                                r"(?P<more>(?:\s*(?:,|and|or)\s*v?\d+(?:[.\u2024]\d+){1,2}(?![\w.\u2024]))*)", re.I)
 # ... and anywhere in a question that asks when or in which release: "when did each drop Frob 3.8 and Frob 3.9",
 # "when did it first support Frob 3.14", "in which releases did Zorbq add support for Frob 3.12"
+# (a line named by a whole number is a platform's when its name is capitalised: "Frob 8", not "drop 2 ...")
 _PLATFORM_ASKED = re.compile(r"\b(?P<first>first\s+)?(?P<verb>add(?:ed)?|drop(?:ped)?|remove[d]?|introduce[d]?|"
-                             r"gain(?:ed)?|support(?:ed)?)\s+(?:(?:official\s+)?(?:support|compatibility)\s+"
-                             r"(?:for|with)\s+)?(?P<p>[A-Za-z][\w+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){1,2})"
-                             r"(?![\w.\u2024])(?P<more>(?:\s*(?:,|and|or)\s*(?:(?P=p)[\s-])?v?\d+(?:[.\u2024]\d+){1,2}"
+                             r"gain(?:ed)?|support(?:ed)?|(?:stop(?:ped)?|ceased?|(?:start|begin|began|beg[au]n)(?:ed)?)"
+                             r"\s+supporting|no\s+longer\s+support(?:s|ed)?|end(?:ed)?\s+support\s+for)\s+"
+                             r"(?:(?:official\s+)?(?:support|compatibility)\s+(?:for|with)\s+)?"
+                             r"(?P<p>[A-Za-z][\w+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){0,2})"
+                             r"(?![\w.\u2024])(?P<more>(?:\s*(?:,|and|or)\s*(?:(?P=p)[\s-])?v?\d+(?:[.\u2024]\d+){0,2}"
                              r"(?![\w.\u2024]))*)", re.I)
+# what a verb of _PLATFORM_ASKED says was done: support dropped (or else added)
+_DROPPED_VERB = re.compile(r"drop|remov|stop|ceas|no\s+longer|end", re.I)
 _ASKS_WHEN = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?|dates?)\b|"
                         r"\btimeline\b", re.I)
 PLATFORM_EVENT = re.compile(r"(?P<p>[A-Za-z][\w.+#]*) (?P<v>\d+(?:\.\d+){0,2}) support (?P<verb>added|dropped)")
@@ -925,13 +983,17 @@ _LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|w
 # a clause asking for a noun phrase its own subject follows: "what maximum line length does each tool use", "what is
 # the oldest version each one can be installed on", "what is the newest version Quux says it supports" (the name
 # masked)
+# a later clause of a sentence that asks a noun phrase's value: "..., and what is the default worker concurrency?"
+_WH_VALUE = re.compile(r"(?:(?<=[,;]\s)|(?<=\band\s))\s*(?:(?:and|also)\s+)?(?:what|which)\s+"
+                       r"(?:is|are|was|were)\s+(?:the\s+)?(?P<x>(?:(?!\b(?:how|what|which|when|where|why)\b)"
+                       r"[^,?.;:\u2024])+?)(?=\s*(?:[,?.;:]|$|\band\s+(?:how|what|which|when|where|why)\b))", re.I)
 _WHAT_ASKS = re.compile(rf"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+)?)?"
                         rf"(?P<n>(?:(?!(?:{_AUX}|each|every|it|they|the|of|for|in|on)\b)[\w.+/-]+\s+){{1,5}}?)"
                         # (not "what minimum Quux version does ...": a name inside the noun phrase)
                         rf"(?:{_AUX}\s+)?(?:each|every|it|they|\u2400(?!\s+[\w-]+\s+{_AUX}\b))(?=[\s'’])", re.I)
 # what names no quantity: "what figures does Quux publish" asks for any ("what performance and footprint figures")
 _GENERIC_ASK = re.compile(r"(?:.*\s)?(?:values?|settings?|defaults?|numbers?|figures?|ones?|things?|data|details|"
-                          r"statistics|metrics|options)", re.I)
+                          r"statistics|metrics|options|dates|facts)", re.I)
 
 
 _JOINED = re.compile(r"\s*(?:\band\b|\bor\b)\s*")

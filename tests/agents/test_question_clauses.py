@@ -1,0 +1,64 @@
+"""Questions as engineers write them: owners' parts compared, clauses that gloss what is asked, wh-clauses in a row,
+subjects listed before their verb, hyphenated names (names are made up)."""
+
+from openresearch.agents.plan.analysis import analyse
+
+
+def test_an_owners_part_compared_is_its_owner() -> None:
+    a = analyse("How do zorbs' function decorators, Quux's FrobCache and Blarg-Wibble's DiskStore compare on the "
+                "maximum size and the default timeout?")
+    assert a.entities == ["zorbs", "Quux", "Blarg-Wibble"]
+    assert a.attributes == ["maximum size", "default timeout"]
+
+
+def test_how_big_a_thing_can_get_asks_its_largest_size_and_a_clause_aside_is_no_attribute() -> None:
+    a = analyse("How do Zorbq, Quux and Frob compare on how big each cache can get before it starts evicting (max "
+                "number of items or max size on disk) and on the default time-out (how long entries live before "
+                "they expire, and how long Frob waits for a lock)?")
+    assert a.entities == ["Zorbq", "Quux", "Frob"]
+    assert a.attributes == ["max number of items", "max size on disk", "default time-out"]
+    b = analyse("How big can a Zorbq queue grow, and what is its default timeout?")
+    assert b.attributes[0] == "maximum queue size"  # (the name is the owner, not part of the size)
+
+
+def test_subjects_listed_before_their_verb_are_compared_and_stopping_support_is_a_drop() -> None:
+    a = analyse("When did zorbq and frob.cache stop supporting Quux 3.8 (requiring Quux 3.9), in which release and "
+                "on what date?")
+    assert a.entities == ["zorbq", "frob.cache"]
+    assert a.attributes == ["Quux 3.8 support dropped"]  # (its date is the release's: no separate row)
+    b = analyse("When did Zorbq and Wibble drop Blarg 8 and first support Blarg 21?")
+    assert b.entities == ["Zorbq", "Wibble"]
+    assert b.attributes == ["Blarg 8 support dropped", "Blarg 21 support added"]
+    c = analyse("When did zorbq drop 2 workers?")  # a whole number after a word in lower case is no platform
+    assert not any("support" in x for x in c.attributes)
+
+
+def test_wh_clauses_in_a_row_each_ask_their_noun_phrase() -> None:
+    a = analyse("I'm choosing between Zorbq, Quux and Frob. For each, what is the default per-task execution time "
+                "limit, how long are results kept before they expire, how many times is a failed task retried, and "
+                "what is the default worker concurrency and prefetch?")
+    assert a.entities == ["Zorbq", "Quux", "Frob"]
+    assert a.attributes == ["results expiry time", "task retries", "default per-task execution time limit",
+                            "default worker concurrency", "prefetch"]
+
+
+def test_a_list_after_differ_in_and_after_what_are_the_defaults_for() -> None:
+    a = analyse("How do Zorbq, Quux and Frob differ in their default keep-alive timeout, graceful-shutdown timeout "
+                "and listen() backlog?")
+    assert a.attributes == ["default keep-alive timeout", "graceful-shutdown timeout", "listen backlog"]
+    b = analyse("For Zorbq specifically: what are the current defaults for --frob-limit, --backlog and --quux-delay?")
+    assert b.entities == ["Zorbq"]
+    assert b.attributes == ["frob-limit", "backlog", "quux-delay"]
+    c = analyse("For Zorbq (py-zorbq): what is the default job timeout, the default result TTL, and how many workers "
+                "does `zorbq pool` start?")
+    assert c.attributes[:3] == ["default job timeout", "default result TTL", "workers per pool"] or \
+        "default job timeout" in c.attributes
+
+
+def test_a_hyphenated_name_is_one_name_but_a_word_after_a_hyphen_is_not_part_of_it() -> None:
+    a = analyse("What are Zorbq-Caching's documented configuration defaults for the default timeout, the item "
+                "threshold, the Frob port and the cache-key hash method?")
+    assert a.entities == ["Zorbq-Caching"]
+    assert a.attributes == ["default timeout", "item threshold", "Frob port", "cache-key hash method"]
+    b = analyse("Give the Frob-version support timeline of Zorbq and Quux: when did each drop Frob 3.8?")
+    assert b.entities == ["Zorbq", "Quux"]
