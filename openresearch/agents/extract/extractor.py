@@ -334,6 +334,16 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
     return _addressed(words, source)
 
 
+# a line that states a new minimum ("now requires Frob >= 3.9", "Frob 3.9 or later is required")
+_RAISED_MINIMUM = re.compile(r">=|≥|\brequir\w*|\bminimum\b|\bor\s+(?:later|newer|higher|above)\b", re.I)
+
+
+def _minor_before(version: str) -> str | None:
+    """The minor version before one of a major line: "3.9" -> "3.8"; None for "3.0" or a bare "17"."""
+    m = re.fullmatch(r"(\d+)\.(\d+)", version)
+    return f"{m.group(1)}.{int(m.group(2)) - 1}" if m and int(m.group(2)) > 0 else None
+
+
 def _under_release(condition: str | None, quote: str) -> bool:
     """Whether a condition names the release a change-log entry sits under ("dropped, 0.25.0 (2023-09-11)") and the
     entry's own words do not write it."""
@@ -347,8 +357,12 @@ def _asked_platforms(asked: Sequence[str], attributes: Sequence[str]) -> re.Patt
     names = [m[: -len("_version")].replace("_", r"[\s._-]?") for m in asked if m.endswith("_version")]
     if not names:
         return None
-    named = "|".join(re.escape(v) for a in attributes for v in re.findall(r"\d+(?:\.\d+)+", a))
-    version = rf"\s*v?(?P<v>(?:{named})(?![\d.]*\d))?" if named else r"(?P<v>(?!))?"
+    versions = [v for a in attributes for v in re.findall(r"\d+(?:\.\d+)+", a)]
+    # (and the minimum a drop raised: "Frob 3.8 support dropped" is answered by "now requires Frob >= 3.9")
+    versions += [f"{m.group(1)}.{int(m.group(2)) + 1}" for a in attributes if (e := PLATFORM_EVENT.fullmatch(a))
+                 and e.group("verb") == "dropped" and (m := re.fullmatch(r"(\d+)\.(\d+)", e.group("v")))]
+    named = "|".join(re.escape(v) for v in dict.fromkeys(versions))
+    version = rf"\s*(?:>=|≥)?\s*v?(?P<v>(?:{named})(?![\d.]*\d))?" if named else r"(?P<v>(?!))?"
     return re.compile(rf"(?<![\w-])(?:{'|'.join(names)})(?![\w-]){version}", re.I)
 
 
@@ -725,7 +739,10 @@ class DeterministicExtractor:
                     # it states the very version asked ("which release dropped Frob 3.7")
                     figure = True
                     bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if on.group("v") and (
-                        not events or (on.group("v"), says_dropped(sent)) in events) else 0.0)
+                        not events or (on.group("v"), says_dropped(sent)) in events or (
+                            # ("now requires Frob >= 3.9" dropped 3.8: the minor before the new minimum)
+                            _RAISED_MINIMUM.search(sent) and (_minor_before(on.group("v")), True) in events))
+                        else 0.0)
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
                 elif keyed or any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (

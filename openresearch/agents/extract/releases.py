@@ -197,8 +197,12 @@ def condition_release(condition: str | None) -> Release | None:
     """The release a fact's condition places it under, after its own words or as the whole condition when dated
     ("dropped, 0.25.0 (2023-09-11)", "0.25.0 (2023-09-11)": a change-log entry's heading), or None ("default since
     0.5.2" says what the value is, not where it was read)."""
-    rest = ", ".join((condition or "").split(", ")[1:])
-    return (release_heading(rest) if rest else None) or dated_release(condition or "")
+    parts = (condition or "").split(", ")
+    # (the release is the condition's last words: "supported, Formal, Quux 2.7.0 (2026-02-22)")
+    for k in range(1, len(parts)):
+        if (release := release_heading(", ".join(parts[k:]))) is not None:
+            return release
+    return dated_release(condition or "")
 
 
 def dated_release(text: str) -> Release | None:

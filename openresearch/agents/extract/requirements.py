@@ -62,6 +62,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.
     ("supported", rf"(?<![\w.]){_P}\s+{_V}\s+(?:compatibility|support)\b"),
     # "Added support for Frob 3.14", "supports Frob 3.13", "including Frob 3.13"
     ("supported", rf"\b(?:support\s+for|{_SUPPORTS}|including)\s+{_P}\s+{_V}(?!\s*(?:\+|or\s|and\s|onwards|to\b))"),
+    # "Add Frob 3.14 to the test matrix and classifiers", "Added Frob 3.13 wheels": a change log's new platform
+    # (a version with a dot: "Add JSON 2 output" adds no platform)
+    ("supported", rf"^[\s*+•-]*add(?:s|ed)?\s+{_P}\s+v?(?P<v>\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
+                  rf"(?!\s*(?:\+|or\s|onwards))"),
 ))
 # support dropped or removed states no bound: the oldest version left is not named ("Dropped support for Frob 3.8"),
 # only that one ("Drop EOL frob 3.8", "Remove support for launching quux with Frob 3.9")
@@ -120,7 +124,9 @@ def _bounds(sentence: str, mentions: Sequence[Mention], context_entity: str | No
                 continue
             taken.append(m.span())
             metric = platform_metric(platform)
-            scope = _scope(sentence[:m.start()], entity, mentions)
+            # (the words before a noun "support for" qualify the support, not a part: "Formal support for Frob 3.14")
+            scope = None if re.match(r"support\s+for\b", m.group(), re.I) else _scope(sentence[:m.start()], entity,
+                                                                                     mentions)
             bounds = [("minimum", m.group("v")), ("maximum", m.group("w"))] if kind == "range" else [
                 (kind, m.group("v"))]
             out += [ObservationIn(entity=entity, metric=metric, value=value, unit="version",

@@ -414,7 +414,14 @@ def _is_event(obs: ObservationView, event: re.Match[str]) -> bool:
     """Whether an observation says what an asked event of a platform's version does ("Frob 3.14 support added": that
     version supported; "... dropped": that version dropped); its condition names the release it happened in."""
     kind = "dropped" if event.group("verb") == "dropped" else "supported"
-    return _bound_of(obs) == kind and version_key(event.group("v")) == int(obs.value)
+    asked = version_key(event.group("v"))
+    if _bound_of(obs) == kind and asked == int(obs.value):
+        return True
+    # a release that raised its minimum to the next minor version dropped the one asked ("now requires Frob >= 3.9"
+    # under a release heading drops Frob 3.8): the minor after it, of the same major line, and said of a release
+    return kind == "dropped" and _bound_of(obs) == "minimum" and asked is not None and \
+        int(obs.value) == asked + 1_000_000 and asked % 1_000_000 == 0 and \
+        condition_release(obs.condition) is not None
 
 
 def _bound_rank(obs: ObservationView, asked_words: set[str]) -> float:

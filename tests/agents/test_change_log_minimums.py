@@ -1,0 +1,64 @@
+"""Change-log entries that answer a timeline: a raised minimum drops the minor before it, a platform added to the
+test matrix is supported, an adjective before "support for" is no part of the product (names are made up)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openresearch.agents.extract.releases import condition_release
+from openresearch.agents.extract.requirements import requirement_observations
+from openresearch.agents.write.answer import collect
+from openresearch.models import EvidenceView, ObservationView, SourceView
+
+
+def _entry(eid: str, quote: str, value: float, condition: str) -> EvidenceView:
+    return EvidenceView(id=eid, quote=quote, type="statistic", score=0.5,
+                        source=SourceView(id="S-log", url="file:///CHANGES.md", title="Changes"),
+                        entities=["Zorbq"],
+                        observations=[ObservationView(id=f"O-{eid}", entity="Zorbq", metric="frob_version",
+                                                      value=value, unit="version", raw_value="", raw_unit="version",
+                                                      condition=condition)])
+
+
+def test_an_adjective_before_support_for_is_no_scope_and_the_release_is_read_after_it() -> None:
+    [o] = requirement_observations("Formal support for Frob 3.14.", [], "Zorbq") or []
+    assert (o.entity, o.value, o.condition) == ("Zorbq", "3.14", "supported")
+    release = condition_release("supported, Formal, Zorbq 2.7.0 (2026-02-22)")
+    assert release is not None and release.version == "2.7.0"
+
+
+def test_a_platform_added_to_the_test_matrix_is_supported_but_a_whole_number_is_no_platform() -> None:
+    [o] = requirement_observations("Add Frob 3.14 to test matrix and project classifiers.", [], "Zorbq") or []
+    assert (o.value, o.condition) == ("3.14", "supported")
+    assert not requirement_observations("Add JSON 2 output to the report command.", [], "Zorbq")
+
+
+def test_a_raised_minimum_under_a_release_answers_when_the_minor_before_it_was_dropped() -> None:
+    raised = _entry("E-raised", "Zorbq now requires Frob >= 3.9.", 3_009_000_000, "minimum, Zorbq 2.4.0 (2025-06-14)")
+    heading = EvidenceView(id="E-head", quote="Zorbq 2.4.0 (2025-06-14)", type="claim", score=0.5,
+                           source=raised.source, entities=["Zorbq"], observations=[])
+    undated = _entry("E-plain", "Zorbq requires Frob >= 3.9.", 3_009_000_000, "minimum")
+    found = collect([raised, heading, undated], "frob_version", "Zorbq", "Frob 3.8 support dropped")
+    assert [f.text for f in found["Zorbq"]] == ["2.4.0 (2025-06-14)"]
+    # (a minimum two minors on, or asked of another version, drops nothing asked)
+    assert not collect([raised, heading], "frob_version", "Zorbq", "Frob 3.7 support dropped")
+
+
+def test_the_release_heading_of_a_raised_minimum_is_gathered_with_it(tmp_path: Path) -> None:
+    from openresearch.agents.extract.document import plan_for
+    from openresearch.agents.extract.extractor import DeterministicExtractor
+    from openresearch.identity import AliasResolver
+    from openresearch.ingest.embed import HashEmbedder
+    from openresearch.ingest.local import parse_local_file
+
+    log = tmp_path / "CHANGES.md"
+    log.write_text("# Changes\n\n### Zorbq 2.7.0 (2026-02-22)\n* Formal support for Frob 3.14. Thanks @a!\n"
+                   "* Minor fixes.\n\n### Zorbq 2.4.0 (2025-06-14)\n* Zorbq now requires Frob >= 3.9. Thanks @b!\n"
+                   "* Faster pool start-up.\n\n### Zorbq 1.0 (2019-04-06)\n* Added support for Frob 3.7.\n",
+                   encoding="utf-8")
+    sq, plan = plan_for("When did Zorbq and Quux drop Frob 3.8, and when did each first support Frob 3.14?")
+    x = DeterministicExtractor(HashEmbedder(), AliasResolver({}))
+    quotes = [i.quote for i in x.extract(parse_local_file(log), sq, plan).items]
+    # (each entry with the heading that dates it, before the entry that first supported an older version)
+    assert set(quotes[:4]) == {"Formal support for Frob 3.14.", "Zorbq 2.7.0 (2026-02-22)",
+                               "Zorbq now requires Frob >= 3.9.", "Zorbq 2.4.0 (2025-06-14)"}
