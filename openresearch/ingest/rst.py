@@ -16,6 +16,9 @@ the source text would take for prose:
   its own: the field's name over its description; any other field (a document's ":Release: 3.3", ":Date: 2024-09-20")
   is a labelled line of its own, "Release: 3.3"; a line that is only a cross-reference (":ref:`Go back to index
   <top>`") is navigation, dropped; so are hyperlink targets (".. _name:") and comments;
+- a simple table of two columns, keys and their descriptions (a configuration reference), is its entries: each key's
+  line over its description's paragraph (a description's continuation lines and paragraphs joined); any other table
+  stays for the table reader;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -68,15 +71,74 @@ def _body_end(lines: list[str], start: int, indent: int) -> int:
     return end
 
 
+_SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
+# a reference table's key: one token, as a setting's or an option's name is written ("``CACHE_TYPE``", "--frob")
+_TABLE_KEY = re.compile(r"`{0,2}-{0,2}[A-Za-z_][\w.:-]*`{0,2}")
+
+
+def _simple_table(lines: list[str], i: int) -> tuple[int, list[int]] | None:
+    """The simple table whose top rule is line `i` ("=====  ====="): the index of its closing rule (the first rule
+    with the same columns that a blank line or the end follows) and the indexes of its rules. Blank lines inside it
+    are part of it (a cell's paragraphs); a line that writes in the space between two columns is no row of it."""
+    starts = [m.start() for m in re.finditer(r"=+", lines[i])]
+    ends = [m.end() for m in re.finditer(r"=+", lines[i])]
+    rules = [i]
+    for k in range(i + 1, min(len(lines), i + 2000)):
+        line = lines[k]
+        if _SIMPLE_RULE.match(line):
+            if [m.start() for m in re.finditer(r"=+", line)] != starts:
+                return None
+            rules.append(k)
+            if k + 1 >= len(lines) or not lines[k + 1].strip():
+                return k, rules
+            continue
+        if line.strip() and any(line[e:s].strip() for e, s in zip(ends, starts[1:], strict=False)):
+            return None
+    return None
+
+
+def _key_table(lines: list[str], i: int) -> tuple[int, list[str]] | None:
+    """A two-column simple table of keys and their descriptions (a configuration reference: "``CACHE_TYPE``" over
+    "Specifies which type of caching object to use. ... Defaults to ..."), written as the entries a reader sees: the
+    key's line over its description's paragraph. None for any other table (the table reader reads it)."""
+    found = _simple_table(lines, i)
+    if found is None or len(starts := [m.start() for m in re.finditer(r"=+", lines[i])]) != 2:
+        return None
+    end, rules = found
+    body = rules[-2] + 1 if len(rules) >= 3 else i + 1  # (under a header, if the table has one)
+    rows: list[tuple[str, list[str]]] = []
+    for line in lines[body:end]:
+        if _SIMPLE_RULE.match(line):
+            continue
+        key, text = line[:starts[1]].strip(), line[starts[1]:].strip()
+        if key:
+            rows.append((key, [text] if text else []))
+        elif rows and text:
+            rows[-1][1].append(text)
+    # (keys written as code, "``frob_limit``", "ZORB_TYPE", "--frob"; descriptions in words, not a table of figures)
+    if len(rows) < 2 or not all(_TABLE_KEY.fullmatch(k) and re.search(r"`|[_.-]|[a-z][A-Z]|^[A-Z0-9]+$", k)
+                                for k, _ in rows) or \
+            sum(len(" ".join(t).split()) >= 4 for _, t in rows) * 2 < len(rows):
+        return None
+    out: list[str] = []
+    for key, text in rows:
+        out += ["", key.strip("`"), "", " ".join(text), ""]
+    return end + 1, out
+
+
 def rst_blocks(lines: list[str]) -> list[str]:
     """`lines` with reStructuredText's code blocks fenced and its entries, notes and fields written as their page
     shows them (see the module's docstring)."""
-    if not any(".." in ln or "::" in ln or ln.lstrip().startswith(":") for ln in lines):
+    if not any(".." in ln or "::" in ln or ln.lstrip().startswith(":") or ln.startswith("==") for ln in lines):
         return lines
     out: list[str] = []
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _SIMPLE_RULE.match(line) and (table := _key_table(lines, i)) is not None:
+            out += table[1]
+            i = table[0]
+            continue
         d = _DIRECTIVE.match(line)
         if d is not None:
             name, arg, indent = d.group("name").lower(), (d.group("arg") or "").strip(), _indent(line)

@@ -62,3 +62,10 @@ def test_a_hyphenated_name_is_one_name_but_a_word_after_a_hyphen_is_not_part_of_
     assert a.attributes == ["default timeout", "item threshold", "Frob port", "cache-key hash method"]
     b = analyse("Give the Frob-version support timeline of Zorbq and Quux: when did each drop Frob 3.8?")
     assert b.entities == ["Zorbq", "Quux"]
+
+
+def test_two_classes_a_slash_offers_as_alternatives_are_no_repository() -> None:
+    from openresearch.ingest.records.spec import routed_specs
+
+    assert routed_specs("What is the ZorbCache/QuuxCache item threshold, and is that version released yet?") == []
+    assert [s.target for s in routed_specs("How many releases did zorbq/QuuxLib publish in 2024?")] == ["zorbq/QuuxLib"]

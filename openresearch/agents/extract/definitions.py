@@ -47,7 +47,9 @@ GENERIC_METRICS = frozenset(_GENERIC)
 _DEFAULT_METRIC = re.compile(r"(?:^|_)defaults?(?:_|$)")
 # the unit an entry gives its values: "(in bytes)", "is expressed in seconds", "in units of milliseconds"
 _ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measured|set)\s+in\s+([a-z]+)\b|"
-                         r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$|(?:#|//)\s*(?:in\s+)?([a-z]+)\s*$", re.I)
+                         r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$|(?:#|//)\s*(?:in\s+)?([a-z]+)\s*$|"
+                         # ("Unit of time is seconds.", "The unit is milliseconds")
+                         r"\bunits?(?:\s+of\s+(?:time|size|measure))?\s+(?:is|are)\s+([a-z]+)\b", re.I)
 # a comment after a listed default that restates it in a larger unit: "default: 86400000 # 24 hours"
 _RESTATED = re.compile(r"(?:#|//)\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$", re.I)
 _SECONDS = {"ms": 1e-3, "us": 1e-6, "s": 1.0, "minutes": 60.0, "hours": 3600.0}

@@ -890,6 +890,27 @@ def _baselines(sentence: str, mentions: Sequence[Mention]) -> set[int]:
     return out
 
 
+_SCOPE_CUE = re.compile(r"\b(?:(?:is|are)\s+)?(?:(?:only\s+)?(?:used|applies|apply|applicable|relevant|honou?red|"
+                        r"supported|available|read)\s+(?:only\s+)?(?:for|to|by|with|in)|only\s+(?:for|with|by))\s+"
+                        r"(?:the\s+)?$", re.I)
+
+
+def _scoped(sentence: str, mentions: Sequence[Mention]) -> tuple[set[int], str | None]:
+    """The mentions a setting's description says it holds for ("Used only for Frob and Quux", "Applies to the Zorb
+    backend"), with the list's words as a condition: where the figure holds, not whose it is."""
+    out: set[int] = set()
+    order = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
+    first = last = None
+    for k, i in enumerate(order):
+        m = mentions[i]
+        if _SCOPE_CUE.search(sentence[max(0, m.start - 40):m.start]) or (
+                k and order[k - 1] in out and _LIST_GAP.fullmatch(sentence[mentions[order[k - 1]].end:m.start])):
+            out.add(i)
+            first = m.start if first is None else first
+            last = m.end
+    return out, (sentence[first:last] if first is not None and last is not None else None)
+
+
 def _entity(sentence: str, v: Value, mentions: Sequence[Mention], preferred: set[str],
             fallback: str | None, skip: set[int] = frozenset()) -> str | None:  # type: ignore[assignment]
     """Who the value belongs to: the nearest mention in the value's own clause (before it, then after it),
@@ -1223,6 +1244,10 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     perf = any(not ins and (_is_perf(metric) or rel is not None or v.unit not in _SETUP_NOUNS)
                for (v, metric, _, rel), ins in zip(measured, inside, strict=True))
     skip = _baselines(text, mentions)
+    # "Used only for Frob and Quux. Defaults to 500.": the names a setting holds for, not whose the figure is (the
+    # document's product's, where it has one)
+    scoped, scope = _scoped(text, mentions) if context_entity else (set(), None)
+    skip |= scoped
     # "16,000 dimensions stored and 2,000 indexed": a qualifier written right after a value is that value's own
     # ("at least 5x": a bound written right before a value is that value's own, too)
     attached = [next((v.start for (v, _, _, _), ins in zip(measured, inside, strict=True) if not ins and (
@@ -1274,6 +1299,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(defaults[v.start])
         if v.start in qualifiers:
             parts.append(qualifiers[v.start])
+        if scope and entity == context_entity:
+            parts.append(scope)
         if (placed := _PLACED_FOR.search(text, max(0, v.start - 120), v.start)) and \
                 entity_key(placed.group(1)) != entity_key(entity) and placed.group(1) not in " ".join(parts):
             parts.append(placed.group(1))  # "the default frob timeout for Blarg is 1 hour": where it holds

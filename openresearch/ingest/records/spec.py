@@ -78,6 +78,14 @@ def since_year(text: str) -> int | None:
     return int(m.group(1) or m.group(2)) if m else None
 
 
+def _alternatives(a: str, b: str) -> bool:
+    """Two names of one kind a slash offers as alternatives ("SimpleCache/FileSystemCache", "ZorbPool/QuuxPool"): both
+    in camel case, ending in the same word. No repository is named so."""
+    tail = re.compile(r"[A-Z][a-z0-9]+$")
+    ta, tb = tail.search(a), tail.search(b)
+    return bool(ta and tb and ta.start() > 0 and tb.start() > 0 and ta.group() == tb.group())
+
+
 def routed_specs(text: str) -> list[RecordSpec]:
     """The records a question's own words ask for (none when they name no repository or indicator code)."""
     out: list[RecordSpec] = []
@@ -86,7 +94,7 @@ def routed_specs(text: str) -> list[RecordSpec]:
         for m in _Q_REPO.finditer(text):
             owner, repo = m.group(1), m.group(2).removesuffix(".git")
             # "24/7", "TCP/IP", "CI/CD" are no repositories: both parts of a repository's name hold a lower-case letter
-            if any(c.islower() for c in owner) and any(c.islower() for c in repo):
+            if any(c.islower() for c in owner) and any(c.islower() for c in repo) and not _alternatives(owner, repo):
                 out.append(RecordSpec("github", f"{owner}/{repo}", since=since))
     codes = [c for c in _Q_ISO3.findall(text) if c not in _WORDS_NOT_CODES]
     names = tuple(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", text)))
