@@ -121,8 +121,8 @@ def _key_table(lines: list[str], i: int) -> tuple[int, list[str]] | None:
             sum(len(" ".join(t).split()) >= 4 for _, t in rows) * 2 < len(rows):
         return None
     out: list[str] = []
-    for key, text in rows:
-        out += ["", key.strip("`"), "", " ".join(text), ""]
+    for key, said in rows:
+        out += ["", key.strip("`"), "", " ".join(said), ""]
     return end + 1, out
 
 
