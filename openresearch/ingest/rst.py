@@ -57,6 +57,16 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+def _option(lines: list[str], start: int, end: int, name: str) -> str | None:
+    """The value of a directive's option (":version: 1.4.0") among its lines, or None."""
+    for line in lines[start + 1:end]:
+        if (m := re.match(rf"^\s+:{name}:\s*(\S.*?)\s*$", line)) is not None:
+            return m.group(1)
+        if line.strip() and not re.match(r"^\s+:[\w-]+:", line):
+            break
+    return None
+
+
 def _body_end(lines: list[str], start: int, indent: int) -> int:
     """The index after an indented body that starts after line `start`: blank lines and lines indented deeper
     than `indent`, up to the last such non-blank line."""
@@ -165,6 +175,16 @@ def rst_blocks(lines: list[str]) -> list[str]:
             elif name in ("autoclass", "autoexception") and arg:
                 # "class NullFrobPool", as the page heads the class's own entries (no signature to read)
                 out += [d.group("indent") + "class " + arg.split("(")[0].strip().rsplit(".", 1)[-1], ""]
+            elif name == "changelog" and (version := _option(lines, i, end, "version")):
+                # a change log's release (`.. changelog::` with ":version: 1.4.0", ":released: Sat Apr 26 2025"),
+                # as the page heads it: the version over the day it was released
+                released = _option(lines, i, end, "released") or _option(lines, i, end, "date")
+                out += ["", d.group("indent") + version, "", *([d.group("indent") + f"Released: {released}", ""]
+                                                               if released else [])]
+                i += 1
+                while i < len(lines) and re.match(r"^\s+:[\w-]+:", lines[i]):
+                    i += 1
+                continue
             elif name in _ADMONITIONS:
                 if arg:
                     out.append(d.group("indent") + arg)

@@ -62,3 +62,31 @@ def test_the_release_heading_of_a_raised_minimum_is_gathered_with_it(tmp_path: P
     # (each entry with the heading that dates it, before the entry that first supported an older version)
     assert set(quotes[:4]) == {"Formal support for Frob 3.14.", "Zorbq 2.7.0 (2026-02-22)",
                                "Zorbq now requires Frob >= 3.9.", "Zorbq 2.4.0 (2025-06-14)"}
+
+
+def test_an_entry_that_drops_a_version_and_states_the_new_minimum_dates_the_drop_once() -> None:
+    said = "Support for Frob 3.8 has been dropped, the minimum version is now Frob 3.9."
+    both = EvidenceView(id="E-both", quote=said,
+                        type="statistic", score=0.5, source=SourceView(id="S-log", url="file:///c.rst", title="Log"),
+                        entities=["Zorbq"], observations=[
+                            ObservationView(id="O-a", entity="Zorbq", metric="frob_version", value=3_008_000_000,
+                                            unit="version", raw_value="3.8", raw_unit="version",
+                                            condition="dropped, 1.4.0"),
+                            ObservationView(id="O-b", entity="Zorbq", metric="frob_version", value=3_009_000_000,
+                                            unit="version", raw_value="3.9", raw_unit="version",
+                                            condition="minimum, 1.4.0")])
+    heading = EvidenceView(id="E-head", quote="1.4.0", type="claim", score=0.5, source=both.source,
+                           entities=[], observations=[])
+    found = collect([both, heading], "frob_version", "Zorbq", "Frob 3.8 support dropped")
+    assert [f.text for f in found["Zorbq"]] == ["1.4.0"]
+    [o, m] = requirement_observations(both.quote, [], "Zorbq") or []
+    assert (o.value, o.condition, m.value, m.condition) == ("3.8", "dropped", "3.9", "minimum")
+
+
+def test_a_sphinx_change_log_release_is_its_version_over_its_release_day() -> None:
+    from openresearch.ingest.rst import rst_blocks
+
+    lines = [".. changelog::", "    :version: 1.4.0", "    :released: Sat Apr 26 2025", "", "    .. change::",
+             "        :tags: change, general", "", "        Support for Frob 3.8 has been dropped.", ""]
+    out = [ln.strip() for ln in rst_blocks(lines) if ln.strip()]
+    assert out == ["1.4.0", "Released: Sat Apr 26 2025", "Support for Frob 3.8 has been dropped."]

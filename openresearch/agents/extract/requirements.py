@@ -55,6 +55,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.
                 rf"to\s+(?:>=|≥)\s*{_V}"),
     # "frob >= 3.9", "frob_requires >= 3.8"
     ("minimum", rf"(?<![\w.]){_P}\s*(?:>=|≥)\s*{_V}"),
+    # "the minimum version is now Frob 3.9" (the platform after it)
+    ("minimum", rf"\b(?:minimum|oldest|lowest)\s+(?:supported\s+|required\s+)?versions?\s+(?:is|becomes|will\s+be)\s+"
+                rf"(?:now\s+)?{_P}\s+{_V}"),
     # "the minimum supported Frob version is 1.70", "oldest supported Frob version: 3.9"
     ("minimum", rf"\b(?:minimum|oldest|lowest|earliest)\s+(?:supported\s+|required\s+)?{_P}\s+versions?"
                 rf"(?:\s*\([^()]*\))?\s*(?:is|:|=)\s*{_V}"),
@@ -75,6 +78,13 @@ _DROPS = re.compile(r"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|deprecat(?:e
 _DROPPED = re.compile(rf"\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing))\s+(?:(?:official\s+)?support\s+for\s+"
                       rf"(?:[\w-]+\s+){{0,3}}?(?:with\s+|on\s+|for\s+)?|(?:the\s+)?(?:eol|end-of-life)\s+)?"
                       rf"{_P}\s+{_V}", re.I)
+# ... or in the passive: "Support for Frob 3.8 has been dropped", "Frob 3.8 support was removed"
+_DROPPED_PASSIVE = re.compile(rf"(?<![\w.]){_P}\s+{_V}(?:\s+support)?\s+(?:has\s+been|have\s+been|was|were|is|are)\s+"
+                              rf"(?:now\s+)?(?:dropped|removed|discontinued)\b", re.I)
+
+
+def _drops(sentence: str) -> list[re.Match[str]]:
+    return sorted([*_DROPPED.finditer(sentence), *_DROPPED_PASSIVE.finditer(sentence)], key=lambda m: m.start())
 
 
 _DIGIT = re.compile(r"\d")
@@ -82,14 +92,14 @@ _DIGIT = re.compile(r"\d")
 
 def says_dropped(sentence: str) -> bool:
     """Whether a sentence says support for a platform's version was dropped ("Drop support for Frob 3.8")."""
-    return bool(_DROPPED.search(sentence))
+    return bool(_drops(sentence))
 
 
 def states_requirement(piece: str) -> bool:
     """Whether a line states a bound on a platform's version ("Require frob >= 3.9", "Frob 3.14 compatibility") or
     that support for one was dropped: a fact however few its words or however much it looks like code."""
     # (no digit, no version); "Removed support for the end-of-life Frob 3.7" states one too
-    return bool(_DIGIT.search(piece)) and (any(rx.search(piece) for _, rx in _RULES) or bool(_DROPPED.search(piece)))
+    return bool(_DIGIT.search(piece)) and (any(rx.search(piece) for _, rx in _RULES) or bool(_drops(piece)))
 
 
 def platform_metric(platform: str) -> str:
@@ -144,7 +154,7 @@ def _dropped(sentence: str, mentions: Sequence[Mention], context_entity: str | N
     out = []
     end = 0
     owner = context_entity  # (whose the drops are: the support stated after them is too)
-    for m in _DROPPED.finditer(sentence):
+    for m in _drops(sentence):
         entity = _subject(sentence, m.start(), mentions, m.group("p")) or context_entity
         if entity and entity_key(entity) != entity_key(m.group("p")):
             owner = entity

@@ -330,6 +330,9 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             # one entry; the defaults of two settings ("idle_timeout", "send_timeout") stay two
             match = next((f for f in bucket if _same_value(f.obs, obs) and same_family(f.obs.metric, obs.metric)
                           and normalise_condition(f.obs.condition) == normalise_condition(obs.condition)), None)
+            if released and match is None:
+                # (one entry says both that a version was dropped and the new minimum: the release, once)
+                match = next((f for f in bucket if f.text == text), None)
             if match is None:
                 bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else []),
                                                 *([dated_by] if dated_by is not None else []),
