@@ -90,3 +90,12 @@ def test_a_sphinx_change_log_release_is_its_version_over_its_release_day() -> No
              "        :tags: change, general", "", "        Support for Frob 3.8 has been dropped.", ""]
     out = [ln.strip() for ln in rst_blocks(lines) if ln.strip()]
     assert out == ["1.4.0", "Released: Sat Apr 26 2025", "Support for Frob 3.8 has been dropped."]
+
+
+def test_what_expires_after_a_time_is_kept_that_long_it_is_no_timeout() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    [o] = observations("By default this result-readiness list will expire after 86400 seconds.", [], set(), "Zorbq")
+    assert (o.metric, o.value) == ("expiry", "86400")
+    [t] = observations("The request times out after 30 seconds.", [], set(), "Zorbq")
+    assert t.metric == "timeout"

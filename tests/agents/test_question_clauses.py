@@ -69,3 +69,23 @@ def test_two_classes_a_slash_offers_as_alternatives_are_no_repository() -> None:
 
     assert routed_specs("What is the ZorbCache/QuuxCache item threshold, and is that version released yet?") == []
     assert [s.target for s in routed_specs("How many releases did zorbq/QuuxLib publish in 2024?")] == ["zorbq/QuuxLib"]
+
+
+def test_a_later_sentence_that_asks_to_compare_names_what_is_compared_and_its_clause_items_are_no_attributes() -> None:
+    a = analyse("Before I pick a cache for a Zorbq service: how big can each of these caches grow before they start "
+                "evicting, and what default expiry/TTL applies to entries if I don't pass one? Compare quuxtools' "
+                "quuxtools.func decorators (lru_cache/ttl_cache), FrobCache's Cache/FanoutCache (size limit, shard "
+                "count and how the limit is split across shards, and what its 'timeout' parameter actually means), "
+                "and Blarg-Caching's SimpleCache/FileCache backends.")
+    assert a.entities == ["quuxtools", "FrobCache", "Blarg-Caching"]
+    assert a.attributes == ["maximum cache size", "size limit", "shard count", "timeout", "default expiry/TTL"]
+
+
+def test_two_names_that_share_only_what_their_quantities_are_of_answer_nothing_of_each_other() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert not answers_metric("worker_prefetch_multiplier", None, "default worker concurrency")
+    assert not answers_metric("task_protocol", None, "task retries")
+    assert answers_metric("result_ttl", "s", "results expiry time")  # (a synonym of the head is the head)
+    assert answers_metric("worker_threads", None, "worker threads per process")
+    assert answers_metric("keep_alive_timeout", "seconds", "idle keep-alive connection is kept open duration")

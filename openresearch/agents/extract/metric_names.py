@@ -348,6 +348,22 @@ _BOUND_STEMS = frozenset(w[:4] for w in ("max", "maximum", "min", "minimum", "de
                                          "peak"))
 
 
+def _other_head(metric: str, wanted: str, shared: set[str]) -> bool:
+    """Whether two names of two words or more share only what their quantities are of, not the quantity itself
+    ("worker_prefetch_multiplier" for "worker concurrency", "task_protocol" for "task retries": the worker's, the
+    task's, but a multiplier is no concurrency). A synonym of a head counts as the head ("result_ttl" for "results
+    expiry time")."""
+    def named(key: str) -> list[str]:
+        return [w for w in _words(key) if w != "default" and w not in BOUND_WORDS]
+
+    a, b = named(metric), named(wanted)
+    # (a head that names only the kind of quantity, "duration", "size", leaves the rest to say which)
+    if len(a) < 2 or len(b) < 2 or {a[-1][:4], b[-1][:4]} & _QUANTITY_STEMS:
+        return False
+    heads = _stems(a[-1]) | _stems(b[-1])
+    return not shared & heads
+
+
 def _names_more(key: str) -> bool:
     """Whether a metric's name says more than the kind of quantity ("max_message_size": a message's)."""
     return bool({w[:4] for w in _words(key)} - _QUANTITY_STEMS)
@@ -442,7 +458,7 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     shared = _shared(metric, wanted)
     if not shared or (not shared - _BOUND_STEMS and _names_more(metric) and _names_more(wanted)):
         return False  # ("max_message_size" shares only the bound with "max redirects": another quantity)
-    if _by_synonym_only(metric, wanted) or _other_time(metric, wanted):
+    if _by_synonym_only(metric, wanted) or _other_time(metric, wanted) or _other_head(metric, wanted, shared):
         return False
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}
     if not asked and (_COUNTED.search(wanted.lower().replace("_", " ")) or _COUNT_WORD.search(wanted.lower())):

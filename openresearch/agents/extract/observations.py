@@ -157,10 +157,10 @@ def _latency_metric(before: str, after: str) -> str | None:
         return "rebalance_time"
     if _cue(r"retention|retain|保留|回溯", window):
         return "retention"
-    if _TIMES_OUT.search(before) or _DONE_WITHIN.search(before):
+    if (out := _TIMES_OUT.search(before)) or _DONE_WITHIN.search(before):
         # "the request times out after 30 seconds", "raise a TimeoutError after 5 seconds", "jobs should execute
-        # within 180 seconds": the time allowed
-        return "timeout"
+        # within 180 seconds": the time allowed ("the list will expire after 86400 seconds": how long it is kept)
+        return "expiry" if out and re.match(r"expir", out.group(), re.I) else "timeout"
     if re.search(r"\bafter\s+$", before) and _INACTIVE_AFTER.match(after):
         return "idle_timeout"  # "connections are closed after 5 seconds of inactivity"
     if done := _DONE_FOR.search(before):

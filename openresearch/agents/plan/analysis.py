@@ -526,9 +526,33 @@ def _compared_list(text: str) -> list[tuple[int, str]]:
         return subjects
     m = _COMPARED.search(first)
     if not m:
-        return []
+        return _later_compared(text, len(first))
     group = next(g for g in ("a", "b", "c", "d", "e", "f") if m.group(g) is not None)
-    start, span = m.start(group), m.group(group)
+    return _list_items(m.start(group), m.group(group))
+
+
+# a later sentence that asks to compare, its list ending the sentence or at what it compares them on
+_COMPARE_LATER = re.compile(r"(?:compare|contrast)\s+(?P<a>.+?)(?:\s+(?:on|in terms of|regarding|by|across|"
+                            r"with respect to)\s|\s*[.?!]?\s*$)", re.I)
+
+
+def _later_compared(text: str, after: int) -> list[tuple[int, str]]:
+    """The things a later sentence asks to compare ("Before I pick one: how big can each grow? Compare Quux's
+    FrobCache, zorbs' decorators and Blarg."): the first sentence names none."""
+    for s in re.finditer(r"(?:(?<=[?!])|(?<=\.))\s+(?=(?:compare|contrast)\b)", text, re.I):
+        if s.start() < after:
+            continue
+        at = s.end()
+        end = re.search(r"[?!]\s|\.\s+(?=[A-Z])|$", text[at:])
+        sentence = text[at:at + (end.start() + 1 if end and end.group() else len(text) - at)]
+        sentence = re.sub(r"\([^()]*\)", lambda p: " " * len(p.group(0)), sentence)
+        if (m := _COMPARE_LATER.match(sentence)) and len(items := _list_items(at + m.start("a"), m.group("a"))) >= 2:
+            return items
+    return []
+
+
+def _list_items(start: int, span: str) -> list[tuple[int, str]]:
+    """The names a compared list's text holds, with their positions (`span` starts at `start`)."""
     out: list[tuple[int, str]] = []
     for piece in re.finditer(r"[^,]+", span):
         for item in re.finditer(r"(?:(?<=^)|(?<=\s))(?:(?!\b(?:and|or|vs\.?|versus)\b).)+", piece.group()):

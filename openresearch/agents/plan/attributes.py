@@ -253,6 +253,11 @@ _ASKS_VALUE_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\
 
 
 def _clean_item(item: str) -> str:
+    if re.match(r"\s*(?:how|what|why|where|whether)\s+(?:the|its|their|a|an|each|it|they)\b", item, re.I):
+        # a clause of a list ("how the limit is split across shards", "what its 'timeout' parameter actually means"):
+        # the name it quotes is asked, or nothing of its own (the clause readers read the rest)
+        quoted = re.search(r"['‘\"“`]([\w-]{2,24})['’\"”`]", item)
+        return quoted.group(1) if quoted else ""
     # "which versions changed write_buffer_size": what changed is asked ("which kernel version is needed" keeps its
     # subject: an auxiliary before the verb)
     item = re.sub(r"^\s*(?:which|what)\s+(?:(?!(?:is|are|was|were|be|been|has|have|had)\b)[\w-]+\s+){1,3}?"
@@ -417,6 +422,12 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                 continue
             found += [i for i in _phrase_items(x) if len(_content_words(i)) <= 5 and i.lower() not in (
                 f.lower() for f in found)]
+    if language != "zh":
+        # "what default expiry applies to entries", "which limit holds for ...": the noun phrase the clause asks
+        for m in _WHAT_APPLIES.finditer(masked):
+            item = _clean_item(m.group("n"))
+            if item and "\u2400" not in item and item.lower() not in (f.lower() for f in found):
+                found.append(item)
     if language != "zh" and found and listed_to >= 0:
         # "... ? Also, what is the default shutdown timeout for workers, and ...?": a later sentence asks one more
         # (up to a name that is the subject of a clause of its own: "the newest version Quux says it supports")
@@ -725,13 +736,18 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
             # "how big is the default connection pool (total connections / connections per host)": the measures the
             # asker means by its size, each asked
             out += [i for p in parts if (i := _clean_item(p)) and i not in out]
-        elif (item := _clean_item(" ".join(w for w in re.sub(r"^(?:of\s+)?(?:these|those|the|its|their)\s+", "",
-                                                             m.group("n"), flags=re.I).split()
-                                           if w.lower() not in named))) and \
+        elif (item := _clean_item(" ".join(w for w in _one_of(m.group("n")).split() if w.lower() not in named))) and \
                 (size := f"{item} size") not in out:
             # "how big is the default connection pool": its size; "how big can a cache get": its largest size
             out.append(size if m.re is _HOW_BIG else f"maximum {size}")
     return [a for a in out if a not in found]
+
+
+def _one_of(phrase: str) -> str:
+    """What a phrase names one of: "each of these caches" -> "cache", "the queue" -> "queue"."""
+    plural = re.match(r"(?:of\s+)?(?:these|those|their|all)\s+", phrase, re.I)
+    phrase = re.sub(r"^(?:of\s+)?(?:these|those|the|its|their|all)\s+", "", phrase, flags=re.I)
+    return re.sub(r"(?<=[a-rt-z])s$", "", phrase) if plural else phrase
 
 
 # "how big is the default connection pool (...)", "how large are the write buffers": a size
@@ -983,6 +999,9 @@ _LATER_ASK = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|w
 # a clause asking for a noun phrase its own subject follows: "what maximum line length does each tool use", "what is
 # the oldest version each one can be installed on", "what is the newest version Quux says it supports" (the name
 # masked)
+_WHAT_APPLIES = re.compile(r"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?P<n>(?!(?:is|are|was|were|does|do|did)\b)"
+                           r"(?:[\w/.-]+\s+){0,3}?[\w/.-]+)\s+(?:applies|apply|holds|hold|takes\s+effect|"
+                           r"kicks\s+in|(?:is|are)\s+(?:used|applied|enforced))\b", re.I)
 # a later clause of a sentence that asks a noun phrase's value: "..., and what is the default worker concurrency?"
 _WH_VALUE = re.compile(r"(?:(?<=[,;]\s)|(?<=\band\s))\s*(?:(?:and|also)\s+)?(?:what|which)\s+"
                        r"(?:is|are|was|were)\s+(?:the\s+)?(?P<x>(?:(?!\b(?:how|what|which|when|where|why)\b)"
