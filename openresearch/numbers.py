@@ -202,8 +202,10 @@ def written_with_unit(raw: str, unit: str | None) -> str:
     months months"), "twenty four months (2 years)", "1 year" (not "1 years"), "605 MB/s"; a year, a date or a
     version stands alone ("October 2028", never "October 2028 year")."""
     raw, unit = raw.strip(), (unit or "").strip()
+    # (the unit's singular written already: "one gigabyte" is not "one gigabyte gigabytes")
     if not unit or unit in ("year", "date", "version") or raw.lower().endswith(unit.lower()) or \
-            re.search(rf"(?<![\w/]){re.escape(unit)}(?![\w/])", raw, re.I):
+            re.search(rf"(?<![\w/]){re.escape(unit)}(?![\w/])", raw, re.I) or \
+            (unit.lower().endswith("s") and raw.lower().endswith(unit.lower()[:-1])):
         return raw
     if re.fullmatch(r"[-+]?0*1(?:\.0+)?", raw) and unit.lower() in _PLURAL_SPANS:
         unit = unit[:-1]  # "1 year"

@@ -89,3 +89,14 @@ def test_two_names_that_share_only_what_their_quantities_are_of_answer_nothing_o
     assert answers_metric("result_ttl", "s", "results expiry time")  # (a synonym of the head is the head)
     assert answers_metric("worker_threads", None, "worker threads per process")
     assert answers_metric("keep_alive_timeout", "seconds", "idle keep-alive connection is kept open duration")
+
+
+def test_a_later_compare_sentence_makes_a_comparison_and_a_written_unit_is_not_repeated() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+    from openresearch.numbers import written_with_unit
+
+    a = analyse("Before I pick a cache for a Zorbq service: how big can each of these caches grow? Compare quuxtools, "
+                "FrobCache and Blarg.")
+    assert a.kind == "comparison"  # (not a choice made for the asker)
+    assert written_with_unit("one gigabyte", "gigabytes") == "one gigabyte"
+    assert answers_metric("maxsize", None, "max size on disk")  # ("maxsize" is a size)

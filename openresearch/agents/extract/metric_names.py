@@ -242,6 +242,8 @@ def _stems(key: str, synonyms: bool = True) -> set[str]:
     joined = {(a + b)[:4] for a, b in itertools.pairwise(words)
               if len(a) < 4 and a not in _FILLER and a.isascii() and b.isascii()}
     plain = {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined
+    # (a bound written into its quantity's word is that quantity too: "maxsize" is a size, "maxlen" a length)
+    plain |= {w[3:][:4] for w in words if re.fullmatch(r"(?:max|min)(?:size|len|length|count|items|age)", w)}
     if not synonyms:
         return plain
     return plain | {syn for w in words for syn in _SAME_AS.get(w, ())} | \

@@ -708,6 +708,8 @@ def _kind(text: str, language: Language, n_entities: int) -> str:
     first = re.split(r"[.?!。？！]\s*", lowered, maxsplit=1)[0]
     if re.match(r"\s*(?:compare|comparing|contrast)\b", first) or first.startswith(("对比", "比较")):
         return "comparison"  # "Compare A and B ... Which figures are comparable?" compares; it does not choose
+    if language == "en" and re.search(r"[.?!]\s+(?:compare|contrast)\s", lowered) and n_entities >= 2:
+        return "comparison"  # "Before I pick one: ...? Compare A, B and C.": what it asks is a comparison
     markers = ZH_KIND_MARKERS if language == "zh" else EN_KIND_MARKERS
     # what the question asks is in its asking sentences: "I'm choosing between A and B. What is each one's default
     # timeout?" asks for figures (the first sentence says why); "... Which should I use?" asks to choose
