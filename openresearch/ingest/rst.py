@@ -82,7 +82,7 @@ def _body_end(lines: list[str], start: int, indent: int) -> int:
 
 
 _SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
-# a reference table's key: one token, as a setting's or an option's name is written ("``CACHE_TYPE``", "--frob")
+# a reference table's key: one token, as a setting's or an option's name is written ("``ZORB_TYPE``", "--frob")
 _TABLE_KEY = re.compile(r"`{0,2}-{0,2}[A-Za-z_][\w.:-]*`{0,2}")
 
 
@@ -108,8 +108,8 @@ def _simple_table(lines: list[str], i: int) -> tuple[int, list[int]] | None:
 
 
 def _key_table(lines: list[str], i: int) -> tuple[int, list[str]] | None:
-    """A two-column simple table of keys and their descriptions (a configuration reference: "``CACHE_TYPE``" over
-    "Specifies which type of caching object to use. ... Defaults to ..."), written as the entries a reader sees: the
+    """A two-column simple table of keys and their descriptions (a configuration reference: "``ZORB_KIND``" over
+    "Which kind of store to open. ... Defaults to ..."), written as the entries a reader sees: the
     key's line over its description's paragraph. None for any other table (the table reader reads it)."""
     found = _simple_table(lines, i)
     if found is None or len(starts := [m.start() for m in re.finditer(r"=+", lines[i])]) != 2:

@@ -21,14 +21,14 @@ def _entry(eid: str, quote: str, value: float, condition: str) -> EvidenceView:
 
 
 def test_an_adjective_before_support_for_is_no_scope_and_the_release_is_read_after_it() -> None:
-    [o] = requirement_observations("Formal support for Frob 3.14.", [], "Zorbq") or []
+    [o] = requirement_observations("Official support for Frob 3.14.", [], "Zorbq") or []
     assert (o.entity, o.value, o.condition) == ("Zorbq", "3.14", "supported")
-    release = condition_release("supported, Formal, Zorbq 2.7.0 (2026-02-22)")
+    release = condition_release("supported, Official, Zorbq 2.7.0 (2026-02-22)")
     assert release is not None and release.version == "2.7.0"
 
 
 def test_a_platform_added_to_the_test_matrix_is_supported_but_a_whole_number_is_no_platform() -> None:
-    [o] = requirement_observations("Add Frob 3.14 to test matrix and project classifiers.", [], "Zorbq") or []
+    [o] = requirement_observations("Add Frob 3.14 to the CI matrix and the package metadata.", [], "Zorbq") or []
     assert (o.value, o.condition) == ("3.14", "supported")
     assert not requirement_observations("Add JSON 2 output to the report command.", [], "Zorbq")
 
@@ -52,7 +52,7 @@ def test_the_release_heading_of_a_raised_minimum_is_gathered_with_it(tmp_path: P
     from openresearch.ingest.local import parse_local_file
 
     log = tmp_path / "CHANGES.md"
-    log.write_text("# Changes\n\n### Zorbq 2.7.0 (2026-02-22)\n* Formal support for Frob 3.14. Thanks @a!\n"
+    log.write_text("# Changes\n\n### Zorbq 2.7.0 (2026-02-22)\n* Official support for Frob 3.14. Thanks @a!\n"
                    "* Minor fixes.\n\n### Zorbq 2.4.0 (2025-06-14)\n* Zorbq now requires Frob >= 3.9. Thanks @b!\n"
                    "* Faster pool start-up.\n\n### Zorbq 1.0 (2019-04-06)\n* Added support for Frob 3.7.\n",
                    encoding="utf-8")
@@ -60,12 +60,12 @@ def test_the_release_heading_of_a_raised_minimum_is_gathered_with_it(tmp_path: P
     x = DeterministicExtractor(HashEmbedder(), AliasResolver({}))
     quotes = [i.quote for i in x.extract(parse_local_file(log), sq, plan).items]
     # (each entry with the heading that dates it, before the entry that first supported an older version)
-    assert set(quotes[:4]) == {"Formal support for Frob 3.14.", "Zorbq 2.7.0 (2026-02-22)",
+    assert set(quotes[:4]) == {"Official support for Frob 3.14.", "Zorbq 2.7.0 (2026-02-22)",
                                "Zorbq now requires Frob >= 3.9.", "Zorbq 2.4.0 (2025-06-14)"}
 
 
 def test_an_entry_that_drops_a_version_and_states_the_new_minimum_dates_the_drop_once() -> None:
-    said = "Support for Frob 3.8 has been dropped, the minimum version is now Frob 3.9."
+    said = "Frob 3.8 support has been removed; the minimum version is now Frob 3.9."
     both = EvidenceView(id="E-both", quote=said,
                         type="statistic", score=0.5, source=SourceView(id="S-log", url="file:///c.rst", title="Log"),
                         entities=["Zorbq"], observations=[
@@ -87,15 +87,15 @@ def test_a_sphinx_change_log_release_is_its_version_over_its_release_day() -> No
     from openresearch.ingest.rst import rst_blocks
 
     lines = [".. changelog::", "    :version: 1.4.0", "    :released: Sat Apr 26 2025", "", "    .. change::",
-             "        :tags: change, general", "", "        Support for Frob 3.8 has been dropped.", ""]
+             "        :tags: change, general", "", "        Frob 3.8 support has been removed.", ""]
     out = [ln.strip() for ln in rst_blocks(lines) if ln.strip()]
-    assert out == ["1.4.0", "Released: Sat Apr 26 2025", "Support for Frob 3.8 has been dropped."]
+    assert out == ["1.4.0", "Released: Sat Apr 26 2025", "Frob 3.8 support has been removed."]
 
 
 def test_what_expires_after_a_time_is_kept_that_long_it_is_no_timeout() -> None:
     from openresearch.agents.extract.observations import observations
 
-    [o] = observations("By default this result-readiness list will expire after 86400 seconds.", [], set(), "Zorbq")
-    assert (o.metric, o.value) == ("expiry", "86400")
+    [o] = observations("By default the lock table will expire after 3600 seconds.", [], set(), "Zorbq")
+    assert (o.metric, o.value) == ("expiry", "3600")
     [t] = observations("The request times out after 30 seconds.", [], set(), "Zorbq")
     assert t.metric == "timeout"

@@ -34,25 +34,24 @@ def test_subjects_listed_before_their_verb_are_compared_and_stopping_support_is_
 
 
 def test_wh_clauses_in_a_row_each_ask_their_noun_phrase() -> None:
-    a = analyse("I'm choosing between Zorbq, Quux and Frob. For each, what is the default per-task execution time "
-                "limit, how long are results kept before they expire, how many times is a failed task retried, and "
-                "what is the default worker concurrency and prefetch?")
+    a = analyse("I'm choosing between Zorbq, Quux and Frob. For each, what is the default per-job run time limit, how "
+                "long are outputs kept before they expire, how many times is a failed job retried, and what is the "
+                "default worker parallelism and batch size?")
     assert a.entities == ["Zorbq", "Quux", "Frob"]
-    assert a.attributes == ["results expiry time", "task retries", "default per-task execution time limit",
-                            "default worker concurrency", "prefetch"]
+    assert a.attributes == ["outputs expiry time", "job retries", "default per-job run time limit",
+                            "default worker parallelism", "batch size"]
 
 
 def test_a_list_after_differ_in_and_after_what_are_the_defaults_for() -> None:
-    a = analyse("How do Zorbq, Quux and Frob differ in their default keep-alive timeout, graceful-shutdown timeout "
-                "and listen() backlog?")
-    assert a.attributes == ["default keep-alive timeout", "graceful-shutdown timeout", "listen backlog"]
+    a = analyse("How do Zorbq, Quux and Frob differ in their default idle timeout, drain timeout and accept() queue "
+                "length?")
+    assert a.attributes == ["default idle timeout", "drain timeout", "accept queue length"]
     b = analyse("For Zorbq specifically: what are the current defaults for --frob-limit, --backlog and --quux-delay?")
     assert b.entities == ["Zorbq"]
     assert b.attributes == ["frob-limit", "backlog", "quux-delay"]
-    c = analyse("For Zorbq (py-zorbq): what is the default job timeout, the default result TTL, and how many workers "
+    c = analyse("For Zorbq (py-zorbq): what is the default run timeout, the default output TTL, and how many workers "
                 "does `zorbq pool` start?")
-    assert c.attributes[:3] == ["default job timeout", "default result TTL", "workers per pool"] or \
-        "default job timeout" in c.attributes
+    assert c.attributes == ["workers per pool", "default run timeout", "default output TTL", "workers"]
 
 
 def test_a_hyphenated_name_is_one_name_but_a_word_after_a_hyphen_is_not_part_of_it() -> None:
@@ -72,22 +71,22 @@ def test_two_classes_a_slash_offers_as_alternatives_are_no_repository() -> None:
 
 
 def test_a_later_sentence_that_asks_to_compare_names_what_is_compared_and_its_clause_items_are_no_attributes() -> None:
-    a = analyse("Before I pick a cache for a Zorbq service: how big can each of these caches grow before they start "
-                "evicting, and what default expiry/TTL applies to entries if I don't pass one? Compare quuxtools' "
-                "quuxtools.func decorators (lru_cache/ttl_cache), FrobCache's Cache/FanoutCache (size limit, shard "
-                "count and how the limit is split across shards, and what its 'timeout' parameter actually means), "
-                "and Blarg-Caching's SimpleCache/FileCache backends.")
-    assert a.entities == ["quuxtools", "FrobCache", "Blarg-Caching"]
-    assert a.attributes == ["maximum cache size", "size limit", "shard count", "timeout", "default expiry/TTL"]
+    a = analyse("Before I choose a store for a Zorbq app: how large can each of these stores get before old "
+                "entries go, and what default lifetime/TTL applies to keys set without one? Compare quuxkits' "
+                "quuxkits.memo helpers (memo/timed_memo), FrobStore's Store/ShardedStore (disk limit, number of "
+                "shards and how the limit is shared between them, and what its 'lease' option really does), "
+                "and Blarg-Store's MemoryStore/FileStore kinds.")
+    assert a.entities == ["quuxkits", "FrobStore", "Blarg-Store"]
+    assert a.attributes == ["maximum store size", "disk limit", "number of shards", "lease", "default lifetime/TTL"]
 
 
 def test_two_names_that_share_only_what_their_quantities_are_of_answer_nothing_of_each_other() -> None:
     from openresearch.agents.extract.metric_names import answers_metric
 
-    assert not answers_metric("worker_prefetch_multiplier", None, "default worker concurrency")
-    assert not answers_metric("task_protocol", None, "task retries")
-    assert answers_metric("result_ttl", "s", "results expiry time")  # (a synonym of the head is the head)
-    assert answers_metric("worker_threads", None, "worker threads per process")
+    assert not answers_metric("zorb_prefetch_factor", None, "default zorb concurrency")
+    assert not answers_metric("frob_protocol", None, "frob retries")
+    assert answers_metric("frob_ttl", "s", "frob expiry time")  # (a synonym of the head is the head)
+    assert answers_metric("zorb_threads", None, "zorb threads per process")
     assert answers_metric("keep_alive_timeout", "seconds", "idle keep-alive connection is kept open duration")
 
 
@@ -95,8 +94,8 @@ def test_a_later_compare_sentence_makes_a_comparison_and_a_written_unit_is_not_r
     from openresearch.agents.extract.metric_names import answers_metric
     from openresearch.numbers import written_with_unit
 
-    a = analyse("Before I pick a cache for a Zorbq service: how big can each of these caches grow? Compare quuxtools, "
-                "FrobCache and Blarg.")
+    a = analyse("Before I choose a store for a Zorbq app: how large can each of these stores get? Compare quuxkit, "
+                "FrobStore and Blarg.")
     assert a.kind == "comparison"  # (not a choice made for the asker)
     assert written_with_unit("one gigabyte", "gigabytes") == "one gigabyte"
     assert answers_metric("maxsize", None, "max size on disk")  # ("maxsize" is a size)

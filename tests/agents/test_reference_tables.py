@@ -19,20 +19,20 @@ TABLE = """Configuration
 The following configuration values exist for Zorbq-Cache:
 
 ================================== ==================================================
-``ZORB_TYPE``                      Specifies which type of caching object to
-                                   use.
+``ZORB_KIND``                      Names the kind of store the service
+                                   opens.
 
-                                   Built-in cache types:
+                                   Kinds that ship with it:
 
                                    * FrobCache (default)
                                    * QuuxCache
-``ZORB_DEFAULT_TIMEOUT``           The timeout that is used if no other
-                                   timeout is specified. Unit of time is
+``ZORB_DEFAULT_TIMEOUT``           How long an entry stays when the caller
+                                   gives no time of its own. Unit of time is
                                    seconds. Defaults to ``300``.
-``ZORB_THRESHOLD``                 The maximum number of items the cache
-                                   will store before it starts deleting
-                                   some. Used only for FrobCache and
-                                   QuuxCache. Defaults to ``500``.
+``ZORB_THRESHOLD``                 How many entries the store holds before
+                                   it removes the oldest. Used only for
+                                   FrobCache and QuuxCache. Defaults to
+                                   ``500``.
 ================================== ==================================================
 
 Other text.
@@ -42,8 +42,8 @@ Other text.
 def test_a_key_table_is_read_as_entries_whatever_blank_lines_its_cells_hold() -> None:
     lines = rst_blocks(TABLE.splitlines())
     text = "\n".join(lines)
-    assert "\nZORB_DEFAULT_TIMEOUT\n\nThe timeout that is used if no other timeout is specified. Unit of time is " \
-           "seconds. Defaults to ``300``.\n" in text
+    assert "\nZORB_DEFAULT_TIMEOUT\n\nHow long an entry stays when the caller gives no time of its own. Unit of " \
+           "time is seconds. Defaults to ``300``.\n" in text
     assert "\nZORB_THRESHOLD\n\n" in text and "=====" not in text
     # (a table of figures, or one whose first column is no key, stays for the table reader)
     figures = ["=====  =====", "Zorbq  1.5 GB/s", "Quux   2.0 GB/s", "=====  =====", ""]

@@ -79,7 +79,7 @@ def since_year(text: str) -> int | None:
 
 
 def _alternatives(a: str, b: str) -> bool:
-    """Two names of one kind a slash offers as alternatives ("SimpleCache/FileSystemCache", "ZorbPool/QuuxPool"): both
+    """Two names of one kind a slash offers as alternatives ("FrobCache/QuuxCache", "ZorbPool/QuuxPool"): both
     in camel case, ending in the same word. No repository is named so."""
     tail = re.compile(r"[A-Z][a-z0-9]+$")
     ta, tb = tail.search(a), tail.search(b)
