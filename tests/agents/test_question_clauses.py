@@ -99,3 +99,17 @@ def test_a_later_compare_sentence_makes_a_comparison_and_a_written_unit_is_not_r
     assert a.kind == "comparison"  # (not a choice made for the asker)
     assert written_with_unit("one gigabyte", "gigabytes") == "one gigabyte"
     assert answers_metric("maxsize", None, "max size on disk")  # ("maxsize" is a size)
+
+
+def test_release_questions_in_the_plural_with_coordinated_changes_and_lists_ask_each_one() -> None:
+    a = analyse("For Zorbq: what is the default --frob-delay, and in which releases (with dates) did the frob_delay "
+                "default change to 0.25 and the Quux max_size default become 16MB?")
+    assert a.attributes == ["default --frob-delay", "frob_delay changed", "max_size changed"]
+    b = analyse("For Zorbq (py-zorbq): what is the default run timeout? Also, according to CHANGES.md, in which Zorbq "
+                "releases (with dates) were automatic cleanup of stale locks (LockRegistry), automatic retrying of "
+                "failed runs, and FrobPool introduced?")
+    assert b.attributes == ["default run timeout", "automatic cleanup of stale locks (LockRegistry) introduced",
+                            "automatic retrying of failed runs introduced", "FrobPool introduced"]
+    c = analyse("According to their changelogs, in which release and on what date did Zorbq and Quux each drop "
+                "support for Frob 3.8 and for Frob 3.9, and when did each first declare support for Frob 3.14?")
+    assert c.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]

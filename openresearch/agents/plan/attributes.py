@@ -442,7 +442,11 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
              and not _RELEASE_ITEM.fullmatch(f) and not _restated_event(f, found)
              # (an adverb the list pattern caught, "For Quux specifically: ...", is no quantity)
              and not (re.fullmatch(r"[a-z]{3,}ly", f) and canonical_metric(f) is None)
-             and not (_HOW_MANY_ASKED.fullmatch(f) and len(found) > 1)]
+             and not (_HOW_MANY_ASKED.fullmatch(f) and len(found) > 1)
+             # (a list piece that is a change a release made, "the frob_size default become 16MB", asked already as
+             # "frob_size default changed")
+             and not (re.search(r"\s(?:become|becomes|change|changes)\s", f) and any(
+                 g.endswith(" changed") and g[:-len(" changed")].lower() in f.lower() for g in found))]
     found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
              *found]
     if asks_release_dates(text, language):
@@ -512,7 +516,16 @@ def _release_items(text: str) -> list[str]:
                 item = f"{m.group('p')} {v} support {verb}".replace("\u2024", ".")
                 if item.lower() not in (o.lower() for o in out):
                     out.append(item)
-    for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text)]:
+    for m in _RELEASE_PASSIVE_LIST.finditer(text):
+        # "in which releases were A (a1), B and C introduced": each one's release
+        pieces = [_clean_item(re.sub(r"\s*\([^()]*\)", "", p)) for p in _list_pieces(m.group("x"))]
+        for piece in pieces:
+            item = f"{piece} {m.group('verb').lower()}".replace("\u27ee", " (").replace("\u27ef", ")")
+            if piece and len(_content_words(piece)) <= 5 and item.lower() not in (o.lower() for o in out):
+                out.append(item)
+    # ("... did the frob_delay default change to 0.25 and the quux_size default become 16MB": the second, too)
+    also = [c for m in _RELEASE_DID.finditer(text) if (c := _ALSO_DID.match(text, m.end()))]
+    for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text), *also]:
         item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
         if item.lower() in _REFERRING or item.lower() in ("support", "compatibility"):
             # "in which release was that setting introduced": one the question asked already; "removed support
@@ -527,7 +540,7 @@ def _release_items(text: str) -> list[str]:
         # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
         verb = m.group("verb").lower()
         verb = ("changed" if verb.startswith("become") and "available" not in verb else
-                _DID_VERBS.get(" ".join(verb.split()), "added")) if m.re is _RELEASE_DID else verb
+                _DID_VERBS.get(" ".join(verb.split()), "added")) if m.re in (_RELEASE_DID, _ALSO_DID) else verb
         if item and re.fullmatch(CHANGE_VERBS, verb, re.I):
             item = f"{item} {verb}"
         if item and item.lower() not in (o.lower() for o in out):
@@ -952,15 +965,23 @@ _RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
                               r"(?:was|were|is)\s+"
                               r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>changed|raised|"
                               r"lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\b", re.I)
+# ... and of a list, in the plural: "in which releases were A (a1), B and C introduced"
+_RELEASE_PASSIVE_LIST = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases|versions)\b[^?.;]{0,60}?\bwere\s+"
+                                   r"(?P<x>[^?;]{3,240}?(?:,|\band\b)[^?;]{1,240}?)\s+(?P<verb>introduced|added|"
+                                   r"removed|deprecated|changed)\b", re.I)
 # ... and with "did": "in which Zorbq release did the frob_limit setting appear", "which version did the default change
 # in" (what arrives is added)
-_RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"
+_RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"
                           r"(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>appear|arrive|land|ship|change|"
                           r"get\s+added|get\s+removed|become\s+available|show\s+up|"
                           # ("did frob_strict become True by default": its default changed)
                           r"become\s+(?:true|false|enabled|disabled|on|off|the\s+default)(?:\s+by\s+default)?|"
                           r"become\s+default)\b", re.I)
 _DID_VERBS = {"change": "changed", "get removed": "removed"}
+# a second subject and verb the same "did" asks of, after the first one's "to"/"from" value
+_ALSO_DID = re.compile(r"(?:\s+(?:to|from)\s+[^\s,?;]+(?:\s+to\s+[^\s,?;]+)?)?\s*,?\s+and\s+(?:the\s+)?"
+                       r"(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?P<verb>change|become\s+(?:the\s+)?default|"
+                       r"become(?=\s+[\w.-]+\s*[?,.;]?))\b", re.I)
 # what kind of thing an item names after its key ("the frob-limit check"): the key is asked
 _KIND_OF_KEY = re.compile(r"\s+(?:check|checker|option|setting|flag|parameter|rule|warning|message|lint)s?$", re.I)
 # the verbs that say what a release did to a setting, as an attribute keeps them ("frob-limit added"; "set" and
@@ -978,12 +999,14 @@ _RELEASE_PLATFORM = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ve
 # "when did it first support Frob 3.14", "in which releases did Zorbq add support for Frob 3.12"
 # (a line named by a whole number is a platform's when its name is capitalised: "Frob 8", not "drop 2 ...")
 _PLATFORM_ASKED = re.compile(r"\b(?P<first>first\s+)?(?P<verb>add(?:ed)?|drop(?:ped)?|remove[d]?|introduce[d]?|"
-                             r"gain(?:ed)?|support(?:ed)?|(?:stop(?:ped)?|ceased?|(?:start|begin|began|beg[au]n)(?:ed)?)"
+                             r"gain(?:ed)?|support(?:ed)?|declared?|announced?|"
+                             r"(?:stop(?:ped)?|ceased?|(?:start|begin|began|beg[au]n)(?:ed)?)"
                              r"\s+supporting|no\s+longer\s+support(?:s|ed)?|end(?:ed)?\s+support\s+for)\s+"
                              r"(?:(?:official\s+)?(?:support|compatibility)\s+(?:for|with)\s+)?"
                              r"(?P<p>[A-Za-z][\w+#]*)[\s-]v?(?P<v>\d+(?:[.\u2024]\d+){0,2})"
-                             r"(?![\w.\u2024])(?P<more>(?:\s*(?:,|and|or)\s*(?:(?P=p)[\s-])?v?\d+(?:[.\u2024]\d+){0,2}"
-                             r"(?![\w.\u2024]))*)", re.I)
+                             # ("drop support for Frob 3.8 and for Frob 3.9": both)
+                             r"(?![\w.\u2024])(?P<more>(?:\s*(?:,|and|or)\s*(?:for\s+)?(?:(?P=p)[\s-])?v?\d+"
+                             r"(?:[.\u2024]\d+){0,2}(?![\w.\u2024]))*)", re.I)
 # what a verb of _PLATFORM_ASKED says was done: support dropped (or else added)
 _DROPPED_VERB = re.compile(r"drop|remov|stop|ceas|no\s+longer|end", re.I)
 _ASKS_WHEN = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?|dates?)\b|"
