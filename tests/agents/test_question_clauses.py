@@ -113,3 +113,10 @@ def test_release_questions_in_the_plural_with_coordinated_changes_and_lists_ask_
     c = analyse("According to their changelogs, in which release and on what date did Zorbq and Quux each drop "
                 "support for Frob 3.8 and for Frob 3.9, and when did each first declare support for Frob 3.14?")
     assert c.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]
+
+
+def test_a_chinese_item_is_asked_once_and_prefetch_has_its_english_word() -> None:
+    a = analyse("对 Zorbq、Quux 和 Frob 每一个：默认的单个任务执行时间限制是多少？"
+                "默认的 worker 并发数和预取（prefetch）是多少？")
+    assert "默认的单个任务执行时间限制是多少" not in a.attributes and "单个任务执行时间限制" in a.attributes
+    assert "prefetch" in a.metrics

@@ -400,6 +400,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         # (a piece cut off at a modal, "默认配置：每个连接池默认最多能", is no attribute)
         found = [f for f in found if not _ZH_PLATFORM.search(f) and not re.search(
             r"(?:最多能|最少能|才能|都能|可以|会|要|被)$", f)]
+        # ("默认的单个任务执行时间限制是多少": the question's words around the item, which is asked already)
+        found = [f for f in found if not ((m := re.fullmatch(r"(?:默认的?)?(.+?)(?:是多少|为多少|是什么)", f)) and any(
+            g != f and g.endswith(m.group(1)) for g in found))]
         found += [item for item in zh_platform_events(text) if item not in found]
     if language != "zh":
         # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
@@ -683,7 +686,8 @@ _ZH_WORDS = {"标准库": "standard library", "发布": "release", "发行": "re
              "存活": "lifetime", "寿命": "lifetime", "生命周期": "lifetime", "任务": "job", "作业": "job",
              "运行": "run", "结果": "result", "服务器": "server", "后端": "backend", "建立": "establish",
              "重定向": "redirect", "主机": "host", "每个主机": "per host", "总数": "total", "最多": "maximum",
-             "最长": "maximum", "多少个": "number", "几个": "number", "几次": "count", "多少次": "count"}
+             "最长": "maximum", "多少个": "number", "几个": "number", "几次": "count", "多少次": "count",
+             "预取": "prefetch", "执行": "execution", "单个": "per"}
 
 
 def with_english(attribute: str) -> str:
