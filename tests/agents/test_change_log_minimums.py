@@ -99,3 +99,17 @@ def test_what_expires_after_a_time_is_kept_that_long_it_is_no_timeout() -> None:
     assert (o.metric, o.value) == ("expiry", "3600")
     [t] = observations("The request times out after 30 seconds.", [], set(), "Zorbq")
     assert t.metric == "timeout"
+
+
+def test_a_key_that_says_which_timeout_beats_a_bare_timeout_for_a_qualified_row() -> None:
+    from openresearch.agents.write.answer import Found, best_keys
+
+    def default(metric: str, value: float) -> Found:
+        e = _entry(f"E-{metric}", f"Default: {value:g}", value, "default")
+        o = e.observations[0].model_copy(update={"metric": metric, "unit": "s"})
+        return Found(f"{value:g}", o, [e])
+
+    found = [default("timeout", 30), default("keepalive", 2), default("graceful_timeout", 30)]
+    assert [f.obs.metric for f in best_keys(found, "default keep-alive / idle-connection timeout", {}, "Zorbq")] == \
+        ["keepalive"]
+    assert [f.obs.metric for f in best_keys(found, "worker (silent) timeout", {}, "Zorbq")] == ["timeout"]

@@ -24,6 +24,7 @@ from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import (
     HIGH_WORDS,
     LOW_WORDS,
+    QUANTITY_WORDS,
     answers_by_operation,
     answers_metric,
     asks_a_release,
@@ -888,6 +889,9 @@ def question_glosses(question: str) -> dict[str, set[str]]:
     return out
 
 
+_KIND_STEMS = frozenset({w[:4] for w in QUANTITY_WORDS} | word_stems("timeout"))  # (and "time limit", its synonym)
+
+
 def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], entity: str) -> list[Found]:
     """Of the defaults of several settings that share a word with a row, those of the settings whose keys say the
     row's words best: words in common count, words a key adds ("query" of "query_wait_timeout" for "backend
@@ -904,7 +908,10 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
 
     def score(metric: str) -> float:
         own = word_stems(metric.replace("_", " ")) - name - _NO_KEY_WORDS
-        return len(own & asked) - 0.5 * len(own - asked)
+        # (a word that names only the kind of quantity, "timeout" of "keep-alive timeout", says less than the one
+        # that says which: "keepalive" before a bare "timeout")
+        shared = own & asked
+        return len(shared - _KIND_STEMS) + (0.5 if shared & _KIND_STEMS else 0.0) - 0.5 * len(own - asked)
 
     scores = {f.obs.metric: score(f.obs.metric) for f in found}
     top = max(scores.values())
