@@ -113,3 +113,14 @@ def test_a_key_that_says_which_timeout_beats_a_bare_timeout_for_a_qualified_row(
     assert [f.obs.metric for f in best_keys(found, "default keep-alive / idle-connection timeout", {}, "Zorbq")] == \
         ["keepalive"]
     assert [f.obs.metric for f in best_keys(found, "worker (silent) timeout", {}, "Zorbq")] == ["timeout"]
+
+
+def test_a_default_changed_after_its_key_or_set_by_an_entry_that_opens_with_defaults_dates_the_change() -> None:
+    from openresearch.agents.extract.releases import Release, change_log_notes
+
+    r = Release(None, "0.18.3", "August 24, 2022", 0)
+    got = change_log_notes("frob_delay default changed from None to 0.25 on Zorbq.run() and Config", r, "Zorbq") or []
+    assert [(o.metric, o.value, o.condition) for o in got] == [("frob_delay", "0.18.3", "default changed in"),
+                                                               ("frob_delay", "0.25", "default since 0.18.3")]
+    got = change_log_notes("Defaults quux max_size on server to 16MB (#995)", r, "Zorbq") or []
+    assert [(o.metric, o.value, o.unit) for o in got] == [("max_size", "0.18.3", "version"), ("max_size", "16", "MB")]

@@ -120,7 +120,14 @@ _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)
                           # ("frob_strict is set to True by default", "frob_strict is now enabled by default": a
                           # switch's new default, a release's fact without a figure)
                           r"\b(?P<key3>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+(?:now\s+)?(?:set\s+to\s+)?"
-                          r"(?P<flag>true|false|enabled|disabled|on|off)\s+by\s+default\b", re.I)
+                          r"(?P<flag>true|false|enabled|disabled|on|off)\s+by\s+default\b|"
+                          # ("frob_delay default changed from None to 0.25", "Defaults zorb max_size on server to
+                          # 16MB": the key before its default, or after "Defaults" as the entry's verb)
+                          r"\b(?P<key4>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+default\s+(?:value\s+)?(?:changed|changes|"
+                          r"was\s+changed|is\s+now)\s+(?:from\s+\S+\s+)?(?:to\s+)?(?P<value4>-?\d[\d.,_]*)\s*"
+                          r"(?P<unit4>[A-Za-z%]{0,12})|"
+                          r"^\W*defaults?\s+(?:the\s+)?(?:[a-z]+\s+)?(?P<key5>[A-Za-z_-][\w.-]*[_.-][\w.-]*[A-Za-z0-9])\s+"
+                          r"(?:[\w.]+\s+){0,3}?to\s+(?P<value5>-?\d[\d.,_]*)\s*(?P<unit5>[A-Za-z%]{0,12})", re.I)
 # ... or names the setting in words: "Changed the default max retries value from None to 20", "the default
 # worker count is now 8" (one to four lower-case words after "default")
 _NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?:s|ed)?|increas(?:e|es|ed)|"
@@ -154,9 +161,10 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
                 out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
                                          unit="version", condition="default changed in"))
             continue
-        key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
+        key = m.group("key") or m.group("key2") or m.group("key4") or m.group("key5")
+        value = m.group("value") or m.group("value2") or m.group("value4") or m.group("value5")
         if keyword_shape(key) and keyword_like(key):
-            changes.append((key, value, m.group("unit")))
+            changes.append((key, value.rstrip(".,"), m.group("unit") or m.group("unit4") or m.group("unit5")))
     for m in _NEW_DEFAULT_WORDS.finditer(text):
         words = m.group("words") or m.group("words2")
         if words.split()[-1] not in {"value", "setting", "option"}:
