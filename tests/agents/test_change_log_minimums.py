@@ -122,5 +122,5 @@ def test_a_default_changed_after_its_key_or_set_by_an_entry_that_opens_with_defa
     got = change_log_notes("frob_delay default changed from None to 0.25 on Zorbq.run() and Config", r, "Zorbq") or []
     assert [(o.metric, o.value, o.condition) for o in got] == [("frob_delay", "0.18.3", "default changed in"),
                                                                ("frob_delay", "0.25", "default since 0.18.3")]
-    got = change_log_notes("Defaults quux max_size on server to 16MB (#995)", r, "Zorbq") or []
-    assert [(o.metric, o.value, o.unit) for o in got] == [("max_size", "0.18.3", "version"), ("max_size", "16", "MB")]
+    got = change_log_notes("Defaults quux frob_size for clients to 16MB (#995)", r, "Zorbq") or []
+    assert [(o.metric, o.value, o.unit) for o in got] == [("frob_size", "0.18.3", "version"), ("frob_size", "16", "MB")]

@@ -352,9 +352,9 @@ _BOUND_STEMS = frozenset(w[:4] for w in ("max", "maximum", "min", "minimum", "de
 
 def _other_head(metric: str, wanted: str, shared: set[str]) -> bool:
     """Whether two names of two words or more share only what their quantities are of, not the quantity itself
-    ("worker_prefetch_multiplier" for "worker concurrency", "task_protocol" for "task retries": the worker's, the
-    task's, but a multiplier is no concurrency). A synonym of a head counts as the head ("result_ttl" for "results
-    expiry time")."""
+    ("zorb_prefetch_factor" for "zorb concurrency", "frob_protocol" for "frob retries": the zorb's, the
+    frob's, but a factor is no concurrency). A synonym of a head counts as the head ("frob_ttl" for "frob expiry
+    time")."""
     def named(key: str) -> list[str]:
         return [w for w in _words(key) if w != "default" and w not in BOUND_WORDS]
 

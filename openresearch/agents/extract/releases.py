@@ -121,7 +121,7 @@ _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)
                           # switch's new default, a release's fact without a figure)
                           r"\b(?P<key3>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+(?:now\s+)?(?:set\s+to\s+)?"
                           r"(?P<flag>true|false|enabled|disabled|on|off)\s+by\s+default\b|"
-                          # ("frob_delay default changed from None to 0.25", "Defaults zorb max_size on server to
+                          # ("frob_delay default changed from None to 0.25", "Defaults zorb frob_size for clients to
                           # 16MB": the key before its default, or after "Defaults" as the entry's verb)
                           r"\b(?P<key4>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+default\s+(?:value\s+)?(?:changed|changes|"
                           r"was\s+changed|is\s+now)\s+(?:from\s+\S+\s+)?(?:to\s+)?(?P<value4>-?\d[\d.,_]*)\s*"

@@ -134,7 +134,7 @@ def _bounds(sentence: str, mentions: Sequence[Mention], context_entity: str | No
                 continue
             taken.append(m.span())
             metric = platform_metric(platform)
-            # (the words before a noun "support for" qualify the support, not a part: "Formal support for Frob 3.14")
+            # (the words before a noun "support for" qualify the support, not a part: "Official support for Frob 3.14")
             scope = None if re.match(r"support\s+for\b", m.group(), re.I) else _scope(sentence[:m.start()], entity,
                                                                                      mentions)
             bounds = [("minimum", m.group("v")), ("maximum", m.group("w"))] if kind == "range" else [

@@ -254,7 +254,7 @@ _ASKS_VALUE_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\
 
 def _clean_item(item: str) -> str:
     if re.match(r"\s*(?:how|what|why|where|whether)\s+(?:the|its|their|a|an|each|it|they)\b", item, re.I):
-        # a clause of a list ("how the limit is split across shards", "what its 'timeout' parameter actually means"):
+        # a clause of a list ("how the limit is shared between them", "what its 'lease' option really does"):
         # the name it quotes is asked, or nothing of its own (the clause readers read the rest)
         quoted = re.search(r"['‘\"“`]([\w-]{2,24})['’\"”`]", item)
         return quoted.group(1) if quoted else ""
