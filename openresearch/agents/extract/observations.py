@@ -890,9 +890,8 @@ def _baselines(sentence: str, mentions: Sequence[Mention]) -> set[int]:
     return out
 
 
-_SCOPE_CUE = re.compile(r"\b(?:(?:is|are)\s+)?(?:(?:only\s+)?(?:used|applies|apply|applicable|relevant|honou?red|"
-                        r"supported|available|read)\s+(?:only\s+)?(?:for|to|by|with|in)|only\s+(?:for|with|by))\s+"
-                        r"(?:the\s+)?$", re.I)
+_SCOPE_CUE = re.compile(r"\b(?:(?:is|are)\s+)?(?:(?:only\s+)?(?:used|applies|apply|applicable|relevant|honou?red)\s+"
+                        r"(?:only\s+)?(?:for|to|by|with)|only\s+(?:for|with|by))\s+(?:the\s+)?$", re.I)
 
 
 def _scoped(sentence: str, mentions: Sequence[Mention]) -> tuple[set[int], str | None]:
