@@ -120,3 +120,9 @@ def test_a_chinese_item_is_asked_once_and_prefetch_has_its_english_word() -> Non
                 "默认的 worker 并发数和预取（prefetch）是多少？")
     assert "默认的单个任务执行时间限制是多少" not in a.attributes and "单个任务执行时间限制" in a.attributes
     assert "prefetch" in a.metrics
+
+
+def test_a_timeout_of_a_thing_answers_no_other_quantity_of_that_thing() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert not answers_metric("zorb_soft_shutdown_timeout", "ms", "default zorb concurrency")

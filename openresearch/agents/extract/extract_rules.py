@@ -74,7 +74,7 @@ def worth_quoting(piece: str) -> bool:
 def labelled_figure(piece: str) -> bool:
     """A short labelled figure ("default: 75s", "Max size: 4 GB", "Default is 70."), a comment or a note after
     it ("default: 1000 # milliseconds", "Default: 0.0 (disabled)") apart."""
-    bare = _TRAILING_COMMENT.sub("", piece).rstrip(".")
+    bare = _TRAILING_COMMENT.sub("", piece.rstrip(".")).rstrip(".")  # ("Default: 1024 (1 KB)." too)
     return bool(_LABELLED_FIGURE.fullmatch(bare) or _STATED_DEFAULT.fullmatch(bare))
 
 
@@ -222,8 +222,9 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def furniture(piece: str) -> bool:
     """Badges, bare link lists, navigation bars, tables of contents, code lines and how-to instructions: text a
     page carries around its content, which states nothing about the subject."""
-    if states_requirement(piece) or states_defaults(piece):
-        # "Require frob >= 3.9": a bound on a platform's version, however code-like; so are a signature's defaults
+    if states_requirement(piece) or states_defaults(piece) or labelled_figure(piece):
+        # "Require frob >= 3.9": a bound on a platform's version, however code-like; so are a signature's defaults,
+        # and a labelled figure with its note in parentheses ("Default: 16777216 (16 MB).")
         return False
     no_images = _IMAGE.sub(" ", piece)
     labels = [m.group(1) for m in _LINK.finditer(no_images)]

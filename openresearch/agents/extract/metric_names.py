@@ -360,7 +360,7 @@ def _other_head(metric: str, wanted: str, shared: set[str]) -> bool:
 
     a, b = named(metric), named(wanted)
     # (a head that names only the kind of quantity, "duration", "size", leaves the rest to say which)
-    if len(a) < 2 or len(b) < 2 or {a[-1][:4], b[-1][:4]} & _QUANTITY_STEMS:
+    if len(a) < 2 or len(b) < 2 or {a[-1], b[-1]} & QUANTITY_WORDS:
         return False
     heads = _stems(a[-1]) | _stems(b[-1])
     return not shared & heads
