@@ -63,8 +63,8 @@ def test_each_default_is_its_keys_in_the_unit_its_description_states_and_holds_w
 def test_a_labelled_default_with_its_note_in_parentheses_is_a_figure_not_furniture(tmp_path: Path) -> None:
     page = tmp_path / "zorbq__docs_settings.md"
     page.write_text("# Zorbq settings\n\nZorbq reads these options.\n\n"
-                    "* `--frob-max-size <int>` - Set the Frob max message size, in bytes. **Default:** *16777216* "
-                    "(16 MB).\n", encoding="utf-8")
+                    "* `--frob-max-size <int>` - Largest frame Frob accepts, in bytes. **Default:** *1048576* "
+                    "(1 MiB).\n", encoding="utf-8")
     doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(page),
                         "What is Zorbq's default --frob-max-size?")
-    assert ("frob_max_size", "16777216", "bytes") in {(o.metric, o.value, o.unit) for o in doc.observations}
+    assert ("frob_max_size", "1048576", "bytes") in {(o.metric, o.value, o.unit) for o in doc.observations}

@@ -224,7 +224,7 @@ def furniture(piece: str) -> bool:
     page carries around its content, which states nothing about the subject."""
     if states_requirement(piece) or states_defaults(piece) or labelled_figure(piece):
         # "Require frob >= 3.9": a bound on a platform's version, however code-like; so are a signature's defaults,
-        # and a labelled figure with its note in parentheses ("Default: 16777216 (16 MB).")
+        # and a labelled figure with its note in parentheses ("Default: 1048576 (1 MiB).")
         return False
     no_images = _IMAGE.sub(" ", piece)
     labels = [m.group(1) for m in _LINK.finditer(no_images)]
