@@ -338,10 +338,11 @@ def _names_at_top(name: str, source: SourceDoc) -> bool:
 _RAISED_MINIMUM = re.compile(r">=|≥|\brequir\w*|\bminimum\b|\bor\s+(?:later|newer|higher|above)\b", re.I)
 
 
-def _minor_before(version: str) -> str | None:
-    """The minor version before one of a major line: "3.9" -> "3.8"; None for "3.0" or a bare "17"."""
+def _minor(version: str, step: int) -> str | None:
+    """The minor version `step` away on the same major line: ("3.9", -1) -> "3.8", ("3.8", 1) -> "3.9"; None for a
+    bare "17" or below ".0"."""
     m = re.fullmatch(r"(\d+)\.(\d+)", version)
-    return f"{m.group(1)}.{int(m.group(2)) - 1}" if m and int(m.group(2)) > 0 else None
+    return f"{m.group(1)}.{int(m.group(2)) + step}" if m and int(m.group(2)) + step >= 0 else None
 
 
 def _under_release(condition: str | None, quote: str) -> bool:
@@ -359,8 +360,8 @@ def _asked_platforms(asked: Sequence[str], attributes: Sequence[str]) -> re.Patt
         return None
     versions = [v for a in attributes for v in re.findall(r"\d+(?:\.\d+)+", a)]
     # (and the minimum a drop raised: "Frob 3.8 support dropped" is answered by "now requires Frob >= 3.9")
-    versions += [f"{m.group(1)}.{int(m.group(2)) + 1}" for a in attributes if (e := PLATFORM_EVENT.fullmatch(a))
-                 and e.group("verb") == "dropped" and (m := re.fullmatch(r"(\d+)\.(\d+)", e.group("v")))]
+    versions += [v for a in attributes if (e := PLATFORM_EVENT.fullmatch(a)) and e.group("verb") == "dropped"
+                 and (v := _minor(e.group("v"), 1))]
     named = "|".join(re.escape(v) for v in dict.fromkeys(versions))
     version = rf"\s*(?:>=|≥)?\s*v?(?P<v>(?:{named})(?![\d.]*\d))?" if named else r"(?P<v>(?!))?"
     return re.compile(rf"(?<![\w-])(?:{'|'.join(names)})(?![\w-]){version}", re.I)
@@ -741,7 +742,7 @@ class DeterministicExtractor:
                     bonus += _ASKED_METRIC_BONUS + (_ASKED_RELEASE_BONUS if on.group("v") and (
                         not events or (on.group("v"), says_dropped(sent)) in events or (
                             # ("now requires Frob >= 3.9" dropped 3.8: the minor before the new minimum)
-                            _RAISED_MINIMUM.search(sent) and (_minor_before(on.group("v")), True) in events))
+                            _RAISED_MINIMUM.search(sent) and (_minor(on.group("v"), -1), True) in events))
                         else 0.0)
                 if not figure:
                     score *= _NO_FIGURE_FACTOR

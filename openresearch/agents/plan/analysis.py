@@ -330,7 +330,7 @@ def _hyphen_joined(text: str, found: list[tuple[int, str]]) -> list[tuple[int, s
         while (m := re.search(r"(?<![\w.-])[A-Za-z][\w.]*[A-Za-z0-9]-$", text[:start])) and \
                 text[start:start + 1].isalpha() and (m.group()[:1].isupper() or not ordinary_word(m.group()[:-1])):
             start = m.start()
-        if any(s <= start and start + len(text[start:end]) <= s + len(n) for s, n in out.items()):
+        if any(s <= start and end <= s + len(n) for s, n in out.items()):
             continue  # a part of a name read already
         out[start] = text[start:end]
     return list(out.items())
@@ -543,8 +543,7 @@ def _later_compared(text: str, after: int) -> list[tuple[int, str]]:
         if s.start() < after:
             continue
         at = s.end()
-        end = re.search(r"[?!]\s|\.\s+(?=[A-Z])|$", text[at:])
-        sentence = text[at:at + (end.start() + 1 if end and end.group() else len(text) - at)]
+        sentence = re.split(r"(?<=[?!])\s|(?<=\.)\s+(?=[A-Z])", text[at:], maxsplit=1)[0]
         sentence = re.sub(r"\([^()]*\)", lambda p: " " * len(p.group(0)), sentence)
         if (m := _COMPARE_LATER.match(sentence)) and len(items := _list_items(at + m.start("a"), m.group("a"))) >= 2:
             return items
@@ -567,7 +566,8 @@ def _list_items(start: int, span: str) -> list[tuple[int, str]]:
 
 
 # an item of a compared list that names a part of its owner: "Quux's FrobPool", "zorbs' function decorators"
-_OWNED_ITEM = re.compile(r"([\w.+#/-]*\w)(?:['’]s|(?<=s)['’])\s+\S")
+_POSSESSIVE = r"([\w.+#/-]*\w)(?:['’]s|(?<=s)['’])"  # "Quux's", "zorbs'": the owner's name in group 1
+_OWNED_ITEM = re.compile(_POSSESSIVE + r"\s+\S")
 # a question's auxiliary after its question word: what follows it is its subject ("when did A and B drop ...", "in
 # which release and on what date did A and B stop ...")
 _ASKED_AUX = re.compile(r"\b(?:when|which|what)\b[^,.;:?!()]{0,40}?\b(?:did|do|does|will|have|has|had)\s+", re.I)
@@ -598,7 +598,7 @@ def _auxiliary_subjects(sentence: str) -> list[tuple[int, str]]:
             continue
         if owned:
             continue
-        if (o := re.fullmatch(r"([\w.+#/-]*\w)(?:['’]s|(?<=s)['’])", word)) is not None:
+        if (o := re.fullmatch(_POSSESSIVE, word)) is not None:
             current.append((at, o.group(1)))
             close()
             owned = True
