@@ -19,6 +19,10 @@ the source text would take for prose:
 - a simple table of two columns, keys and their descriptions (a configuration reference), is its entries: each key's
   line over its description's paragraph (a description's continuation lines and paragraphs joined); any other table
   stays for the table reader;
+- a definition list written without blank lines between its items (the next term, "**window**", right under the
+  last line of the description before) gets the blank line before each such term, as a list with blank lines
+  already reads: the term heads its own entry, and the description before ends there. A term written wholly in
+  strong or literal markup ("**window**", "``window``") is shown as its words, as the page shows it;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -136,6 +140,25 @@ def _key_table(lines: list[str], i: int) -> tuple[int, list[str]] | None:
     return end + 1, out
 
 
+# a definition list's term: a short line that no bullet, enumerator, field, directive or option opens, and no
+# sentence ends ("**max_retry**", "``window``", "retry_in", "timeout : int")
+_TERM = re.compile(r"^\s*(?![-*+•]\s|\d+[.)]\s|[#a-z][.)]\s|\(\w+\)\s|:|\.\.|--?\w)"
+                   r"\S(?:[^.!?,;]{0,60}[^.!?,;:\s])?\s*$")
+
+
+_MARKED_TERM = re.compile(r"^(\s*)(\*\*|``)([^*`\s](?:[^*`]{0,60}[^*`\s])?)\2\s*$")
+
+
+def _run_on_term(lines: list[str], i: int) -> bool:
+    """Whether line `i` is a definition list's term written right under the previous item's description: the line
+    before is indented deeper than it, the line after (its own description) too."""
+    if not 0 < i < len(lines) - 1 or not lines[i - 1].strip() or not lines[i + 1].strip():
+        return False
+    indent = _indent(lines[i])
+    return _indent(lines[i - 1]) > indent and _indent(lines[i + 1]) > indent and len(lines[i].split()) <= 6 and \
+        bool(_TERM.match(lines[i]))
+
+
 def rst_blocks(lines: list[str]) -> list[str]:
     """`lines` with reStructuredText's code blocks fenced and its entries, notes and fields written as their page
     shows them (see the module's docstring)."""
@@ -150,6 +173,11 @@ def rst_blocks(lines: list[str]) -> list[str]:
             i = table[0]
             continue
         d = _DIRECTIVE.match(line)
+        if d is None and _run_on_term(lines, i):
+            out.append("")  # (the item before ends here)
+        if d is None and (term := _MARKED_TERM.match(line)) is not None and i + 1 < len(lines) and \
+                lines[i + 1].strip() and _indent(lines[i + 1]) > _indent(line):
+            line = term.group(1) + term.group(3)
         if d is not None:
             name, arg, indent = d.group("name").lower(), (d.group("arg") or "").strip(), _indent(line)
             end = _body_end(lines, i, indent)

@@ -49,7 +49,10 @@ _DEFAULT_METRIC = re.compile(r"(?:^|_)defaults?(?:_|$)")
 _ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measured|set)\s+in\s+([a-z]+)\b|"
                          r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$|(?:#|//)\s*(?:in\s+)?([a-z]+)\s*$|"
                          # ("Unit of time is seconds.", "The unit is milliseconds")
-                         r"\bunits?(?:\s+of\s+(?:time|size|measure))?\s+(?:is|are)\s+([a-z]+)\b", re.I)
+                         r"\bunits?(?:\s+of\s+(?:time|size|measure))?\s+(?:is|are)\s+([a-z]+)\b|"
+                         # ("the time window in seconds to test for ...", "the timeout in seconds the request can take")
+                         r"\b(?:time|timeout|delay|interval|window|period|duration|lifetime|age|size|length)\s+in\s+"
+                         r"([a-z]+)\b", re.I)
 # a comment after a listed default that restates it in a larger unit: "default: 86400000 # 24 hours"
 _RESTATED = re.compile(r"(?:#|//)\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$", re.I)
 _SECONDS = {"ms": 1e-3, "us": 1e-6, "s": 1.0, "minutes": 60.0, "hours": 3600.0}
@@ -232,6 +235,11 @@ def term_section(text: str, start: int, term: str) -> str | None:
 # milliseconds.", "The number of seconds after which a call is considered slow"
 _DESCRIBED_UNIT = re.compile(r"\bin ([a-z]+)\s*(?:[.;)]|$)|\b(?:the )?number of ([a-z]+)\b", re.I)
 _DESCRIPTION = 3  # paragraphs after the figure that may describe its entry
+
+
+def stated_unit(text: str, start: int = 0, end: int | None = None) -> str | None:
+    """The unit a description states for its values in so many words ("(in bytes)", "the timeout in seconds")."""
+    return _stated_unit(text, start, len(text) if end is None else end)
 
 
 def _stated_unit(text: str, start: int, end: int) -> str | None:

@@ -381,7 +381,22 @@ def says_what_is_measured(metric: str, attribute: str, said: str) -> bool:
         return True
     # the size of something else that shares only the kind of quantity ("max_message_size" for a pool's size);
     # "total_timeout" names nothing else, and stays an answer to "request timeout"
-    return not (_names_more(metric) and not _shared(metric, attribute) - _QUANTITY_STEMS)
+    if _names_more(metric) and not _shared(metric, attribute) - _QUANTITY_STEMS:
+        return False
+    # one quantity of two different things: "check_delay" (a polling delay) for "escalation delay", where neither the
+    # figure's name nor its words say what the attribute's delay is of
+    return not _other_modifier(metric, attribute)
+
+
+def _other_modifier(metric: str, attribute: str) -> bool:
+    """Whether two names share their head ("delay") and each says what it is of, in words the other does not have
+    ("check_delay", "escalate delay")."""
+    a = [w for w in _words(metric) if w != "default" and w not in BOUND_WORDS]
+    b = [w for w in _words(attribute) if w != "default" and w not in BOUND_WORDS]
+    if len(a) < 2 or len(b) < 2 or not _stems(a[-1]) & _stems(b[-1]):
+        return False
+    of_a, of_b = {w[:4] for w in a[:-1]} - _QUANTITY_STEMS, {w[:4] for w in b[:-1]} - _QUANTITY_STEMS
+    return bool(of_a and of_b and not of_a & of_b)
 
 
 def defines_attribute(metric: str, said: str, attribute: str) -> bool:

@@ -1327,8 +1327,10 @@ _REPORTING = re.compile(
     # ("according to the result_ttl parameter" says what decides a value, not who states it)
     r"\b(?:according to(?!\s+(?:the\s+|its\s+|their\s+|your\s+)?[\w.-]+\s+(?:parameter|setting|option|argument|"
     r"configuration|config|field|variable|value)s?\b)|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|"
+    # ("the 2022 claim that", "the figure of"; not "the number of times a process can restart", a count)
     r"(?:the|a|an|their|his|her|its) "
-    r"(?:\d{4} )?(?:claim|report|statement|figure|number)s? (?:that|of)\b|(?:I|we|they|he|she) (?:also )?"
+    r"(?:\d{4} )?(?:(?:claim|report|statement|figure|number)s? that|(?:claim|report|statement|figure)s? of)\b|"
+    r"(?:I|we|they|he|she) (?:also )?"
     r"(?:saw|heard|read)\b|is said to|reportedly|allegedly|supposedly|purportedly|(?:cited|quoted|published) by)|"
     r"(?<![数依证根])据(?:说|称|悉|报道|介绍)|声称|宣称|号称|有人说|(?:成员|用户|网友)(?:说|称|表示)", re.I)
 _DISPUTE = re.compile(r"\b(?:but|however|yet)\b.{0,60}\b(?:not|never|wrong|misleading|outdated|doubt|couldn'?t|"

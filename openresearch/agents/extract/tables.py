@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from openresearch.agents.extract.definitions import term_metric
+from openresearch.agents.extract.definitions import stated_unit, term_metric
 from openresearch.agents.extract.extract_rules import Mention
 from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
 from openresearch.agents.extract.values import Value, find_values
@@ -635,6 +635,10 @@ _SETTING_HEAD = re.compile(r"^(?:(?:config(?:uration)?|env(?:ironment)?|setting|
                            r"fields?|propert(?:y|ies)|flags?|knobs?|arguments?|args?)$", re.I)
 _LIMIT_HEAD = re.compile(r"^(?:(?P<default>default(?:\s+value)?|defaults)|(?P<minimum>min(?:imum)?(?:\s+value)?)|"
                          r"(?P<maximum>max(?:imum)?(?:\s+value)?))$", re.I)
+# a column that gives each key a value of its own without saying it is the default ("Example", "Value")
+_VALUE_HEAD = re.compile(r"^(?P<example>examples?|sample)$|^(?P<value>values?)$", re.I)
+# a description cell that gives the key's default in words ("... defaults to 16", "Default: 0.")
+_DEFAULT_SAID = re.compile(r"\bdefaults?(?:\s+(?:value\s+)?(?:is|to|of))?\s*[:=]?\s*(?=[-+]?\d)", re.I)
 _TYPE_HEAD = re.compile(r"^(?:type|unit|units|data\s*type|value\s*type|format)$", re.I)
 _UNIT_SUFFIX = re.compile(r"[_.-](ms|us|ns|sec|secs|seconds|s|min|mins|minutes|hours|bytes|kb|mb|gb)$", re.I)
 _PAREN_UNIT = re.compile(r"\(\s*(?:in\s+)?([A-Za-zµ]{1,12})\s*(?:[,;)]|=)")
@@ -656,13 +660,15 @@ def _limit_kind(head: str) -> str | None:
 def settings_table(header: tuple[str, ...], labels: tuple[str, ...]) -> bool:
     """Whether a table lists settings: a first column headed as such, or most of its labels keys, and a column that
     gives each one's default, minimum or maximum."""
-    if not any(_limit_kind(h) == "default" for h in header[1:]):
+    defaults = any(_limit_kind(h) == "default" for h in header[1:])
+    if not defaults and not any(_VALUE_HEAD.match(clean_cell(h)) for h in header[1:]):
         return False  # ("Median | Min | Max" of a benchmark are a run's statistics)
     texts = [_key_cell(lab) for lab in labels if _key_cell(lab)]
     # a key is written as one: joined words ("client_max", "POOL_TTL", "maxRetries", "net.timeout")
     keys = sum(bool(re.fullmatch(r"[A-Za-z_][\w.-]*", t)) and keyword_like(t) and keyword_shape(t) for t in texts)
+    # (a column of example values lists settings only under a first column headed as their names: "Field")
     return bool(texts) and ((bool(_SETTING_HEAD.match(clean_cell(header[0]))) and 2 * keys >= len(texts)) or
-                            3 * keys >= 2 * len(texts) >= 4)
+                            (defaults and 3 * keys >= 2 * len(texts) >= 4))
 
 
 def _row_unit(row: TableRow, key: str) -> str | None:
@@ -681,6 +687,11 @@ def _row_unit(row: TableRow, key: str) -> str | None:
         if not _limit_kind(head) and not _TYPE_HEAD.match(clean_cell(head)) and \
                 (m := _PAREN_UNIT.search(cell.text)) and measure(m.group(1)):
             return m.group(1)
+    for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
+        # ("time in milliseconds before sending a final signal", "the window in seconds")
+        if not _limit_kind(head) and not _TYPE_HEAD.match(clean_cell(head)) and (said := stated_unit(cell.text)) \
+                and measure(said):
+            return said
     return None
 
 
@@ -694,15 +705,31 @@ def _setting_row(row: TableRow, quote_start: int, quote: str, owner: str | None)
     metric, unit = term_metric(label), _row_unit(row, label)
     group = [row.group] if row.group else []
     out: list[ObservationIn] = []
+    said_default = False
     for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
-        if not (kind := _limit_kind(head)) or not cell.text:
+        if not _limit_kind(head) and not _TYPE_HEAD.match(clean_cell(head)) and (
+                said := _DEFAULT_SAID.search(cell.text)) and (
+                v := next(iter(cell_values(cell.text[said.end():])), None)):
+            # ("number of consecutive unstable restarts ... defaults to 16": the default the description gives)
+            at = cell.start - quote_start + said.end() + v.start
+            if v.kind not in ("date", "year") and at >= 0 and quote[at:at + len(v.raw)] == v.raw:
+                out.append(ObservationIn(entity=owner, metric=metric, value=v.raw, unit=v.unit or unit,
+                                         condition=", ".join(["default", *group])))
+                said_default = True
+    for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
+        value_kind = _VALUE_HEAD.match(clean_cell(head))
+        kind = _limit_kind(head) or (value_kind.lastgroup if value_kind and not said_default else None)
+        if not kind or not cell.text:
             continue
         _, head_unit = split_head(clean_cell(head))
         for v in cell_values(cell.text)[:1]:  # "7000 (global)": the default, then what it is of
             at = cell.start - quote_start + v.start
-            if v.kind in ("date", "year") or at < 0 or quote[at:at + len(v.raw)] != v.raw:
+            # (a bare "1600" in a settings row is the key's value, however much it looks like a year)
+            if (v.kind == "date" or (v.kind == "year" and cell.text.strip() != v.raw)) or at < 0 or \
+                    quote[at:at + len(v.raw)] != v.raw:
                 continue
-            out.append(ObservationIn(entity=owner, metric=metric, value=v.raw, unit=v.unit or head_unit or unit,
-                                     condition=", ".join([kind, *group])))
+            out.append(ObservationIn(entity=owner, metric=metric, value=v.raw,
+                                     unit=(None if v.kind == "year" else v.unit) or head_unit or unit,
+                                     condition=", ".join([k for k in (kind,) if k != "value"] + group) or None))
     return out
 

@@ -26,6 +26,7 @@ from openresearch.agents.plan.attributes import (
     keyword_like,
     lookup,
     metric_key,
+    owner_key_gloss,
     zh_platform_events,
 )
 from openresearch.agents.plan.lexicon import (
@@ -185,9 +186,10 @@ class Analyzer:
         # or "sport" is answered by statements, and a made-up key would keep every statement that carries no
         # such observation out of it
         dated_or_counted = answer_kind(text, language) is not None
+        # (and each compared product's own key an attribute is glossed with: "retry count (frob_limit / max_frobs)")
         metrics = [m for a in attributes if (m := canonical_metric(a) or (metric_key(a) if dated_or_counted else
                                                                            None))] if asked is not None else [
-            metric_key(a) for a in attributes]
+            m for a in attributes for m in (metric_key(a), *map(metric_key, owner_key_gloss(a)))]
         return QuestionAnalysis(question=text, language=language, kind=kind, entities=entities,
                                 attributes=attributes, metrics=list(dict.fromkeys(metrics)),
                                 aspects=aspects, topic=topic, keywords=keywords)

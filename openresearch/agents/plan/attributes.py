@@ -327,6 +327,12 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = " ".join(question.split())
     for e in sorted(entities, key=len, reverse=True):
         text = re.sub(rf"(?<!\w){re.escape(e)}(?!\w)", " \u2400 ", text, flags=re.I)
+    if language != "zh":
+        # "(Zorbq's frob_limit, Quux' max_frobs)": each compared product's own key for the item before it, a gloss of
+        # it (owner_keys tells whose each key is), no items of their own
+        text = _MASKED_OWNER_KEYS.sub(lambda m: " \u27ee" + " / ".join(
+            k for _, k in _owner_items(m.group()[1:-1], "\u2400") or []) + "\u27ef", text)
+        text = text.replace("\u27ee\u27ef", "")
     # "twitter.json" is one word, and "serialization (stringify) throughput" one attribute with a gloss: a gloss of
     # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
     # an entity ("nlohmann/json (JSON for Modern C++)"), goes
@@ -336,6 +342,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # (a Chinese enumeration keeps the English words its items write, "keep-alive", "listen()": read unmasked)
     enumerated = _zh_enumerated(re.sub(r"(?<=\w)\(\)", "", " ".join(question.split()))) if language == "zh" else \
         _enumerated(text.replace("\u2400", " "))
+    enumerated_at = text[mark.end():mark.end() + 24].replace("\u2400", " ") if enumerated and (
+        mark := _ENUM_MARK.search(text)) else ""
     if language == "zh":  # "解码性能（ns/op、MB/s）", "吞吐量（批量）": an aside, not more attributes
         text = re.sub(r"\s*[（(][^()（）]*[)）]", "", text)
     else:
@@ -377,12 +385,17 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         found += _phrase_items(re.sub(r"\s*\([^()]*\)", "", owned.group(1)))
     # "on x86" inside the list after a colon is part of an item, not a list of its own
     colon = text.find(":") if language != "zh" and _EN_LIST_AT[1].search(text) else -1
+    # (where the enumeration's first item starts, in the text the asides are taken out of)
+    enumerated_from = text.find(first) if enumerated and (first := enumerated_at) else len(text)
+    enumerated_from = len(text) if enumerated_from < 0 else enumerated_from
     for pattern in patterns:
         if (pattern is _PAREN_LIST or language == "zh") and enumerated:
             break  # "(3) the size of the reservations (arenas, spans, regions)": examples of an item, not items
         for m in pattern.finditer(text):
             if pattern is _EN_LIST_AT[0] and (0 <= colon < m.start() or (owned and m.start() >= owned.end(1))):
                 continue
+            if enumerated and m.end(1) > enumerated_from:
+                continue  # (the enumeration's items are read, not the lists its clauses hold)
             pieces = _shared_heads(_list_pieces(m.group(1)))
             listed_to = max(listed_to, m.end(1))
             if language == "zh":  # "表结构/序列基数限制": two attributes (not "TCP/IP", "读/写")
@@ -452,6 +465,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                  g.endswith(" changed") and g[:-len(" changed")].lower() in f.lower() for g in found))]
     found = [*(_spans_asked(question, found, entities) if language != "zh" else _zh_spans_asked(question, found)),
              *found]
+    # ("retry count" read by the clause readers is the enumeration's "retry count (frob_limit / max_frobs)")
+    found = [f for f in found if not any(g.lower().startswith(f.lower() + " (") for g in found)]
     if asks_release_dates(text, language):
         found = [f for f in found if not _DATE_WORDS.fullmatch(f)]
     if asks_release_dates(text, language) and not any(
@@ -637,6 +652,16 @@ def _enumerated(text: str) -> list[str]:
         chunk = text[m.end():end]
         clause = re.search(_CLAUSE_END, chunk, re.I)
         chunk = chunk[:clause.start()] if clause else chunk
+        # each compared product's own key for the item ("(Zorbq's frob_limit, Quux' max_frobs)", read before): a
+        # gloss kept whole, however long the item
+        keys = re.search(r"\s*\u27ee([^\u27ee\u27ef]+ / [^\u27ee\u27ef]+)\u27ef", chunk)
+        chunk = chunk.replace(keys.group(), "") if keys else chunk
+        # an item that is a clause asking how long or how many ("after a stop is sent, how long each waits before
+        # ..."): what the clause asks
+        asks = re.search(r"\bhow\s+(?:long|many|much)\b", chunk, re.I)
+        if asks and (read := _how_clauses(chunk[asks.start():])):
+            out.append(f"{read[0]} ({keys.group(1)})" if keys else read[0])
+            continue
         # examples of the item go ("(arenas, spans, regions)"); a gloss of a few words stays, the source's own words
         # for it ("the basic unit objects are carved from (page/chunk size)")
         gloss = re.search(r"\(([\w/ -]{2,30})\)", chunk)
@@ -646,7 +671,11 @@ def _enumerated(text: str) -> list[str]:
         item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
         if item and gloss and len(gloss.group(1).split()) <= 3:
             item = f"{item} ({gloss.group(1).strip()})"
-        if item and len(item.split()) <= 11 and item.lower() not in (f.lower() for f in out):
+        if keys and (not item or len(item.split()) > 11):
+            item = keys.group(1)  # (the keys say what a long clause asks: "how short a run counts as ...")
+        elif keys:
+            item = f"{item} ({keys.group(1)})"
+        if item and (keys or len(item.split()) <= 11) and item.lower() not in (f.lower() for f in out):
             out.append(item)
     return out if len(out) >= 2 else []
 
@@ -834,6 +863,14 @@ def _how_clauses(text: str) -> list[str]:
         if lead and lead[0] in ("each", "every") and len(subject) == 1:
             subject = []  # "each pooler": one of the compared things
         subject = [w.strip("`'\"") for w in subject if w.strip("`'\"") not in ("\u2400", "")]
+        if m.group("q").lower() == "many" and re.fullmatch(r"times?(?:\s+(?:each|every|it|they|\u2400))?",
+                                                           m.group("n").strip(), re.I):
+            # "how many times will each retry starting a process": a count of what is done, its verb's
+            done = next((w.lower() for w in m.group("rest").split()
+                         if w.lower() not in _DETERMINERS | _OWNER_WORDS), "")
+            if done and f"{done} count" not in out:
+                out.append(f"{done} count")
+            continue
         if m.group("q").lower() in ("many", "much"):
             thing = _clean_item(m.group("n"))
             if thing:
@@ -871,7 +908,7 @@ def _verb_of(gerund: str) -> str:
     base = gerund.removesuffix("ing")
     if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
         return base[:-1]
-    if re.search(r"[^aeiou][aeiou][csvz]$", base):
+    if re.search(r"[^aeiou][aeiou][csvz]$|[^aeiou]at$", base):  # ("escalating" -> "escalate")
         return base + "e"
     return base
 
@@ -951,6 +988,57 @@ def key_gloss(attribute: str) -> str | None:
         if not {w[:4] for w in re.findall(r"[a-z0-9]+", key.lower())} <= own:
             return None
     return key
+
+
+# an item of a parenthesis that names one compared product's own key for what is asked: "Zorbq's frob_limit", "Quux'
+# max_frobs", "the Blarg worker's frob window" (the owner masked as \u2400 in attribute_list, named in owner_keys)
+_OWNER_KEY_ITEM = r"(?:the\s+)?(?P<owner>{owner})(?P<part>(?:\s+[\w-]+){{0,3}}?)\s*['’]s?\s+(?P<key>[^\s,;()][^,;()]*?)"
+_OWNER_KEY_LIST = r"\(\s*{item}(?:\s*(?:,|;|\band\b)\s*(?:and\s+)?{item2}){{1,7}}\s*\)"
+_MASKED_OWNER_KEYS = re.compile(_OWNER_KEY_LIST.format(item=_OWNER_KEY_ITEM.format(owner="\u2400"),
+                                                       item2=_OWNER_KEY_ITEM.format(owner="\u2400").replace(
+                                                           "?P<", "?P<x")), re.I)
+_OWNER_KEYS_GLOSS = re.compile(r"\s*\(([^()/]+(?:\s/\s[^()/]+)+)\)\s*$|^([^()/]+(?:\s/\s[^()/]+)+)$")
+
+
+def _key_of(words: str) -> str:
+    """The key an owner's item names: the setting's own token where the words hold one ("watcher max_retry" ->
+    "max_retry"), else the words ("unstable-restart interval")."""
+    words = " ".join(words.strip(" `'\"").split())
+    tokens = [t.strip("`'\"") for t in words.split()]
+    return next((t for t in tokens if keyword_like(t)), words)
+
+
+def _owner_items(inner: str, owner: str) -> list[tuple[str, str]] | None:
+    """(owner, key) of each item of a parenthesis's text when every item is an owner's key, else None."""
+    pieces = [p for p in re.split(r"\s*(?:,|;|\band\b)\s*", inner) if p.strip()]
+    one = re.compile(_OWNER_KEY_ITEM.format(owner=owner) + r"\s*$", re.I)
+    found = [(m.group("owner"), _key_of(m.group("key"))) for p in pieces if (m := one.fullmatch(p.strip()))]
+    return found if len(found) == len(pieces) >= 2 else None
+
+
+def owner_keys(question: str, entities: Sequence[str]) -> list[dict[str, str]]:
+    """Each parenthesis of the question that names every compared product's own key for what an item asks
+    ("(Zorbq's frob_limit, Quux' max_frobs, Blarg's frob cap)"): entity -> key, for two owners or more."""
+    if len(entities) < 2:
+        return []
+    owner = "|".join(re.escape(e) for e in sorted(entities, key=len, reverse=True))
+    out: list[dict[str, str]] = []
+    for m in re.finditer(r"\(([^()]*)\)", question):
+        items = _owner_items(m.group(1), owner)
+        if items is None:
+            continue
+        canon = {e.lower(): e for e in entities}
+        keys = {canon[o.lower()]: k for o, k in items if o.lower() in canon}
+        if len(keys) >= 2:
+            out.append(keys)
+    return out
+
+
+def owner_key_gloss(attribute: str) -> list[str]:
+    """The keys an attribute is glossed with, one per compared product ("retry count (frob_limit / max_frobs)"), as
+    attribute_list writes them; [] for any other attribute."""
+    m = _OWNER_KEYS_GLOSS.search(attribute)
+    return [k.strip() for k in (m.group(1) or m.group(2)).split(" / ")] if m else []
 
 
 def attribute_head(attribute: str) -> str:
@@ -1099,6 +1187,8 @@ def metric_key(attribute: str) -> str:
     downloads (max-downloads)") is that key's metric, as a reference entry of the key is read."""
     if event := PLATFORM_EVENT.fullmatch(attribute):  # "Frob 3.14 support added": a bound on Frob's version
         return platform_metric(event.group("p"))
+    if owner_key_gloss(attribute):  # "retry count (frob_limit / max_frobs)": the count's, each key the owner's
+        attribute = _OWNER_KEYS_GLOSS.sub("", attribute) or attribute.replace(" / ", " ")
     # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
     attribute = re.sub(rf"(?<=\S)\s+(?:{CHANGE_VERBS})$", "", attribute, flags=re.I)
     bare = re.sub(r"^(?:the\s+)?defaults?\s+(?:value\s+(?:of\s+)?)?", "", attribute, flags=re.I)

@@ -53,6 +53,8 @@ from openresearch.agents.plan.attributes import (
     key_gloss,
     metric_key,
     named_key,
+    owner_key_gloss,
+    owner_keys,
     with_english,
 )
 from openresearch.agents.verify.claim_text import citations_in, quantities
@@ -813,10 +815,20 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
         by_name = named_key(label)  # the question wrote the key itself ("idleTimeout")
         keyed = key_gloss(label) is not None or by_name
+        # "retry count (frob_limit / max_frobs)": each compared product's cell holds its own key's figures
+        glossed = owner_key_gloss(label)
+        owned = next((keys for keys in owner_keys(plan.question, plan.entities)
+                      if sorted(keys.values()) == sorted(glossed)), {}) if glossed else {}
         if plan.entities:
             for entity in plan.entities:
-                cells = collect(items, metric, entity, words, asked_units(plan.question))
+                own = owned.get(entity)
+                cells = collect(items, metric_key(own) if own else metric, entity, own or words,
+                                asked_units(plan.question))
                 merged = [f for vs in cells.values() for f in vs]
+                if own:
+                    if merged := _of_key(merged, metric_key(own), entity, strict=True):
+                        row[entity] = merged
+                    continue
                 # figures that name what was measured ("install_time" for "dependency install time") before
                 # figures that share only the kind of quantity ("add_time": a time, of something else)
                 if any(names_what_was_measured(f.obs.metric, words) for f in merged):
@@ -834,9 +846,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
                     f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
                 if not keyed:  # of several settings' defaults, the ones whose keys say the row's words best
-                    row = {e: best_keys(fs, words, glosses, e) for e, fs in row.items()}
+                    row = {e: fs if e in owned else best_keys(fs, words, glosses, e) for e, fs in row.items()}
                 row = {e: fs for e, fs in row.items() if fs}
-            row = focus_row(row, quals, date_row)
+            # (a product's own key says what its cell holds: no words of the row's label to say besides)
+            focused = focus_row({e: fs for e, fs in row.items() if e not in owned}, quals, date_row)
+            row = {e: fs for e, fs in row.items() if e in owned or e in focused} | focused
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}

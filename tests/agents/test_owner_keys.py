@@ -1,0 +1,98 @@
+"""Questions that name each compared product's own key for what they ask, definition lists written without blank
+lines, settings tables of example values, and a quantity of one thing that answers no quantity of another (names are
+made up)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openresearch.agents.extract.document import read_document
+from openresearch.agents.extract.extractor import DeterministicExtractor
+from openresearch.agents.extract.metric_names import says_what_is_measured
+from openresearch.agents.extract.observations import role_of
+from openresearch.agents.plan.analysis import analyse
+from openresearch.agents.plan.attributes import owner_key_gloss, owner_keys
+from openresearch.agents.write.answer import metric_table
+from openresearch.identity import AliasResolver
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
+from openresearch.ingest.rst import rst_blocks
+from tests.agents.test_answer import ev, plan
+
+QUESTION = ("Out of the box, how do Zorbq, Quux and Blarg compare on two things: (1) after a stop is requested, how "
+            "long each waits before escalating to a hard kill (give the units); and (2) how many times each will "
+            "retry starting a worker that keeps failing before giving up on it (Zorbq's frob_retries, Quux' "
+            "spawner max_attempts, the Blarg watcher's restart cap)?")
+
+
+def test_an_enumerated_clause_with_each_products_own_key_is_one_attribute_glossed_with_the_keys() -> None:
+    a = analyse(QUESTION)
+    assert a.entities == ["Zorbq", "Quux", "Blarg"]
+    assert a.attributes == ["escalate delay", "retry count (frob_retries / max_attempts / restart cap)"]
+    # (each key is asked too, so its entry's default is gathered)
+    assert {"retry_count", "frob_retries", "max_attempts", "restart_cap"} <= set(a.metrics)
+    assert owner_keys(QUESTION, a.entities) == [{"Zorbq": "frob_retries", "Quux": "max_attempts",
+                                                 "Blarg": "restart cap"}]
+    assert owner_key_gloss(a.attributes[1]) == ["frob_retries", "max_attempts", "restart cap"]
+    assert owner_key_gloss("retry count") == [] and owner_key_gloss("read timeout (ZORB_TIMEOUT)") == []
+
+
+def test_each_products_cell_holds_its_own_keys_figure() -> None:
+    a = analyse(QUESTION)
+    p = plan(QUESTION, "comparison", a.entities, a.attributes, a.metrics)
+    items = [ev("E-000000000001", "Default: 3", [("Zorbq", "frob_retries", 3, "", "3", "default")], src="z"),
+             ev("E-000000000002", "The number of attempts before the watcher stops. Defaults to 5.",
+                [("Quux", "max_attempts", 5, "", "5", "default")], src="q"),
+             # another key of Quux that also counts attempts: not the one the question names
+             ev("E-000000000003", "How many times a flapping worker is retried. (default: 7)",
+                [("Quux", "flap_attempts", 7, "", "7", "default")], src="q")]
+    row = metric_table(p, items)["retry count (frob_retries / max_attempts / restart cap)"]
+    assert {e: [f.obs.value for f in fs] for e, fs in row.items()} == {"Zorbq": [3.0], "Quux": [5.0]}
+
+
+def test_a_definition_list_without_blank_lines_is_its_entries_and_bold_terms_are_their_words(tmp_path: Path) -> None:
+    page = ("Frob plugin\n===========\n\n    The Frob plugin of Zorbq stops a flapping worker.\n\n"
+            "    **use**\n      set to ``zorbq.plugins.Frob``\n"
+            "    **attempts**\n      the number of times a worker can restart, within **window** seconds, before we "
+            "consider it flapping (default: 2)\n"
+            "    **window**\n      the time window in seconds to test for flapping.  (default: 1)\n"
+            "    **retry_in**\n      time in seconds to wait until we try to start again a worker that has\n"
+            "      been flapping. (default: 7)\n")
+    lines = rst_blocks(page.splitlines())
+    assert "    attempts" in lines and "    window" in lines and "    **window**" not in lines
+    assert lines[lines.index("    window") - 1] == ""
+    f = tmp_path / "zorbq__plugins.rst"
+    f.write_text(page)
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
+                        "What are Zorbq's attempts, window and retry_in defaults?")
+    got = {(o.metric, o.value, o.unit) for o in doc.observations if o.condition == "default"}
+    assert {("attempts", "2", None), ("window", "1", "seconds"), ("retry_in", "7", "seconds")} <= got
+    # ("the number of times" counts; it reports nobody's figure)
+    sentence = "the number of times a worker can restart before we consider it flapping (default: 2)"
+    assert role_of(sentence, sentence.index("2)"), sentence.index("2)") + 1) == "own"
+
+
+def test_a_settings_table_of_example_values_gives_the_default_its_description_states(tmp_path: Path) -> None:
+    f = tmp_path / "zorbq__options.md"
+    f.write_text("# Zorbq options\n\nZorbq reads these fields from its app file.\n\n### Control flow\n\n"
+                 "| Field | Type | Example | Description |\n|:---|:---:|:---:|:---|\n"
+                 "| stop_grace | number | 1600 | time in milliseconds before sending a final kill |\n"
+                 "| max_spawns | number | 16 | number of consecutive unstable spawns before the app is errored. "
+                 "defaults to 16|\n"
+                 "| spawn_delay | number | 4000 | time to wait before spawning again (in milliseconds). "
+                 "defaults to 0.|\n")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
+                        "What are Zorbq's stop_grace and max_spawns defaults?")
+    got = {(o.entity, o.metric, o.value, o.unit, o.condition) for o in doc.observations}
+    assert ("Zorbq", "stop_grace", "1600", "milliseconds", "example") in got  # (no year)
+    assert ("Zorbq", "max_spawns", "16", None, "default") in got
+    # (the default a description states, not the example beside it)
+    assert ("Zorbq", "spawn_delay", "0", "milliseconds", "default") in got
+    assert not any(m == "spawn_delay" and v == "4000" for _, m, v, _, _ in got)
+
+
+def test_a_quantity_of_another_thing_answers_no_attribute_that_says_what_its_quantity_is_of() -> None:
+    assert not says_what_is_measured("check_delay", "escalate delay", "The polling interval in seconds. default")
+    assert says_what_is_measured("escalate_delay", "escalate delay", "x")
+    assert says_what_is_measured("connect_timeout", "connection timeout", "x")
+    assert says_what_is_measured("pool_size", "connection pool size", "x")
