@@ -127,7 +127,9 @@ _LATER_ASKED_OF = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:w
 # "What are X's default A and B for C?": the attributes the question asks of its owner, and what they are of
 # An asking sentence after others, or after an adverbial ("I'm choosing between A and B. Out of the box, what is each
 # one's default X, its Y and Z?"), asks the same; "each one's" and "their" own what is asked as the name does
-_OWNED_AT = (r"(?:^|(?<=[.?!,;:]\s))\s*(?:what|which)\s+(?:is|are|was|were)\s+"
+# (or a need stated: "For a deployment I need X's defaults for A, B and C")
+_OWNED_AT = (r"(?:(?:^|(?<=[.?!,;:]\s))\s*(?:what|which)\s+(?:is|are|was|were)\s+|"
+             r"\b(?:I|we)\s+(?:need|want|(?:would|'d)\s+like)\s+(?:to\s+know\s+)?)"
              r"(?:\u2400\s*['’]s|(?:each|every)\s+[\w-]+['’]s|their)\s+([^?]+?)"
              r"(?:\s+(?:for|of|in|on|under|with|when|across)\s+[^?{}]+)?\s*(?:[?.](?=\s|$)|$)")
 _EN_OWNED = re.compile(_OWNED_AT.format(""), re.I)
@@ -349,6 +351,9 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     else:
         # (and after what a named owner's class: "zorbq's FrobPool (v3)")
         text = re.sub(r"\u2400(\s*['’]s\s+[A-Z][\w.+-]*)?\s*\((?![^()]*[,，])[^()]*\)", " \u2400\\1 ", text)
+        # (keys joined by "and" are a list of them, as commas would be: "(frob_maxbytes and frob_backups)")
+        text = re.sub(r"\((\s*`?[A-Za-z][\w.-]*[_.][\w.-]*`?)\s+(?:and|or)\s+(`?[A-Za-z][\w.-]*[_.][\w.-]*`?\s*)\)",
+                      r"(\1, \2)", text)
         # (a gloss of several alternatives, "(a/b/c)", lists examples: no name of the thing)
         text = re.sub(r"(?<=\w) \((?!(?:and|or|of|in|on|at|for|with|incl|e\.?g|i\.?e)\b)(?![^()]*/[^()]*/)"
                       r"([\w/-]+(?: [\w/-]+)?)\)",
@@ -601,6 +606,8 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
         inner = re.search(r"\(([^()]*)\)", piece)
         for item in _phrase_items(inner.group(1)) if inner else [_clean_item(piece)]:
             item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
+            # ("the default exitcodes for a [program:x] section": what it is under says which, no part of it)
+            item = attribute_head(item) if len(item.split()) > 5 else item
             if item and len(item.split()) <= 5 and item.lower() not in (o.lower() for o in out):
                 out.append(item)
     return [o.replace("\u27ee", " (").replace("\u27ef", ")") for o in out] if len(out) >= 2 else []
