@@ -10,6 +10,7 @@ from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.metric_names import says_what_is_measured
 from openresearch.agents.extract.observations import role_of
+from openresearch.agents.extract.requirements import requirement_observations
 from openresearch.agents.plan.analysis import analyse
 from openresearch.agents.plan.attributes import owner_key_gloss, owner_keys
 from openresearch.agents.write.answer import metric_table
@@ -96,3 +97,32 @@ def test_a_quantity_of_another_thing_answers_no_attribute_that_says_what_its_qua
     assert says_what_is_measured("escalate_delay", "escalate delay", "x")
     assert says_what_is_measured("connect_timeout", "connection timeout", "x")
     assert says_what_is_measured("pool_size", "connection pool size", "x")
+
+
+def test_releases_asked_in_the_passive_for_a_platforms_versions_dropped_one_after_another() -> None:
+    a = analyse("Give me a timeline for Zorbq and Quux: in which Zorbq release did Frob 3 support arrive, and in "
+                "which Quux releases (with dates) were Frob 2.6 and then Frob 2.7 dropped?")
+    assert "Frob 2.6 support dropped" in a.attributes and "Frob 2.7 support dropped" in a.attributes
+    assert not any(x.startswith("then ") for x in a.attributes)
+
+
+def test_support_added_for_a_whole_major_version_and_its_first_release_first() -> None:
+    [o] = requirement_observations("Support for Frob 3 has been added.", [], "Zorbq") or []
+    assert (o.metric, o.value, o.condition) == ("frob_version", "3", "supported")
+    question = "In which Zorbq release did Frob 3 support arrive?"
+    a = analyse(question)
+    p = plan(question, "comparison", ["Zorbq", "Quux"], ["Frob 3 support added"], ["frob_version"])
+    later = ev("E-000000000001", "The issue was introduced in Zorbq 4.0.0 due to changes needed to add Frob 3 "
+               "support.", [("Zorbq", "frob_version", 3_000_000_000, "version", "3", "supported, 4.0.3 (2019-05-22)")])
+    later_head = ev("E-000000000002", "4.0.3 (2019-05-22)",
+                    [("Zorbq", "release_date", 0, "date", "2019-05-22", "4.0.3")])
+    first = ev("E-000000000003", "Support for Frob 3 has been added.",
+               [("Zorbq", "frob_version", 3_000_000_000, "version", "3", "supported, 4.0.0 (2019-04-05)")])
+    first_head = ev("E-000000000004", "4.0.0 (2019-04-05)",
+                    [("Zorbq", "release_date", 0, "date", "2019-04-05", "4.0.0")])
+    row = metric_table(p, [later, later_head, first, first_head])["Frob 3 support added"]
+    cell = row["Zorbq"]
+    assert cell[0].text.startswith("4.0.0") and cell[1].text.startswith("4.0.3")
+    # (the release's own heading is cited beside the entry, not the later entry that names it)
+    assert first_head.id in {e.id for e in cell[0].evidence} and later.id not in {e.id for e in cell[0].evidence}
+    assert a.kind  # (the question reads)

@@ -30,7 +30,7 @@ _NOT_A_UNIT = (r"(?!\s*(?:%|[kmgtp]i?b\b|ms\b|s\b|secs?\b|seconds?|mins?\b|minut
 # a version without a dot is one only where no noun follows it ("HTTP 308 Permanent Redirect" is a status code)
 _WHOLE = (r"\d+(?!\s+(?!(?:and|or|to|on|in|with|for|support|supported|compatibility|through|thru|until|only|onwards|"
           r"upwards|onward|is|are|was|were|as|at|from|via|if|when|but|the|a|an|and|later|newer|above|higher|or|"
-          r"up|lts)\b)[A-Za-z])")
+          r"up|lts|has|have|had|will|would|can|may|should|been)\b)[A-Za-z])")
 _V = r"v?(?P<v>\d+(?:\.\d+){1,2}|" + _WHOLE + r")(?![\w.]*\d)" + _NOT_A_UNIT
 _V2 = r"v?(?P<w>\d+(?:\.\d+){1,2}|" + _WHOLE + r")(?![\w.]*\d)" + _NOT_A_UNIT
 _UP = r"(?:\+|\s+(?:or|and)\s+(?:later|newer|above|higher|up|upwards|greater)|\s+(?:onwards|upwards|onward))"

@@ -543,7 +543,13 @@ def _release_items(text: str) -> list[str]:
         # "in which releases were A (a1), B and C introduced": each one's release
         pieces = [_clean_item(re.sub(r"\s*\([^()]*\)", "", p)) for p in _list_pieces(m.group("x"))]
         for piece in pieces:
+            piece = re.sub(r"^(?:then|later|also|finally|next)\s+", "", piece, flags=re.I)
             item = f"{piece} {m.group('verb').lower()}".replace("\u27ee", " (").replace("\u27ef", ")")
+            if (pv := re.fullmatch(r"(?P<p>[A-Z][\w+#]*)\s+v?(?P<v>\d+(?:[.\u2024]\d+)*)", piece)) and \
+                    m.group("verb").lower() in ("added", "introduced", "removed", "dropped"):
+                # "in which releases were Frob 3.6 and then Frob 3.7 dropped": each a platform's version dropped
+                verb = "dropped" if m.group("verb").lower() in ("removed", "dropped") else "added"
+                item = f"{pv.group('p')} {pv.group('v')} support {verb}".replace("\u2024", ".")
             if piece and len(_content_words(piece)) <= 5 and item.lower() not in (o.lower() for o in out):
                 out.append(item)
     # ("... did the frob_delay default change to 0.25 and the quux_size default become 16MB": the second, too)
@@ -1067,7 +1073,7 @@ _RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
 # ... and of a list, in the plural: "in which releases were A (a1), B and C introduced"
 _RELEASE_PASSIVE_LIST = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases|versions)\b[^?.;]{0,60}?\bwere\s+"
                                    r"(?P<x>[^?;]{3,240}?(?:,|\band\b)[^?;]{1,240}?)\s+(?P<verb>introduced|added|"
-                                   r"removed|deprecated|changed)\b", re.I)
+                                   r"removed|deprecated|changed|dropped)\b", re.I)
 # ... and with "did": "in which Zorbq release did the frob_limit setting appear", "which version did the default change
 # in" (what arrives is added)
 _RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"

@@ -45,6 +45,7 @@ from openresearch.agents.extract.releases import (
     condition_release,
     exact_releases,
     release_asked,
+    release_heading,
     releases_asked_of,
 )
 from openresearch.agents.plan.attributes import (
@@ -346,7 +347,10 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
     for bucket in out.values():  # a first-hand record's figure first (its newest period first), then best supported
         # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
         # of contributors; "idle_timeout" before "body_read_timeout" for "default idle timeout")
-        bucket.sort(key=lambda f: (not first_hand(f), _bound_rank(f.obs, asked_words), f.obs.metric != wanted,
+        # (an event asked, "Frob 3 support added": the release it first happened in before any later one that says
+        # it again, "the issue was introduced ... to add Frob 3 support" under a later release)
+        bucket.sort(key=lambda f: (not first_hand(f), _event_order(f.obs) if event is not None else 0,
+                                   _bound_rank(f.obs, asked_words), f.obs.metric != wanted,
                                    _extreme(f.obs.metric, wanted),
                                    -len(word_stems(f.obs.metric) & asked_words), -period_year(f),
                                    -len({e.source.id for e in f.evidence}), -_newest(f), -len(f.evidence)))
@@ -413,7 +417,11 @@ def _heading_quoting(items: list[EvidenceView], ev: EvidenceView, version: str,
     writes = re.compile(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)")
     if own and writes.search(ev.quote):
         return ev
-    return next((h for h in items if h.source.id == ev.source.id and h.id != ev.id and writes.search(h.quote)), None)
+    quoting = [h for h in items if h.source.id == ev.source.id and h.id != ev.id and writes.search(h.quote)]
+    # (the release's own heading before an entry of another release that names it: "The issue was introduced in
+    # 4.0.0" under 4.0.3 writes no day of 4.0.0)
+    return next((h for h in quoting if (r := release_heading(h.quote)) is not None and r.version == version),
+                quoting[0] if quoting else None)
 
 
 def _is_event(obs: ObservationView, event: re.Match[str]) -> bool:
@@ -428,6 +436,12 @@ def _is_event(obs: ObservationView, event: re.Match[str]) -> bool:
     return kind == "dropped" and _bound_of(obs) == "minimum" and asked is not None and \
         int(obs.value) == asked + 1_000_000 and asked % 1_000_000 == 0 and \
         condition_release(obs.condition) is not None
+
+
+def _event_order(obs: ObservationView) -> int:
+    """A sort key of an asked event's figures: the earliest release it is said under first (none said: last)."""
+    release = condition_release(obs.condition)
+    return (version_key(release.version) or 1 << 62) if release is not None else 1 << 62
 
 
 def _bound_rank(obs: ObservationView, asked_words: set[str]) -> float:
