@@ -29,7 +29,7 @@ QUESTION = ("Out of the box, how do Zorbq, Quux and Blarg compare on two things:
 def test_an_enumerated_clause_with_each_products_own_key_is_one_attribute_glossed_with_the_keys() -> None:
     a = analyse(QUESTION)
     assert a.entities == ["Zorbq", "Quux", "Blarg"]
-    assert a.attributes == ["escalate delay", "retry count (frob_retries / max_attempts / restart cap)"]
+    assert a.attributes == ["wait before hard kill", "retry count (frob_retries / max_attempts / restart cap)"]
     # (each key is asked too, so its entry's default is gathered)
     assert {"retry_count", "frob_retries", "max_attempts", "restart_cap"} <= set(a.metrics)
     assert owner_keys(QUESTION, a.entities) == [{"Zorbq": "frob_retries", "Quux": "max_attempts",

@@ -902,8 +902,16 @@ def _how_clauses(text: str) -> list[str]:
                     of.append(w)
         if verb in ("wait", "pause", "sleep") and len(after) > 1 and after[0].lower() == "before" and \
                 after[1].lower().endswith("ing") and not _GIVES_UP.search(m.group("rest")):
-            # "how long does it wait before retrying": the delay before a retry
-            item = " ".join([*subject, _verb_of(after[1].lower()), "delay"])
+            # "how long does it wait before retrying": the delay before a retry; "how long does each wait before
+            # escalating to SIGFROB": the wait before what it escalates to, as a reference entry words it
+            obj: list[str] = []
+            for w in after[3:] if len(after) > 3 and after[2].lower() == "to" else []:
+                if w.lower() in _AFTER_VERB or w.startswith("(") or len(obj) == 2:
+                    break
+                if w.lower() not in _DETERMINERS:
+                    obj.append(w.strip("`'\",.;"))
+            item = " ".join([*subject, verb, "before", *obj]) if obj else \
+                " ".join([*subject, _verb_of(after[1].lower()), "delay"])
             if item not in out:
                 out.append(item)
             continue
