@@ -126,3 +126,21 @@ def test_support_added_for_a_whole_major_version_and_its_first_release_first() -
     # (the release's own heading is cited beside the entry, not the later entry that names it)
     assert first_head.id in {e.id for e in cell[0].evidence} and later.id not in {e.id for e in cell[0].evidence}
     assert a.kind  # (the question reads)
+
+
+def test_a_figure_of_an_example_is_no_default_and_answers_no_comparison(tmp_path: Path) -> None:
+    f = tmp_path / "zorbq__guide.rst"
+    f.write_text("Periodic tasks\n==============\n\nIn the following example, we declare a Zorbq periodic task that "
+                 "runs every 3 minutes and prints a message.\n\nFor example, a task timeout of 30 seconds stops a "
+                 "slow Zorbq task.\n\nThe default time limit of a Zorbq task is 10 "
+                 "minutes.\n")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
+                        "What is Zorbq's default task time limit?")
+    got = {(o.value, o.unit, o.condition) for o in doc.observations}
+    assert ("30", "seconds", "example") in got and ("10", "minutes", "default") in got
+    assert not any(v in ("3", "30") and "default" in (c or "") for v, _, c in got)
+    question = "What are the default task time limits of Zorbq and Quux?"
+    p = plan(question, "comparison", ["Zorbq", "Quux"], ["default task time limit"], ["task_time_limit"])
+    example = ev("E-000000000001", "In the following example, a Zorbq task runs every 3 minutes.",
+                 [("Zorbq", "task_time_limit", 180_000, "ms", "3", "example")])
+    assert metric_table(p, [example]).get("default task time limit", {}) == {}

@@ -894,6 +894,13 @@ _SCOPE_CUE = re.compile(r"\b(?:(?:is|are)\s+)?(?:(?:only\s+)?(?:used|applies|app
                         r"(?:only\s+)?(?:for|to|by|with)|only\s+(?:for|with|by))\s+(?:the\s+)?$", re.I)
 
 
+# a sentence that gives an example ("For example, ...", "e.g. ...", "In the following example, ..."): its figures are
+# the example's, no setting's default nor anyone's measurement
+_EXAMPLE_CUE = re.compile(r"\b(?:for (?:example|instance)|e\.g\.?|in (?:the following|this|that|our|the next) example|"
+                          r"as an example|example\s*:)", re.I)
+_DEFAULT_WORD = re.compile(r"\bdefaults?\b|\bby default\b", re.I)
+
+
 def _scoped(sentence: str, mentions: Sequence[Mention]) -> tuple[set[int], str | None]:
     """The mentions a setting's description says it holds for ("Used only for Frob and Quux", "Applies to the Zorb
     backend"), with the list's words as a condition: where the figure holds, not whose it is."""
@@ -1300,6 +1307,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(qualifiers[v.start])
         if scope and entity == context_entity:
             parts.append(scope)
+        if _EXAMPLE_CUE.search(text, 0, v.start) and not _DEFAULT_WORD.search(text, 0, v.start):
+            parts.append("example")  # "In the following example, a task runs every 3 minutes": no default of it
         if (placed := _PLACED_FOR.search(text, max(0, v.start - 120), v.start)) and \
                 entity_key(placed.group(1)) != entity_key(entity) and placed.group(1) not in " ".join(parts):
             parts.append(placed.group(1))  # "the default frob timeout for Blarg is 1 hour": where it holds

@@ -839,6 +839,9 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 cells = collect(items, metric_key(own) if own else metric, entity, own or words,
                                 asked_units(plan.question))
                 merged = [f for vs in cells.values() for f in vs]
+                if not _ASKS_EXAMPLES.search(plan.question):
+                    # ("In the following example, a task runs every 3 minutes": no figure the product has)
+                    merged = [f for f in merged if "example" not in (f.obs.condition or "").split(", ")]
                 if own:
                     if merged := _of_key(merged, metric_key(own), entity, strict=True):
                         row[entity] = merged
@@ -970,6 +973,7 @@ _LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
 _ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|\bout of the box\b|\b(?:with|without) (?:any |no )?configuration\b|"
                             r"\bunconfigured\b|默认|开箱即用", re.I)
 MAX_SETTINGS = 8
+_ASKS_EXAMPLES = re.compile(r"\bexamples?\b|\bsample\b|示例|例子", re.I)
 
 
 def settings_rows(label: str, plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, list[Found]]]:
