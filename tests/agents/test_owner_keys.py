@@ -144,3 +144,14 @@ def test_a_figure_of_an_example_is_no_default_and_answers_no_comparison(tmp_path
     example = ev("E-000000000001", "In the following example, a Zorbq task runs every 3 minutes.",
                  [("Zorbq", "task_time_limit", 180_000, "ms", "3", "example")])
     assert metric_table(p, [example]).get("default task time limit", {}) == {}
+
+
+def test_of_two_keys_that_share_as_many_words_the_one_with_the_rows_first_word_answers() -> None:
+    question = "How do Zorbq and Quux differ in their default graceful-shutdown timeout?"
+    p = plan(question, "comparison", ["Zorbq", "Quux"], ["graceful-shutdown timeout"], ["graceful_shutdown_timeout"])
+    items = [ev("E-000000000001", "shutdown_timeout | N/A | Timeout when waiting for the start-up hooks | 60s",
+                [("Zorbq", "shutdown_timeout", 60_000, "ms", "60s", "default")], src="z"),
+             ev("E-000000000002", "graceful_timeout | --graceful-timeout | Time to wait after a stop signal | 3s",
+                [("Zorbq", "graceful_timeout", 3_000, "ms", "3s", "default")], src="z")]
+    row = metric_table(p, items)["graceful-shutdown timeout"]
+    assert [f.obs.metric for f in row["Zorbq"]] == ["graceful_timeout"]

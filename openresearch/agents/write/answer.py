@@ -946,7 +946,20 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
 
     scores = {f.obs.metric: score(f.obs.metric) for f in found}
     top = max(scores.values())
-    return [f for f in found if scores[f.obs.metric] == top] if top > 0 else found
+    if top <= 0:
+        return found
+    best = [f for f in found if scores[f.obs.metric] == top]
+    # of keys that say the row's words equally well, the one that says its first word: the leftmost modifier of a
+    # compound is the most specific ("graceful" of "graceful-shutdown timeout": graceful_timeout, not the
+    # shutdown_timeout of another shutdown)
+    order = [st for w in re.findall(r"[^\W_]+", words.lower()) for st in sorted(word_stems(w))]
+
+    def first(metric: str) -> int:
+        own = word_stems(metric.replace("_", " ")) - name - _NO_KEY_WORDS - _KIND_STEMS
+        return min((k for k, st in enumerate(order) if st in own), default=len(order))
+
+    lead = min(first(f.obs.metric) for f in best)
+    return [f for f in best if first(f.obs.metric) == lead]
 
 
 def _of_key(found: list[Found], key: str, entity: str, strict: bool = False) -> list[Found]:
