@@ -155,3 +155,13 @@ def test_of_two_keys_that_share_as_many_words_the_one_with_the_rows_first_word_a
                 [("Zorbq", "graceful_timeout", 3_000, "ms", "3s", "default")], src="z")]
     row = metric_table(p, items)["graceful-shutdown timeout"]
     assert [f.obs.metric for f in row["Zorbq"]] == ["graceful_timeout"]
+
+
+def test_a_call_that_passes_values_is_no_signature_of_defaults() -> None:
+    from openresearch.agents.extract.signatures import signature_defaults
+
+    assert signature_defaults("frob.touch('key', expire=None) True >>> frob.touch('gone', expire=1) False",
+                              "Zorbq") is None
+    assert signature_defaults("zorbq.open(5, retries=2, timeout=3)", "Zorbq") is None
+    got = signature_defaults("Frobber(directory=None, timeout=60, shards=8)", "Zorbq") or []
+    assert [(o.metric, o.value) for o in got] == [("timeout", "60"), ("shards", "8")]

@@ -20,6 +20,7 @@ _OPENS = re.compile(r"\s*(?:\.\.\s+[a-z]+(?:method|function|class|attribute)?::\
 # one parameter with a number for its default: "limit=100", "ttl: float = 10", "happy_eyeballs_delay=0.25"
 _NUMBERED = re.compile(r"(?:(?<=[(,*\\])|(?<=\s))\s*(?P<key>[a-z_][a-z0-9_]*)\s*(?::\s*[\w.\[\], |]+?)?\s*=\s*"
                        r"(?P<value>-?\d+(?:\.\d+)?)(?=\s*(?:[,)\\]|$))")
+_LITERAL_ARGUMENT = re.compile(r"\s*(?:['\"]|-?\d)")  # a call's first argument, a value: no parameter's name
 _PARAMETER = re.compile(r"(?:^|[(,*\\])\s*[a-z_][a-z0-9_]*\s*(?::[^=,()]+)?=")
 
 
@@ -27,6 +28,8 @@ def _signature(piece: str) -> re.Match[str] | None:
     """The opening of a signature (its callable, its parameters from `end() - 1`), or None: a unit that opens with a
     callable and gives two or more parameters a default ("Frobber(*, limit=100, loop=None)")."""
     m = _OPENS.match(piece)
+    if m is not None and (">>>" in piece or _LITERAL_ARGUMENT.match(piece, m.end())):
+        return None  # a call at a prompt, or one that passes a value ("cache.touch('key', expire=1)"): no signature
     return m if m is not None and len(_PARAMETER.findall(piece, m.end() - 1)) >= 2 else None
 
 
