@@ -165,3 +165,28 @@ def test_a_call_that_passes_values_is_no_signature_of_defaults() -> None:
     assert signature_defaults("zorbq.open(5, retries=2, timeout=3)", "Zorbq") is None
     got = signature_defaults("Frobber(directory=None, timeout=60, shards=8)", "Zorbq") or []
     assert [(o.metric, o.value) for o in got] == [("timeout", "60"), ("shards", "8")]
+
+
+def test_the_release_date_asked_of_the_release_a_change_came_in_is_that_releases_only() -> None:
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    src = SourceView(id="S-log", url="local:///docs/zorbq-CHANGES.rst", title="Changelog")
+
+    def ev(n: int, quote: str, metric: str, value: float, unit: str, raw: str, cond: str) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["Zorbq"], observations=[ObservationView(
+                                id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
+                                raw_unit=unit, condition=cond)])
+
+    q = ("I need Zorbq's default frob codes. The frob codes default used to be 0,2 and broke slow jobs: in which "
+         "Zorbq release was it changed, and when was that release published?")
+    a = analyse(q)
+    assert "frob codes default changed" in a.attributes and "release date" in a.attributes
+    entry = ev(1, "The default frob codes changed to 0.", "frob_codes", 0.0, "version", "4.0.0", "default changed in")
+    heading = ev(2, "4.0.0 (2019-04-05)", "release_date", 20190405.0, "date", "2019-04-05", "4.0.0")
+    latest = ev(3, "4.3.0 (2025-08-23)", "release_date", 20250823.0, "date", "2025-08-23", "4.3.0")
+    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=a.attributes, metrics=a.metrics,
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
+    table = metric_table(p, [entry, heading, latest])
+    assert [f.text for f in table["frob codes default changed"]["Zorbq"]] == ["4.0.0 (2019-04-05)"]
+    assert [f.obs.raw_value for f in table["release date"]["Zorbq"]] == ["2019-04-05"]  # (not the latest release)

@@ -556,6 +556,9 @@ def _release_items(text: str) -> list[str]:
     also = [c for m in _RELEASE_DID.finditer(text) if (c := _ALSO_DID.match(text, m.end()))]
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text), *also]:
         item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
+        if item.lower() in ("it", "this", "that") and (said := _SUBJECT_BEFORE.search(text, 0, m.start())):
+            # "The frob default used to be 0,2 ...: in which release was it changed": the subject it stands for
+            item = _KIND_OF_KEY.sub("", _clean_item(said.group("s")))
         if item.lower() in _REFERRING or item.lower() in ("support", "compatibility"):
             # "in which release was that setting introduced": one the question asked already; "removed support
             # for Frob 3.8": the platform's version (above)
@@ -577,6 +580,9 @@ def _release_items(text: str) -> list[str]:
     return out
 
 
+# the subject of the sentence a later "it" stands for: a setting's default or value that "used to be" something
+_SUBJECT_BEFORE = re.compile(r"(?:^|(?<=[.?!]\s))\s*(?:the\s+)?(?P<s>(?:[\w.-]+\s+){0,3}?(?:default|value|limit|"
+                             r"setting)s?)\s+(?:used\s+to\s+be|was|were|had\s+been)\b[^.?!]*$", re.I)
 # "when were Zorb 3.0 and 3.2 released" read as a list: "3.2 released" is the release dates asked, no attribute
 _RELEASE_ITEM = re.compile(r"v?\d+(?:[.\u2024]\d+)*\s+(?:released|published|shipped|out|tagged)", re.I)
 _SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-Za-z][\w.+#]*)\s+v?(?P<v>[\d.]+)",

@@ -882,7 +882,38 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         spread = _sources_first if metric != "released" and not date_row else list
         table[label] = {e: spread(sorted(fs, key=lambda f: _extreme(f.obs.metric, metric)))
                         for e, fs in comparable_first(row).items()}
-    return _one_row_each(table, quals_of)
+    return _one_row_each(_dated_by_rows(plan, table), quals_of)
+
+
+def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
+    """A question that asks when the release a change came in was published ("in which release was it changed, and
+    when was that release published?") and names no release of its own: the release-date row gives the dates of
+    the releases the other rows date already, not the product's latest releases; an entity whose change row dates
+    its release needs no other."""
+    dates = [label for label in table if metric_key(label) == "released"]
+    if not dates or asked_releases(plan.question):
+        return table
+    said: dict[str, set[str]] = {}
+    for label, row in table.items():
+        if label in dates or not (PLATFORM_EVENT.fullmatch(label) or _CHANGE_ASKED.search(label)):
+            continue
+        for entity, found in row.items():
+            said.setdefault(entity, set()).update(v for f in found for v in re.findall(r"\d+(?:\.\d+)+", f.text))
+    if not said:
+        return table
+    out = dict(table)
+    for label in dates:
+        row = {}
+        for entity, found in table[label].items():
+            if entity not in said:
+                row[entity] = found
+            elif kept := [f for f in found if (f.obs.condition or "").strip("[] ") in said[entity]]:
+                row[entity] = kept
+        if row:
+            out[label] = row
+        else:
+            del out[label]  # (every release asked is dated where its change is said)
+    return out
 
 
 def asked_release_dates(plan: Plan, entity: str, found: list[Found]) -> list[Found]:
