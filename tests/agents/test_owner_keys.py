@@ -190,3 +190,21 @@ def test_the_release_date_asked_of_the_release_a_change_came_in_is_that_releases
     table = metric_table(p, [entry, heading, latest])
     assert [f.text for f in table["frob codes default changed"]["Zorbq"]] == ["4.0.0 (2019-04-05)"]
     assert [f.obs.raw_value for f in table["release date"]["Zorbq"]] == ["2019-04-05"]  # (not the latest release)
+
+
+def test_each_product_words_its_defaults_its_own_way_and_a_bound_said_by_default_is_no_default() -> None:
+    question = ("For each of Zorbq and Quux, how many times is a failed task retried, and how long is the wait "
+                "before a retry? Give the default numbers.")
+    a = analyse(question)
+    assert a.attributes[:2] == ["task retries", "retry delay"]
+    p = plan(question, "comparison", ["Zorbq", "Quux"], a.attributes, a.metrics)
+    items = [ev("E-000000000001", "Task.max_retries: the maximum number of task retries. Default: 3.",
+                [("Zorbq", "max_retries", 3, "", "3", "default")], src="z"),
+             # Quux calls its tasks messages: its default says no "task", and stays
+             ev("E-000000000002", "max_retries | 20 | The maximum number of times a message is retried.",
+                [("Quux", "max_retries", 20, "", "20", "default")], src="q"),
+             ev("E-000000000003", "Changed the default max retries to 20, meaning tasks are now retried for up to "
+                "about 30 days by default.", [("Quux", "retry", 2_592_000_000, "ms", "30", "default")], src="q")]
+    items[2].observations[0].role = "bound"
+    row = metric_table(p, items)["task retries"]
+    assert {e: [f.obs.value for f in fs] for e, fs in row.items()} == {"Zorbq": [3.0], "Quux": [20.0]}

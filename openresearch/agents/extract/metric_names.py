@@ -389,14 +389,16 @@ def says_what_is_measured(metric: str, attribute: str, said: str) -> bool:
 
 
 def _other_modifier(metric: str, attribute: str) -> bool:
-    """Whether two names share their head ("delay") and each says what it is of, in words the other does not have
-    ("check_delay", "escalate delay")."""
+    """Whether two names share their head ("delay") and each says in one word what it is of, a word the other does
+    not have ("check_delay", "escalate delay")."""
     a = [w for w in _words(metric) if w != "default" and w not in BOUND_WORDS]
     b = [w for w in _words(attribute) if w != "default" and w not in BOUND_WORDS]
     if len(a) < 2 or len(b) < 2 or not _stems(a[-1]) & _stems(b[-1]):
         return False
     of_a, of_b = {w[:4] for w in a[:-1]} - _QUANTITY_STEMS, {w[:4] for w in b[:-1]} - _QUANTITY_STEMS
-    return bool(of_a and of_b and not of_a & of_b)
+    # (one word each: "actor_time_limit" may well be the "per-task execution time limit" of a product that calls its
+    # tasks actors)
+    return len(of_a) == len(of_b) == 1 and not of_a & of_b
 
 
 def defines_attribute(metric: str, said: str, attribute: str) -> bool:

@@ -858,6 +858,14 @@ def _how_clauses(text: str) -> list[str]:
     for m in _HOW_CLAUSE.finditer(text):
         words = m.group("rest").split()
         aux = (m.group("aux") or "").lower()
+        if aux in ("is", "are", "was", "were") and m.group("q").lower() == "long" and (wait := re.match(
+                r"(?:the|a|an)\s+(?:wait|delay|pause|backoff)\s+(?:before|between)\s+(?:(?:a|an|the|each|two)\s+)?"
+                r"([a-z]+?)(?:ies|s)?\b", m.group("rest"), re.I)):
+            # "how long is the wait before a retry": the delay before one
+            done = wait.group(1).lower() + ("y" if wait.group(0).lower().endswith("ies") else "")
+            if f"{done} delay" not in out:
+                out.append(f"{done} delay")
+            continue
         if aux in ("is", "are", "was", "were"):
             # a passive: what is done to its subject ("how many times is a failing job retried", "how long is a job
             # allowed to run", "how long are results kept before they expire"); "how long is a release supported"

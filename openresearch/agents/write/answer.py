@@ -860,6 +860,9 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 # (before the figures that say the row's words are chosen: the default that says "requests" over a
                 # figure that says "reads" and is no default)
                 strict = len(plan.entities) == 1
+                # (a bound said "by default" is no default: "retried for up to about 30 days ... by default")
+                row = {e: [f for f in fs if f.obs.role != "bound" or all(g.obs.role == "bound" for g in fs)]
+                       for e, fs in row.items()}
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
                     f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
                 if not keyed:  # of several settings' defaults, the ones whose keys say the row's words best
@@ -1140,8 +1143,10 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
         # figures that say every one of the attribute's own words ("TCP to Blackhole") are the row; one that says
         # some of them ("File to TCP") is another test
         least = len(quals) if len(quals) >= 2 and len(quals) in score.values() else 1
-        row = {e: sorted((f for f in fs if score[id(f)] >= least), key=lambda f: -score[id(f)])
-               for e, fs in row.items()}
+        # (a product's own setting's default stays where none of its figures says the words: each product words
+        # its settings its own way, "max_retries" of a message for the retries of a task)
+        row = {e: sorted((f for f in fs if score[id(f)] >= least), key=lambda f: -score[id(f)]) or
+               [f for f in fs if _LIMIT_KIND.match(f.obs.condition or "")] for e, fs in row.items()}
     kinds: dict[str, set[str]] = defaultdict(set)
     for entity, fs in row.items():
         for f in fs:
