@@ -208,3 +208,10 @@ def test_each_product_words_its_defaults_its_own_way_and_a_bound_said_by_default
     items[2].observations[0].role = "bound"
     row = metric_table(p, items)["task retries"]
     assert {e: [f.obs.value for f in fs] for e, fs in row.items()} == {"Zorbq": [3.0], "Quux": [20.0]}
+
+
+def test_a_parenthesis_of_each_products_own_key_glosses_a_listed_attribute_but_not_generic_words() -> None:
+    a = analyse("How do Zorbq and Quux compare on retries (Zorbq's frob_retries, Quux's max_attempts)?")
+    assert a.attributes == ["retries (frob_retries / max_attempts)"]
+    assert analyse("How do Zorbq and Quux compare on retries (Zorbq's default, Quux's default)?").attributes == [
+        "retries"]

@@ -334,7 +334,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         # it (owner_keys tells whose each key is), no items of their own
         text = _MASKED_OWNER_KEYS.sub(lambda m: " \u27ee" + " / ".join(
             k for _, k in _owner_items(m.group()[1:-1], "\u2400") or []) + "\u27ef", text)
-        text = text.replace("\u27ee\u27ef", "")
+        text = re.sub(r"\s+\u27ee", "\u27ee", text.replace("\u27ee\u27ef", ""))
     # "twitter.json" is one word, and "serialization (stringify) throughput" one attribute with a gloss: a gloss of
     # one or two words stays in it (the source's own word for it, "stringify"); a longer aside, or the full name of
     # an entity ("nlohmann/json (JSON for Modern C++)"), goes
@@ -1048,6 +1048,10 @@ def _owner_items(inner: str, owner: str) -> list[tuple[str, str]] | None:
     pieces = [p for p in re.split(r"\s*(?:,|;|\band\b)\s*", inner) if p.strip()]
     one = re.compile(_OWNER_KEY_ITEM.format(owner=owner) + r"\s*$", re.I)
     found = [(m.group("owner"), _key_of(m.group("key"))) for p in pieces if (m := one.fullmatch(p.strip()))]
+    keys = [k.lower() for _, k in found]
+    # (each its own key: "(Zorbq's default, Quux's default)" glosses nothing)
+    if len(set(keys)) < len(keys) or any(_GENERIC_ASK.fullmatch(k) for k in keys):
+        return None
     return found if len(found) == len(pieces) >= 2 else None
 
 
