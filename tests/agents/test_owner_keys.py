@@ -215,3 +215,32 @@ def test_a_parenthesis_of_each_products_own_key_glosses_a_listed_attribute_but_n
     assert a.attributes == ["retries (frob_retries / max_attempts)"]
     assert analyse("How do Zorbq and Quux compare on retries (Zorbq's default, Quux's default)?").attributes == [
         "retries"]
+
+
+def test_a_change_asked_of_a_key_whose_row_says_the_release_that_changed_it_is_no_gap_of_its_own() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    log = SourceView(id="S-log", url="local:///docs/zorbq-changelog.md", title="Changelog")
+    ref = SourceView(id="S-ref", url="local:///docs/zorbq-settings.md", title="Settings")
+
+    def ev(n: int, quote: str, metric: str, value: float, unit: str, raw: str, cond: str,
+           src: SourceView = log) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["Zorbq"], observations=[ObservationView(
+                                id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
+                                raw_unit=unit, condition=cond)])
+
+    q = ("For Zorbq: what is the current default for --reload-delay, and in which release (with date) did the "
+         "reload_delay default change to 0.25?")
+    a = analyse(q)
+    items = [ev(1, "--reload-delay <float> Delay between reloads. Default: 0.25.", "reload_delay", 0.25, "", "0.25",
+                "default", ref),
+             ev(2, "Set the reload_delay default to 0.25 (#1545)", "reload_delay", 0.0, "version", "0.18.3",
+                "default changed in"),
+             ev(3, "0.18.3 - August 24, 2022", "release_date", 20220824.0, "date", "August 24, 2022", "0.18.3")]
+    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=a.attributes, metrics=a.metrics,
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
+    texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
+    assert texts == ["Reload-delay: Zorbq 0.25 (default) [E-000000000001]; default changed in 0.18.3 (August 24, "
+                     "2022) [E-000000000002][E-000000000003]."]

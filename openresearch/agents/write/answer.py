@@ -1201,7 +1201,17 @@ def _comparison(lang: Lang, plan: Plan, items: list[EvidenceView], groups: list[
             return _headline_first(vs, versions), shown_of(vs)
         return _headline_first(vs, versions)[:1 + notes(vs)], 1 + notes(vs)
 
-    for label, row in metric_table(plan, items).items():
+    rows = metric_table(plan, items)
+    # (a change asked of a key whose own row says the release that changed it: "reload_delay changed" beside
+    # "reload-delay: 0.25 (default); default changed in 0.18.3" is said there, no gap of its own)
+    def key_of(label: str) -> str:
+        return re.sub(r"^_+|_default$", "", metric_key(label))
+
+    noted = {key_of(label) for label, row in rows.items() if any(
+        f.obs.unit == "version" for fs in row.values() for f in fs)}
+    for label, row in rows.items():
+        if not row and _CHANGE_ASKED.search(label) and key_of(label) in noted:
+            continue
         # the answer gives each entity's headline figure with its condition; the table below holds up to three
         # one entity (no table below): its figures under their conditions, up to a table cell's worth
         alone = len(plan.entities) <= 1 and len(row) == 1
