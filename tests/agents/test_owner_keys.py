@@ -244,3 +244,12 @@ def test_a_change_asked_of_a_key_whose_row_says_the_release_that_changed_it_is_n
     texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
     assert texts == ["Reload-delay: Zorbq 0.25 (default) [E-000000000001]; default changed in 0.18.3 (August 24, "
                      "2022) [E-000000000002][E-000000000003]."]
+
+
+def test_what_a_change_is_of_names_both_its_figures(tmp_path: Path) -> None:
+    f = tmp_path / "zorbq__CHANGES.md"
+    f.write_text("# Zorbq changes\n\n## Version 2.0.0\n\nThe change also reduces overhead from 17 bytes (via the old "
+                 "encoder) to 4 bytes (using a packed header).\n")
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
+                        "How much per-entry overhead does Zorbq have?")
+    assert {(o.metric, o.value) for o in doc.observations} >= {("overhead", "17"), ("overhead", "4")}

@@ -627,6 +627,11 @@ def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Menti
     the sentence links is whose value it is, not what it measures."""
     if rel is not None or (metric not in _GENERIC and not (v.kind == "time" and _is_span(v))):
         return metric
+    if (changed := _CHANGED_NOUN.search(text, max(0, v.start - 160), v.start)) and \
+            not set(changed.group("n").lower().split()) & (_PHRASE_STOP | _ARTICLES):
+        # "reduces overhead from 17 bytes (...) to 4 bytes": both are the overhead, whatever the sentence's subject
+        words = changed.group("n").lower().split()
+        return "_".join([*words[:-1], _singular(words[-1])])
     span = subject_span(text, v.start)
     phrase = text[span[0]:span[1]] if span else ""
     if not span or any(m.start < span[1] and span[0] < m.end for m in mentions) \
@@ -646,6 +651,11 @@ def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Menti
     return prefix + "_".join([*words[:-1], _singular(words[-1])])
 
 
+# what a change is of, before "from X (to Y)": "reduces overhead from 17 bytes ... to 4 bytes"
+_CHANGED_NOUN = re.compile(r"\b(?:(?:reduc|increas|rais|chang|improv|decreas|doubl|halv)(?:es|ed|ing)|"
+                           r"(?:lower|cut|drop|grow|shrink|bring)s|lowered|lowering|dropped|dropping|grew|shrank|"
+                           r"brought)\s+(?:the\s+|its\s+|their\s+)?(?P<n>(?:[a-z][\w-]*\s+){0,2}?"
+                           r"[a-z][\w-]*)\s+from\s+(?:[^.;]{0,100}?\bto\s+)?$", re.I)
 _PHRASE_ADJ = frozenset({"default", "current", "new", "old", "typical", "actual", "overall", "total", "maximum", "max",
                          "largest", "highest", "minimum", "min", "smallest", "lowest"})
 
