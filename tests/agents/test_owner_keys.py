@@ -11,6 +11,7 @@ from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.metric_names import says_what_is_measured
 from openresearch.agents.extract.observations import role_of
 from openresearch.agents.extract.requirements import requirement_observations
+from openresearch.agents.extract.signatures import signature_defaults
 from openresearch.agents.plan.analysis import analyse
 from openresearch.agents.plan.attributes import owner_key_gloss, owner_keys
 from openresearch.agents.write.answer import metric_table
@@ -18,7 +19,18 @@ from openresearch.identity import AliasResolver
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
 from openresearch.ingest.rst import rst_blocks
+from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
 from tests.agents.test_answer import ev, plan
+
+LOG = SourceView(id="S-log", url="local:///docs/zorbq-CHANGES.rst", title="Changelog")
+
+
+def zorbq_ev(n: int, quote: str, metric: str, value: float, unit: str, raw: str, cond: str,
+             src: SourceView = LOG) -> EvidenceView:
+    """One of Zorbq's quotes with one observation (a change log's, unless `src` says otherwise)."""
+    return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src, entities=["Zorbq"],
+                        observations=[ObservationView(id=f"O-{n}", entity="Zorbq", metric=metric, value=value,
+                                                      unit=unit, raw_value=raw, raw_unit=unit, condition=cond)])
 
 QUESTION = ("Out of the box, how do Zorbq, Quux and Blarg compare on two things: (1) after a stop is requested, how "
             "long each waits before escalating to a hard kill (give the units); and (2) how many times each will "
@@ -158,8 +170,6 @@ def test_of_two_keys_that_share_as_many_words_the_one_with_the_rows_first_word_a
 
 
 def test_a_call_that_passes_values_is_no_signature_of_defaults() -> None:
-    from openresearch.agents.extract.signatures import signature_defaults
-
     assert signature_defaults("frob.touch('key', expire=None) True >>> frob.touch('gone', expire=1) False",
                               "Zorbq") is None
     assert signature_defaults("zorbq.open(5, retries=2, timeout=3)", "Zorbq") is None
@@ -168,23 +178,14 @@ def test_a_call_that_passes_values_is_no_signature_of_defaults() -> None:
 
 
 def test_the_release_date_asked_of_the_release_a_change_came_in_is_that_releases_only() -> None:
-    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
-
-    src = SourceView(id="S-log", url="local:///docs/zorbq-CHANGES.rst", title="Changelog")
-
-    def ev(n: int, quote: str, metric: str, value: float, unit: str, raw: str, cond: str) -> EvidenceView:
-        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
-                            entities=["Zorbq"], observations=[ObservationView(
-                                id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
-                                raw_unit=unit, condition=cond)])
-
     q = ("I need Zorbq's default frob codes. The frob codes default used to be 0,2 and broke slow jobs: in which "
          "Zorbq release was it changed, and when was that release published?")
     a = analyse(q)
     assert "frob codes default changed" in a.attributes and "release date" in a.attributes
-    entry = ev(1, "The default frob codes changed to 0.", "frob_codes", 0.0, "version", "4.0.0", "default changed in")
-    heading = ev(2, "4.0.0 (2019-04-05)", "release_date", 20190405.0, "date", "2019-04-05", "4.0.0")
-    latest = ev(3, "4.3.0 (2025-08-23)", "release_date", 20250823.0, "date", "2025-08-23", "4.3.0")
+    entry = zorbq_ev(1, "The default frob codes changed to 0.", "frob_codes", 0.0, "version", "4.0.0",
+                     "default changed in")
+    heading = zorbq_ev(2, "4.0.0 (2019-04-05)", "release_date", 20190405.0, "date", "2019-04-05", "4.0.0")
+    latest = zorbq_ev(3, "4.3.0 (2025-08-23)", "release_date", 20250823.0, "date", "2025-08-23", "4.3.0")
     p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=a.attributes, metrics=a.metrics,
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
     table = metric_table(p, [entry, heading, latest])
@@ -219,26 +220,17 @@ def test_a_parenthesis_of_each_products_own_key_glosses_a_listed_attribute_but_n
 
 def test_a_change_asked_of_a_key_whose_row_says_the_release_that_changed_it_is_no_gap_of_its_own() -> None:
     from openresearch.agents.write.answer import answer_section
-    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
 
-    log = SourceView(id="S-log", url="local:///docs/zorbq-changelog.md", title="Changelog")
     ref = SourceView(id="S-ref", url="local:///docs/zorbq-settings.md", title="Settings")
-
-    def ev(n: int, quote: str, metric: str, value: float, unit: str, raw: str, cond: str,
-           src: SourceView = log) -> EvidenceView:
-        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
-                            entities=["Zorbq"], observations=[ObservationView(
-                                id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
-                                raw_unit=unit, condition=cond)])
 
     q = ("For Zorbq: what is the current default for --reload-delay, and in which release (with date) did the "
          "reload_delay default change to 0.25?")
     a = analyse(q)
-    items = [ev(1, "--reload-delay <float> Delay between reloads. Default: 0.25.", "reload_delay", 0.25, "", "0.25",
-                "default", ref),
-             ev(2, "Set the reload_delay default to 0.25 (#1545)", "reload_delay", 0.0, "version", "0.18.3",
-                "default changed in"),
-             ev(3, "0.18.3 - August 24, 2022", "release_date", 20220824.0, "date", "August 24, 2022", "0.18.3")]
+    items = [zorbq_ev(1, "--reload-delay <float> Delay between reloads. Default: 0.25.", "reload_delay", 0.25, "",
+                      "0.25", "default", ref),
+             zorbq_ev(2, "Set the reload_delay default to 0.25 (#1545)", "reload_delay", 0.0, "version", "0.18.3",
+                      "default changed in"),
+             zorbq_ev(3, "0.18.3 - August 24, 2022", "release_date", 20220824.0, "date", "August 24, 2022", "0.18.3")]
     p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=a.attributes, metrics=a.metrics,
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
     texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
