@@ -19,10 +19,10 @@ the source text would take for prose:
 - a simple table of two columns, keys and their descriptions (a configuration reference), is its entries: each key's
   line over its description's paragraph (a description's continuation lines and paragraphs joined); any other table
   stays for the table reader;
-- a definition list written without blank lines between its items (the next term, "**window**", right under the
+- a definition list written without blank lines between its items (the next term, "**span**", right under the
   last line of the description before) gets the blank line before each such term, as a list with blank lines
   already reads: the term heads its own entry, and the description before ends there. A term written wholly in
-  strong or literal markup ("**window**", "``window``") is shown as its words, as the page shows it;
+  strong or literal markup ("**span**", "``span``") is shown as its words, as the page shows it;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -141,7 +141,7 @@ def _key_table(lines: list[str], i: int) -> tuple[int, list[str]] | None:
 
 
 # a definition list's term: a short line that no bullet, enumerator, field, directive or option opens, and no
-# sentence ends ("**max_retry**", "``window``", "retry_in", "timeout : int")
+# sentence ends ("**max_frobs**", "``span``", "back_in", "timeout : int")
 _TERM = re.compile(r"^\s*(?![-*+•]\s|\d+[.)]\s|[#a-z][.)]\s|\(\w+\)\s|:|\.\.|--?\w)"
                    r"\S(?:[^.!?,;]{0,60}[^.!?,;:\s])?\s*$")
 

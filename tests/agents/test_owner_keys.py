@@ -57,31 +57,31 @@ def test_each_products_cell_holds_its_own_keys_figure() -> None:
              ev("E-000000000002", "The number of attempts before the watcher stops. Defaults to 5.",
                 [("Quux", "max_attempts", 5, "", "5", "default")], src="q"),
              # another key of Quux that also counts attempts: not the one the question names
-             ev("E-000000000003", "How many times a flapping worker is retried. (default: 7)",
-                [("Quux", "flap_attempts", 7, "", "7", "default")], src="q")]
+             ev("E-000000000003", "How many times a wobbling worker is retried. (default: 7)",
+                [("Quux", "wobble_tries", 7, "", "7", "default")], src="q")]
     row = metric_table(p, items)["retry count (frob_retries / max_attempts / restart cap)"]
     assert {e: [f.obs.value for f in fs] for e, fs in row.items()} == {"Zorbq": [3.0], "Quux": [5.0]}
 
 
 def test_a_definition_list_without_blank_lines_is_its_entries_and_bold_terms_are_their_words(tmp_path: Path) -> None:
-    page = ("Frob plugin\n===========\n\n    The Frob plugin of Zorbq stops a flapping worker.\n\n"
-            "    **use**\n      set to ``zorbq.plugins.Frob``\n"
-            "    **attempts**\n      the number of times a worker can restart, within **window** seconds, before we "
-            "consider it flapping (default: 2)\n"
-            "    **window**\n      the time window in seconds to test for flapping.  (default: 1)\n"
-            "    **retry_in**\n      time in seconds to wait until we try to start again a worker that has\n"
-            "      been flapping. (default: 7)\n")
+    page = ("Frob plugin\n===========\n\n    The Frob plugin of Zorbq stops a wobbling worker.\n\n"
+            "    **kind**\n      set to ``zorbq.plugins.Frob``\n"
+            "    **tries**\n      the number of times a worker may respawn, within **span** seconds, before we "
+            "call it wobbling (default: 2)\n"
+            "    **span**\n      the time span in seconds to watch a worker for.  (default: 1)\n"
+            "    **back_in**\n      time in seconds to wait until we start again a worker that has\n"
+            "      been wobbling. (default: 7)\n")
     lines = rst_blocks(page.splitlines())
-    assert "    attempts" in lines and "    window" in lines and "    **window**" not in lines
-    assert lines[lines.index("    window") - 1] == ""
+    assert "    tries" in lines and "    span" in lines and "    **span**" not in lines
+    assert lines[lines.index("    span") - 1] == ""
     f = tmp_path / "zorbq__plugins.rst"
     f.write_text(page)
     doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
-                        "What are Zorbq's attempts, window and retry_in defaults?")
+                        "What are Zorbq's tries, span and back_in defaults?")
     got = {(o.metric, o.value, o.unit) for o in doc.observations if o.condition == "default"}
-    assert {("attempts", "2", None), ("window", "1", "seconds"), ("retry_in", "7", "seconds")} <= got
+    assert {("tries", "2", None), ("span", "1", "seconds"), ("back_in", "7", "seconds")} <= got
     # ("the number of times" counts; it reports nobody's figure)
-    sentence = "the number of times a worker can restart before we consider it flapping (default: 2)"
+    sentence = "the number of times a worker may respawn before we call it wobbling (default: 2)"
     assert role_of(sentence, sentence.index("2)"), sentence.index("2)") + 1) == "own"
 
 
@@ -89,23 +89,23 @@ def test_a_settings_table_of_example_values_gives_the_default_its_description_st
     f = tmp_path / "zorbq__options.md"
     f.write_text("# Zorbq options\n\nZorbq reads these fields from its app file.\n\n### Control flow\n\n"
                  "| Field | Type | Example | Description |\n|:---|:---:|:---:|:---|\n"
-                 "| stop_grace | number | 1600 | time in milliseconds before sending a final kill |\n"
-                 "| max_spawns | number | 16 | number of consecutive unstable spawns before the app is errored. "
-                 "defaults to 16|\n"
+                 "| stop_grace | number | 1500 | time in milliseconds before a worker is stopped hard |\n"
+                 "| max_spawns | number | 12 | number of quick respawns before the app is marked broken. "
+                 "defaults to 12|\n"
                  "| spawn_delay | number | 4000 | time to wait before spawning again (in milliseconds). "
                  "defaults to 0.|\n")
     doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
                         "What are Zorbq's stop_grace and max_spawns defaults?")
     got = {(o.entity, o.metric, o.value, o.unit, o.condition) for o in doc.observations}
-    assert ("Zorbq", "stop_grace", "1600", "milliseconds", "example") in got  # (no year)
-    assert ("Zorbq", "max_spawns", "16", None, "default") in got
+    assert ("Zorbq", "stop_grace", "1500", "milliseconds", "example") in got  # (no year)
+    assert ("Zorbq", "max_spawns", "12", None, "default") in got
     # (the default a description states, not the example beside it)
     assert ("Zorbq", "spawn_delay", "0", "milliseconds", "default") in got
     assert not any(m == "spawn_delay" and v == "4000" for _, m, v, _, _ in got)
 
 
 def test_a_quantity_of_another_thing_answers_no_attribute_that_says_what_its_quantity_is_of() -> None:
-    assert not says_what_is_measured("check_delay", "escalate delay", "The polling interval in seconds. default")
+    assert not says_what_is_measured("poll_delay", "escalate delay", "The polling interval in seconds. default")
     assert says_what_is_measured("escalate_delay", "escalate delay", "x")
     assert says_what_is_measured("connect_timeout", "connection timeout", "x")
     assert says_what_is_measured("pool_size", "connection pool size", "x")
@@ -124,7 +124,7 @@ def test_support_added_for_a_whole_major_version_and_its_first_release_first() -
     question = "In which Zorbq release did Frob 3 support arrive?"
     a = analyse(question)
     p = plan(question, "comparison", ["Zorbq", "Quux"], ["Frob 3 support added"], ["frob_version"])
-    later = ev("E-000000000001", "The issue was introduced in Zorbq 4.0.0 due to changes needed to add Frob 3 "
+    later = ev("E-000000000001", "The bug came with Zorbq 4.0.0 along with the changes needed to add Frob 3 "
                "support.", [("Zorbq", "frob_version", 3_000_000_000, "version", "3", "supported, 4.0.3 (2019-05-22)")])
     later_head = ev("E-000000000002", "4.0.3 (2019-05-22)",
                     [("Zorbq", "release_date", 0, "date", "2019-05-22", "4.0.3")])
@@ -143,34 +143,34 @@ def test_support_added_for_a_whole_major_version_and_its_first_release_first() -
 def test_a_figure_of_an_example_is_no_default_and_answers_no_comparison(tmp_path: Path) -> None:
     f = tmp_path / "zorbq__guide.rst"
     f.write_text("Periodic tasks\n==============\n\nIn the following example, we declare a Zorbq periodic task that "
-                 "runs every 3 minutes and prints a message.\n\nFor example, a task timeout of 30 seconds stops a "
+                 "runs every 7 minutes and prints a message.\n\nFor example, a task timeout of 30 seconds stops a "
                  "slow Zorbq task.\n\nThe default time limit of a Zorbq task is 10 "
                  "minutes.\n")
     doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
                         "What is Zorbq's default task time limit?")
     got = {(o.value, o.unit, o.condition) for o in doc.observations}
     assert ("30", "seconds", "example") in got and ("10", "minutes", "default") in got
-    assert not any(v in ("3", "30") and "default" in (c or "") for v, _, c in got)
+    assert not any(v in ("7", "30") and "default" in (c or "") for v, _, c in got)
     question = "What are the default task time limits of Zorbq and Quux?"
     p = plan(question, "comparison", ["Zorbq", "Quux"], ["default task time limit"], ["task_time_limit"])
-    example = ev("E-000000000001", "In the following example, a Zorbq task runs every 3 minutes.",
-                 [("Zorbq", "task_time_limit", 180_000, "ms", "3", "example")])
+    example = ev("E-000000000001", "In the following example, a Zorbq task runs every 7 minutes.",
+                 [("Zorbq", "task_time_limit", 420_000, "ms", "7", "example")])
     assert metric_table(p, [example]).get("default task time limit", {}) == {}
 
 
 def test_of_two_keys_that_share_as_many_words_the_one_with_the_rows_first_word_answers() -> None:
-    question = "How do Zorbq and Quux differ in their default graceful-shutdown timeout?"
-    p = plan(question, "comparison", ["Zorbq", "Quux"], ["graceful-shutdown timeout"], ["graceful_shutdown_timeout"])
-    items = [ev("E-000000000001", "shutdown_timeout | N/A | Timeout when waiting for the start-up hooks | 60s",
-                [("Zorbq", "shutdown_timeout", 60_000, "ms", "60s", "default")], src="z"),
-             ev("E-000000000002", "graceful_timeout | --graceful-timeout | Time to wait after a stop signal | 3s",
-                [("Zorbq", "graceful_timeout", 3_000, "ms", "3s", "default")], src="z")]
-    row = metric_table(p, items)["graceful-shutdown timeout"]
-    assert [f.obs.metric for f in row["Zorbq"]] == ["graceful_timeout"]
+    question = "How do Zorbq and Quux differ in their default frob-drain timeout?"
+    p = plan(question, "comparison", ["Zorbq", "Quux"], ["frob-drain timeout"], ["frob_drain_timeout"])
+    items = [ev("E-000000000001", "drain_timeout | N/A | Timeout when waiting for the start-up hooks | 60s",
+                [("Zorbq", "drain_timeout", 60_000, "ms", "60s", "default")], src="z"),
+             ev("E-000000000002", "frob_timeout | --frob-timeout | Time to wait after a stop signal | 3s",
+                [("Zorbq", "frob_timeout", 3_000, "ms", "3s", "default")], src="z")]
+    row = metric_table(p, items)["frob-drain timeout"]
+    assert [f.obs.metric for f in row["Zorbq"]] == ["frob_timeout"]
 
 
 def test_a_call_that_passes_values_is_no_signature_of_defaults() -> None:
-    assert signature_defaults("frob.touch('key', expire=None) True >>> frob.touch('gone', expire=1) False",
+    assert signature_defaults("frob.touch('key', ttl=None) True >>> frob.touch('gone', ttl=1) False",
                               "Zorbq") is None
     assert signature_defaults("zorbq.open(5, retries=2, timeout=3)", "Zorbq") is None
     got = signature_defaults("Frobber(directory=None, timeout=60, shards=8)", "Zorbq") or []
@@ -178,7 +178,7 @@ def test_a_call_that_passes_values_is_no_signature_of_defaults() -> None:
 
 
 def test_the_release_date_asked_of_the_release_a_change_came_in_is_that_releases_only() -> None:
-    q = ("I need Zorbq's default frob codes. The frob codes default used to be 0,2 and broke slow jobs: in which "
+    q = ("I need Zorbq's default frob codes. The frob codes default used to be 1,3 and broke slow jobs: in which "
          "Zorbq release was it changed, and when was that release published?")
     a = analyse(q)
     assert "frob codes default changed" in a.attributes and "release date" in a.attributes
@@ -199,13 +199,13 @@ def test_each_product_words_its_defaults_its_own_way_and_a_bound_said_by_default
     a = analyse(question)
     assert a.attributes[:2] == ["task retries", "retry delay"]
     p = plan(question, "comparison", ["Zorbq", "Quux"], a.attributes, a.metrics)
-    items = [ev("E-000000000001", "Task.max_retries: the maximum number of task retries. Default: 3.",
-                [("Zorbq", "max_retries", 3, "", "3", "default")], src="z"),
+    items = [ev("E-000000000001", "Job.frob_retries: the maximum number of task retries. Default: 3.",
+                [("Zorbq", "frob_retries", 3, "", "3", "default")], src="z"),
              # Quux calls its tasks messages: its default says no "task", and stays
-             ev("E-000000000002", "max_retries | 20 | The maximum number of times a message is retried.",
-                [("Quux", "max_retries", 20, "", "20", "default")], src="q"),
-             ev("E-000000000003", "Changed the default max retries to 20, meaning tasks are now retried for up to "
-                "about 30 days by default.", [("Quux", "retry", 2_592_000_000, "ms", "30", "default")], src="q")]
+             ev("E-000000000002", "frob_retries | 20 | The maximum number of times a message is retried.",
+                [("Quux", "frob_retries", 20, "", "20", "default")], src="q"),
+             ev("E-000000000003", "Changed the default frob retries to 20, so tasks are now retried for up to about 9 "
+                "days by default.", [("Quux", "retry", 777_600_000, "ms", "9", "default")], src="q")]
     items[2].observations[0].role = "bound"
     row = metric_table(p, items)["task retries"]
     assert {e: [f.obs.value for f in fs] for e, fs in row.items()} == {"Zorbq": [3.0], "Quux": [20.0]}
@@ -240,8 +240,8 @@ def test_a_change_asked_of_a_key_whose_row_says_the_release_that_changed_it_is_n
 
 def test_what_a_change_is_of_names_both_its_figures(tmp_path: Path) -> None:
     f = tmp_path / "zorbq__CHANGES.md"
-    f.write_text("# Zorbq changes\n\n## Version 2.0.0\n\nThe change also reduces overhead from 17 bytes (via the old "
-                 "encoder) to 4 bytes (using a packed header).\n")
+    f.write_text("# Zorbq changes\n\n## Version 2.0.0\n\nThe change also cuts the overhead from 21 bytes (via the old "
+                 "encoder) to 6 bytes (using a packed header).\n")
     doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
                         "How much per-entry overhead does Zorbq have?")
-    assert {(o.metric, o.value) for o in doc.observations} >= {("overhead", "17"), ("overhead", "4")}
+    assert {(o.metric, o.value) for o in doc.observations} >= {("overhead", "21"), ("overhead", "6")}

@@ -130,7 +130,7 @@ def test_a_timeout_of_a_thing_answers_no_other_quantity_of_that_thing() -> None:
 
 def test_a_need_stated_for_an_owners_defaults_lists_the_settings_and_keys_joined_by_and() -> None:
     a = analyse("For a frobd deployment I need Zorbq's defaults for the main log rotation (frob_maxbytes and "
-                "frob_backups), the default minfds descriptor floor, and the default exitcodes for a [program:x] "
+                "frob_backups), the default wibble descriptor floor, and the default quitcodes for a [job:x] "
                 "section.")
     assert a.entities == ["Zorbq"]
-    assert a.attributes[:4] == ["frob_maxbytes", "frob_backups", "default minfds descriptor floor", "default exitcodes"]
+    assert a.attributes[:4] == ["frob_maxbytes", "frob_backups", "default wibble descriptor floor", "default quitcodes"]

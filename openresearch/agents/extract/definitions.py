@@ -50,8 +50,8 @@ _ENTRY_UNIT = re.compile(r"\(in ([a-z]+)\)|\b(?:expressed|given|specified|measur
                          r"\bin units of ([a-z]+)\b|\[([a-z]+)\]\s*$|(?:#|//)\s*(?:in\s+)?([a-z]+)\s*$|"
                          # ("Unit of time is seconds.", "The unit is milliseconds")
                          r"\bunits?(?:\s+of\s+(?:time|size|measure))?\s+(?:is|are)\s+([a-z]+)\b|"
-                         # ("the time window in seconds to test for ...", "the timeout in seconds the request can take")
-                         r"\b(?:time|timeout|delay|interval|window|period|duration|lifetime|age|size|length)\s+in\s+"
+                         # ("the time span in seconds to watch a worker for", "the timeout in seconds a call may take")
+                         r"\b(?:time|timeout|delay|interval|window|span|period|duration|lifetime|age|size|length)\s+in\s+"
                          r"([a-z]+)\b", re.I)
 # a comment after a listed default that restates it in a larger unit: "default: 86400000 # 24 hours"
 _RESTATED = re.compile(r"(?:#|//)\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$", re.I)

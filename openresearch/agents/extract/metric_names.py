@@ -383,14 +383,14 @@ def says_what_is_measured(metric: str, attribute: str, said: str) -> bool:
     # "total_timeout" names nothing else, and stays an answer to "request timeout"
     if _names_more(metric) and not _shared(metric, attribute) - _QUANTITY_STEMS:
         return False
-    # one quantity of two different things: "check_delay" (a polling delay) for "escalation delay", where neither the
+    # one quantity of two different things: "poll_delay" (a polling delay) for "escalation delay", where neither the
     # figure's name nor its words say what the attribute's delay is of
     return not _other_modifier(metric, attribute)
 
 
 def _other_modifier(metric: str, attribute: str) -> bool:
     """Whether two names share their head ("delay") and each says in one word what it is of, a word the other does
-    not have ("check_delay", "escalate delay")."""
+    not have ("poll_delay", "escalate delay")."""
     a = [w for w in _words(metric) if w != "default" and w not in BOUND_WORDS]
     b = [w for w in _words(attribute) if w != "default" and w not in BOUND_WORDS]
     if len(a) < 2 or len(b) < 2 or not _stems(a[-1]) & _stems(b[-1]):

@@ -629,7 +629,7 @@ def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Menti
         return metric
     if (changed := _CHANGED_NOUN.search(text, max(0, v.start - 160), v.start)) and \
             not set(changed.group("n").lower().split()) & (_PHRASE_STOP | _ARTICLES):
-        # "reduces overhead from 17 bytes (...) to 4 bytes": both are the overhead, whatever the sentence's subject
+        # "cuts the overhead from 21 bytes (...) to 6 bytes": both are the overhead, whatever the sentence's subject
         words = changed.group("n").lower().split()
         return "_".join([*words[:-1], _singular(words[-1])])
     span = subject_span(text, v.start)
@@ -651,7 +651,7 @@ def _named_by_subject(text: str, v: Value, metric: str, mentions: Sequence[Menti
     return prefix + "_".join([*words[:-1], _singular(words[-1])])
 
 
-# what a change is of, before "from X (to Y)": "reduces overhead from 17 bytes ... to 4 bytes"
+# what a change is of, before "from X (to Y)": "cuts the overhead from 21 bytes ... to 6 bytes"
 _CHANGED_NOUN = re.compile(r"\b(?:(?:reduc|increas|rais|chang|improv|decreas|doubl|halv)(?:es|ed|ing)|"
                            r"(?:lower|cut|drop|grow|shrink|bring)s|lowered|lowering|dropped|dropping|grew|shrank|"
                            r"brought)\s+(?:the\s+|its\s+|their\s+)?(?P<n>(?:[a-z][\w-]*\s+){0,2}?"
@@ -1318,7 +1318,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
         if scope and entity == context_entity:
             parts.append(scope)
         if _EXAMPLE_CUE.search(text, 0, v.start) and not _DEFAULT_WORD.search(text, 0, v.start):
-            parts.append("example")  # "In the following example, a task runs every 3 minutes": no default of it
+            parts.append("example")  # "In the following example, a job runs every 7 minutes": no default of it
         if (placed := _PLACED_FOR.search(text, max(0, v.start - 120), v.start)) and \
                 entity_key(placed.group(1)) != entity_key(entity) and placed.group(1) not in " ".join(parts):
             parts.append(placed.group(1))  # "the default frob timeout for Blarg is 1 hour": where it holds
@@ -1346,7 +1346,7 @@ _REPORTING = re.compile(
     # ("according to the result_ttl parameter" says what decides a value, not who states it)
     r"\b(?:according to(?!\s+(?:the\s+|its\s+|their\s+|your\s+)?[\w.-]+\s+(?:parameter|setting|option|argument|"
     r"configuration|config|field|variable|value)s?\b)|(?:claim|report|state|say|allege)(?:s|ed)? (?:that\b)?|"
-    # ("the 2022 claim that", "the figure of"; not "the number of times a process can restart", a count)
+    # ("the 2022 claim that", "the figure of"; not "the number of times a worker may respawn", a count)
     r"(?:the|a|an|their|his|her|its) "
     r"(?:\d{4} )?(?:(?:claim|report|statement|figure|number)s? that|(?:claim|report|statement|figure)s? of)\b|"
     r"(?:I|we|they|he|she) (?:also )?"

@@ -29,7 +29,7 @@ def _signature(piece: str) -> re.Match[str] | None:
     callable and gives two or more parameters a default ("Frobber(*, limit=100, loop=None)")."""
     m = _OPENS.match(piece)
     if m is not None and (">>>" in piece or _LITERAL_ARGUMENT.match(piece, m.end())):
-        return None  # a call at a prompt, or one that passes a value ("cache.touch('key', expire=1)"): no signature
+        return None  # a call at a prompt, or one that passes a value ("frob.touch('key', ttl=1)"): no signature
     return m if m is not None and len(_PARAMETER.findall(piece, m.end() - 1)) >= 2 else None
 
 

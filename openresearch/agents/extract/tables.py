@@ -637,7 +637,7 @@ _LIMIT_HEAD = re.compile(r"^(?:(?P<default>default(?:\s+value)?|defaults)|(?P<mi
                          r"(?P<maximum>max(?:imum)?(?:\s+value)?))$", re.I)
 # a column that gives each key a value of its own without saying it is the default ("Example", "Value")
 _VALUE_HEAD = re.compile(r"^(?P<example>examples?|sample)$|^(?P<value>values?)$", re.I)
-# a description cell that gives the key's default in words ("... defaults to 16", "Default: 0.")
+# a description cell that gives the key's default in words ("... defaults to 12", "Default: 0.")
 _DEFAULT_SAID = re.compile(r"\bdefaults?(?:\s+(?:value\s+)?(?:is|to|of))?\s*[:=]?\s*(?=[-+]?\d)", re.I)
 _TYPE_HEAD = re.compile(r"^(?:type|unit|units|data\s*type|value\s*type|format)$", re.I)
 _UNIT_SUFFIX = re.compile(r"[_.-](ms|us|ns|sec|secs|seconds|s|min|mins|minutes|hours|bytes|kb|mb|gb)$", re.I)
@@ -688,7 +688,7 @@ def _row_unit(row: TableRow, key: str) -> str | None:
                 (m := _PAREN_UNIT.search(cell.text)) and measure(m.group(1)):
             return m.group(1)
     for head, cell in zip(row.header[1:], row.cells[1:], strict=False):
-        # ("time in milliseconds before sending a final signal", "the window in seconds")
+        # ("time in milliseconds before a worker is stopped hard", "the span in seconds")
         if not _limit_kind(head) and not _TYPE_HEAD.match(clean_cell(head)) and (said := stated_unit(cell.text)) \
                 and measure(said):
             return said
@@ -710,7 +710,7 @@ def _setting_row(row: TableRow, quote_start: int, quote: str, owner: str | None)
         if not _limit_kind(head) and not _TYPE_HEAD.match(clean_cell(head)) and (
                 said := _DEFAULT_SAID.search(cell.text)) and (
                 v := next(iter(cell_values(cell.text[said.end():])), None)):
-            # ("number of consecutive unstable restarts ... defaults to 16": the default the description gives)
+            # ("number of quick respawns ... defaults to 12": the default the description gives)
             at = cell.start - quote_start + said.end() + v.start
             if v.kind not in ("date", "year") and at >= 0 and quote[at:at + len(v.raw)] == v.raw:
                 out.append(ObservationIn(entity=owner, metric=metric, value=v.raw, unit=v.unit or unit,
@@ -724,7 +724,7 @@ def _setting_row(row: TableRow, quote_start: int, quote: str, owner: str | None)
         _, head_unit = split_head(clean_cell(head))
         for v in cell_values(cell.text)[:1]:  # "7000 (global)": the default, then what it is of
             at = cell.start - quote_start + v.start
-            # (a bare "1600" in a settings row is the key's value, however much it looks like a year)
+            # (a bare "1500" in a settings row is the key's value, however much it looks like a year)
             if (v.kind == "date" or (v.kind == "year" and cell.text.strip() != v.raw)) or at < 0 or \
                     quote[at:at + len(v.raw)] != v.raw:
                 continue

@@ -557,7 +557,7 @@ def _release_items(text: str) -> list[str]:
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text), *also]:
         item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
         if item.lower() in ("it", "this", "that") and (said := _SUBJECT_BEFORE.search(text, 0, m.start())):
-            # "The frob default used to be 0,2 ...: in which release was it changed": the subject it stands for
+            # "The frob default used to be 1,3 ...: in which release was it changed": the subject it stands for
             item = _KIND_OF_KEY.sub("", _clean_item(said.group("s")))
         if item.lower() in _REFERRING or item.lower() in ("support", "compatibility"):
             # "in which release was that setting introduced": one the question asked already; "removed support
@@ -618,7 +618,7 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
         inner = re.search(r"\(([^()]*)\)", piece)
         for item in _phrase_items(inner.group(1)) if inner else [_clean_item(piece)]:
             item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
-            # ("the default exitcodes for a [program:x] section": what it is under says which, no part of it)
+            # ("the default quit codes for a [job:x] section": what it is under says which, no part of it)
             item = attribute_head(item) if len(item.split()) > 5 else item
             if item and len(item.split()) <= 5 and item.lower() not in (o.lower() for o in out):
                 out.append(item)
@@ -1036,8 +1036,8 @@ _OWNER_KEYS_GLOSS = re.compile(r"\s*\(([^()/]+(?:\s/\s[^()/]+)+)\)\s*$|^([^()/]+
 
 
 def _key_of(words: str) -> str:
-    """The key an owner's item names: the setting's own token where the words hold one ("watcher max_retry" ->
-    "max_retry"), else the words ("unstable-restart interval")."""
+    """The key an owner's item names: the setting's own token where the words hold one ("spawner max_frobs" ->
+    "max_frobs"), else the words ("quick-respawn interval")."""
     words = " ".join(words.strip(" `'\"").split())
     tokens = [t.strip("`'\"") for t in words.split()]
     return next((t for t in tokens if keyword_like(t)), words)

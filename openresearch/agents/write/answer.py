@@ -348,7 +348,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
         # (a figure of the asked metric itself before one matched by a shared word: "contributions" before a count
         # of contributors; "idle_timeout" before "body_read_timeout" for "default idle timeout")
         # (an event asked, "Frob 3 support added": the release it first happened in before any later one that says
-        # it again, "the issue was introduced ... to add Frob 3 support" under a later release)
+        # it again, "the bug came with ... the changes to add Frob 3 support" under a later release)
         bucket.sort(key=lambda f: (not first_hand(f), _event_order(f.obs) if event is not None else 0,
                                    _bound_rank(f.obs, asked_words), f.obs.metric != wanted,
                                    _extreme(f.obs.metric, wanted),
@@ -418,7 +418,7 @@ def _heading_quoting(items: list[EvidenceView], ev: EvidenceView, version: str,
     if own and writes.search(ev.quote):
         return ev
     quoting = [h for h in items if h.source.id == ev.source.id and h.id != ev.id and writes.search(h.quote)]
-    # (the release's own heading before an entry of another release that names it: "The issue was introduced in
+    # (the release's own heading before an entry of another release that names it: "The bug came with
     # 4.0.0" under 4.0.3 writes no day of 4.0.0)
     return next((h for h in quoting if (r := release_heading(h.quote)) is not None and r.version == version),
                 quoting[0] if quoting else None)
@@ -840,7 +840,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                                 asked_units(plan.question))
                 merged = [f for vs in cells.values() for f in vs]
                 if not _ASKS_EXAMPLES.search(plan.question):
-                    # ("In the following example, a task runs every 3 minutes": no figure the product has)
+                    # ("In the following example, a job runs every 7 minutes": no figure the product has)
                     merged = [f for f in merged if "example" not in (f.obs.condition or "").split(", ")]
                 if own:
                     if merged := _of_key(merged, metric_key(own), entity, strict=True):
@@ -860,7 +860,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 # (before the figures that say the row's words are chosen: the default that says "requests" over a
                 # figure that says "reads" and is no default)
                 strict = len(plan.entities) == 1
-                # (a bound said "by default" is no default: "retried for up to about 30 days ... by default")
+                # (a bound said "by default" is no default: "retried for up to about 9 days ... by default")
                 row = {e: [f for f in fs if f.obs.role != "bound" or all(g.obs.role == "bound" for g in fs)]
                        for e, fs in row.items()}
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
@@ -984,8 +984,8 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
         return found
     best = [f for f in found if scores[f.obs.metric] == top]
     # of keys that say the row's words equally well, the one that says its first word: the leftmost modifier of a
-    # compound is the most specific ("graceful" of "graceful-shutdown timeout": graceful_timeout, not the
-    # shutdown_timeout of another shutdown)
+    # compound is the most specific ("frob" of "frob-drain timeout": frob_timeout, not the drain_timeout of
+    # another drain)
     order = [st for w in re.findall(r"[^\W_]+", words.lower()) for st in sorted(word_stems(w))]
 
     def first(metric: str) -> int:
@@ -1144,7 +1144,7 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
         # some of them ("File to TCP") is another test
         least = len(quals) if len(quals) >= 2 and len(quals) in score.values() else 1
         # (a product's own setting's default stays where none of its figures says the words: each product words
-        # its settings its own way, "max_retries" of a message for the retries of a task)
+        # its settings its own way, "max_frobs" of a message for the retries of a task)
         row = {e: sorted((f for f in fs if score[id(f)] >= least), key=lambda f: -score[id(f)]) or
                [f for f in fs if _LIMIT_KIND.match(f.obs.condition or "")] for e, fs in row.items()}
     kinds: dict[str, set[str]] = defaultdict(set)
