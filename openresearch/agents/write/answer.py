@@ -908,7 +908,7 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
     for label in dates:
         row = {}
         for entity, found in table[label].items():
-            if entity not in said:
+            if not said.get(entity):
                 row[entity] = found
             elif kept := [f for f in found if (f.obs.condition or "").strip("[] ") in said[entity]]:
                 row[entity] = kept
