@@ -245,3 +245,15 @@ def test_what_a_change_is_of_names_both_its_figures(tmp_path: Path) -> None:
     doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(f),
                         "How much per-entry overhead does Zorbq have?")
     assert {(o.metric, o.value) for o in doc.observations} >= {("overhead", "21"), ("overhead", "6")}
+
+
+def test_an_event_said_by_the_release_it_came_in_repeats_no_condition() -> None:
+    from openresearch.agents.write.answer import Found, new_condition
+
+    obs = ObservationView(id="O-1", entity="Zorbq", metric="frob_version", value=2_007_000_000.0, unit="version",
+                          raw_value="2.7", raw_unit="", condition="minimum, On Frob 2, Zorbq, 4.0.0 (2019-04-05)")
+    quote = zorbq_ev(1, "On Frob 2, Zorbq now requires Frob 2.7.", "frob_version", 2_007_000_000.0, "version", "2.7",
+                     "minimum, On Frob 2, Zorbq, 4.0.0 (2019-04-05)")
+    assert new_condition(Found("4.0.0 (2019-04-05)", obs, [quote])) == ""
+    # (the bound itself, stated as its value, keeps its condition)
+    assert new_condition(Found("2.7", obs, [quote])) == "minimum, On Frob 2, Zorbq, 4.0.0 (2019-04-05)"

@@ -546,6 +546,9 @@ def new_condition(f: Found) -> str:
     ("7.3.0 (2025-06-20)" under "dropped, 7.3.0 (2025-06-20)": the release its condition names)."""
     c = (f.obs.condition or "").strip()
     figures = set(_COND_FIGURE.findall(c))
+    if f.obs.unit == "version" and (release := condition_release(c)) is not None and \
+            f.text.startswith(release.version):
+        return ""  # (an event said by the release it came in: "4.0.0 (2019-04-05)", its bound cited in the quote)
     return "" if not c or (figures and figures <= set(_COND_FIGURE.findall(f.text))) else c
 
 
