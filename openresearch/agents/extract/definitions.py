@@ -238,13 +238,9 @@ _DESCRIPTION = 3  # paragraphs after the figure that may describe its entry
 
 
 def stated_unit(text: str, start: int = 0, end: int | None = None) -> str | None:
-    """The unit a description states for its values in so many words ("(in bytes)", "the timeout in seconds")."""
-    return _stated_unit(text, start, len(text) if end is None else end)
-
-
-def _stated_unit(text: str, start: int, end: int) -> str | None:
-    """The last unit `text[start:end]` states for an entry's values in so many words, if it is one known."""
-    for m in reversed(list(_ENTRY_UNIT.finditer(text, start, end))):
+    """The last unit `text[start:end]` states for an entry's values in so many words, if it is one known ("(in
+    bytes)", "the timeout in seconds")."""
+    for m in reversed(list(_ENTRY_UNIT.finditer(text, start, len(text) if end is None else end))):
         word = next(g for g in m.groups() if g)
         if known_unit(word):
             return word.lower()
@@ -272,7 +268,7 @@ def entry_unit(text: str, start: int) -> str | None:
     states none it knows, or names two."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
     para_end = text.find("\n\n", start) if text.find("\n\n", start) >= 0 else len(text)
-    if unit := _stated_unit(text, para_start, start) or _stated_unit(text, start, para_end) or \
+    if unit := stated_unit(text, para_start, start) or stated_unit(text, start, para_end) or \
             _restated_unit(text[start:para_end]):
         return unit
     own_entry = _option_entry(text, para_start)  # "--frob-limit=INT Sets ... Default is 8.": the entry is this
@@ -284,7 +280,7 @@ def entry_unit(text: str, start: int) -> str | None:
         para_at = cut + 2 if cut >= 0 else 0
         if _entry_heading(text[para_at:pos].strip()):
             break  # the entry's heading
-        if unit := _stated_unit(text, para_at, pos):
+        if unit := stated_unit(text, para_at, pos):
             return unit
         if _option_entry(text, para_at):
             break  # the paragraph that opens the entry with its option tag

@@ -1268,6 +1268,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     # ("at least 5x": a bound written right before a value is that value's own, too)
     attached = [next((v.start for (v, _, _, _), ins in zip(measured, inside, strict=True) if not ins and (
         0 <= s - v.end <= 2 or (0 <= v.start - e <= 2 and not text[e:v.start].strip()))), None) for s, e, _ in conds]
+    # (an example the sentence gives, and a default it says, before which of its values: read once)
+    example, default_said = _EXAMPLE_CUE.search(text), _DEFAULT_WORD.search(text)
     out: list[ObservationIn] = []
     seen: set[tuple[str, str, str, str]] = set()
     entity_at: dict[int, str] = {}
@@ -1317,7 +1319,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(qualifiers[v.start])
         if scope and entity == context_entity:
             parts.append(scope)
-        if _EXAMPLE_CUE.search(text, 0, v.start) and not _DEFAULT_WORD.search(text, 0, v.start):
+        if example is not None and example.end() <= v.start and not (default_said and default_said.end() <= v.start):
             parts.append("example")  # "In the following example, a job runs every 7 minutes": no default of it
         if (placed := _PLACED_FOR.search(text, max(0, v.start - 120), v.start)) and \
                 entity_key(placed.group(1)) != entity_key(entity) and placed.group(1) not in " ".join(parts):

@@ -1028,10 +1028,9 @@ def key_gloss(attribute: str) -> str | None:
 # an item of a parenthesis that names one compared product's own key for what is asked: "Zorbq's frob_limit", "Quux'
 # max_frobs", "the Blarg worker's frob window" (the owner masked as \u2400 in attribute_list, named in owner_keys)
 _OWNER_KEY_ITEM = r"(?:the\s+)?(?P<owner>{owner})(?P<part>(?:\s+[\w-]+){{0,3}}?)\s*['’]s?\s+(?P<key>[^\s,;()][^,;()]*?)"
-_OWNER_KEY_LIST = r"\(\s*{item}(?:\s*(?:,|;|\band\b)\s*(?:and\s+)?{item2}){{1,7}}\s*\)"
-_MASKED_OWNER_KEYS = re.compile(_OWNER_KEY_LIST.format(item=_OWNER_KEY_ITEM.format(owner="\u2400"),
-                                                       item2=_OWNER_KEY_ITEM.format(owner="\u2400").replace(
-                                                           "?P<", "?P<x")), re.I)
+_ANY_OWNER_KEY = re.sub(r"\?P<\w+>", "?:", _OWNER_KEY_ITEM.format(owner="\u2400"))  # (one item, no groups)
+_MASKED_OWNER_KEYS = re.compile(rf"\(\s*{_ANY_OWNER_KEY}(?:\s*(?:,|;|\band\b)\s*(?:and\s+)?"
+                                rf"{_ANY_OWNER_KEY}){{1,7}}\s*\)", re.I)
 _OWNER_KEYS_GLOSS = re.compile(r"\s*\(([^()/]+(?:\s/\s[^()/]+)+)\)\s*$|^([^()/]+(?:\s/\s[^()/]+)+)$")
 
 
