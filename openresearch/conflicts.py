@@ -62,7 +62,7 @@ _COMPARISON = re.compile(r"\b(vs\.?|versus|compared?|comparison|against)\b|对�
 # a version in a title or URL path: 'v1.23', '/docs/3.7/', 'Kafka 3.7 documentation' (not a date or an IP)
 _VERSION = re.compile(r"(?:^|[\s/_(-])[vV]?(\d{1,3}(?:\.\d{1,4}){1,2})(?=$|[\s/_),-])")
 _YEAR_TEXT = re.compile(r"(?<![\d.,])\d{3,4}(?![\d.,]\d)")
-_DATE_TEXT = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{3,4}"
+_DATE_TEXT = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]{3,9}\.?,?\s+\d{3,4}"
                         r"|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{3,4}"
                         r"|\d{4}-\d{2}-\d{2}|\d{3,4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日")
 # "Osgood, Indiana" / "Douglas County Courthouse (Nebraska)", full-width forms too

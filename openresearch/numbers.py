@@ -311,7 +311,7 @@ def parse_quantity(raw: str | float | int, unit: str | None = None) -> Quantity:
 
 _MONTH_NUM = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                               "nov", "dec"))}
-_D_MONTH_Y = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?(?:\s+|-)([A-Za-z]{3})[a-z]*\.?,?(?:\s+|-)(\d{3,4})")
+_D_MONTH_Y = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?(?:\s+|-)(?:of\s+)?([A-Za-z]{3})[a-z]*\.?,?(?:\s+|-)(\d{3,4})")
 _SLASHED = re.compile(r"(?<!\d)(\d{1,4})/(\d{1,2})/(\d{1,4})(?!\d)")
 _MONTH_D_Y = re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{3,4})")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")

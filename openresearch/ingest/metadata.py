@@ -26,7 +26,7 @@ _MONTHS = {
     )
 }
 _MONTH_FIRST = re.compile(r"([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
-_DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3})[a-z]*\.?,?\s+(\d{4})", re.I)
+_DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3})[a-z]*\.?,?\s+(\d{4})", re.I)
 
 # Most specific first: scholarly tags are curated, Open Graph is usually right, bare "date" is a guess.
 _DATE_KEYS = (
@@ -76,8 +76,10 @@ DATELINE_LINES = 12
 # the words a title announces a release with: "Frob 3.0 released", "Frob 3.0 is out", "Announcing Frob 3.0"
 ANNOUNCED = r"(?:is\s+|has\s+been\s+|was\s+)?(?:released|out|available|here)(?:\s+now)?!?"
 ANNOUNCING = r"(?:announcing|introducing)"
-_ANNOUNCEMENT = re.compile(rf"^\W*(?:{ANNOUNCING}\s+(?:the\s+)?\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*|"
-                           rf"\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*\s+{ANNOUNCED})\W*$", re.I)
+# (or a release's own notes: "Frob-3.0 Release", "Frob 3.0 release notes", "Release notes for Frob 3.0")
+_ANNOUNCEMENT = re.compile(rf"^\W*(?:(?:{ANNOUNCING}|release\s+notes\s+(?:for|of))\s+(?:the\s+)?\S.{{0,60}}?"
+                           rf"\bv?\d+(?:\.\d+)+\S*|\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*\s+(?:{ANNOUNCED}|"
+                           r"release(?:\s+notes)?))\W*$", re.I)
 # the fields a header dates its page with, most specific first
 HEADER_DATE_KEYS = ("published", "pub_date", "pubdate", "publish_date", "published_at", "publication_date", "date",
                     "created")

@@ -22,7 +22,9 @@ the source text would take for prose:
 - a definition list written without blank lines between its items (the next term, "**span**", right under the
   last line of the description before) gets the blank line before each such term, as a list with blank lines
   already reads: the term heads its own entry, and the description before ends there. A term written wholly in
-  strong or literal markup ("**span**", "``span``") is shown as its words, as the page shows it;
+  strong or literal markup ("**span**", "``span``") is shown as its words, as the page shows it; a term that gives
+  the kind of value it takes ("frob-limit: *<number>*") is shown as its key over its description, a key inside a
+  template's substitution markers ("@@MAN@zorbd.conf@frob-limit@@") as the key;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -147,6 +149,11 @@ _TERM = re.compile(r"^\s*(?![-*+•]\s|\d+[.)]\s|[#a-z][.)]\s|\(\w+\)\s|:|\.\.|-
 
 
 _MARKED_TERM = re.compile(r"^(\s*)(\*\*|``)([^*`\s](?:[^*`]{0,60}[^*`\s])?)\2\s*$")
+# a term with the kind of value it takes ("frob-limit: *<number>*", "``frob_ttl`` *<seconds>*"), its key perhaps
+# inside a template's substitution markers ("@@MAN@zorbd.conf@frob-limit@@", the last field its name): the page
+# shows the key over its description
+_TYPED_TERM = re.compile(r"^(?P<indent>\s*)(?:@@?(?:[\w.-]+@)*(?P<macro>[A-Za-z_][\w.:-]*)@@?|(?P<mark>\*\*|``)?"
+                         r"(?P<key>[A-Za-z_][\w.:-]*[\w])(?P=mark)?)\s*(?::\s*|\s+)(?:\*<[^<>*]{1,40}>\*|<[^<>]{1,40}>)\s*$")
 
 
 def _run_on_term(lines: list[str], i: int) -> bool:
@@ -178,6 +185,11 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if d is None and (term := _MARKED_TERM.match(line)) is not None and i + 1 < len(lines) and \
                 lines[i + 1].strip() and _indent(lines[i + 1]) > _indent(line):
             line = term.group(1) + term.group(3)
+        if d is None and (typed := _TYPED_TERM.match(line)) is not None and i + 1 < len(lines) and \
+                lines[i + 1].strip() and _indent(lines[i + 1]) > _indent(line):
+            out += [typed.group("indent") + (typed.group("macro") or typed.group("key")), ""]
+            i += 1  # (its description, below it, is a paragraph of its own)
+            continue
         if d is not None:
             name, arg, indent = d.group("name").lower(), (d.group("arg") or "").strip(), _indent(line)
             end = _body_end(lines, i, indent)

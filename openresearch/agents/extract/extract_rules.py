@@ -75,7 +75,13 @@ def labelled_figure(piece: str) -> bool:
     """A short labelled figure ("default: 75s", "Max size: 4 GB", "Default is 70."), a comment or a note after
     it ("default: 1000 # milliseconds", "Default: 0.0 (disabled)") apart."""
     bare = _TRAILING_COMMENT.sub("", piece.rstrip(".")).rstrip(".")  # ("Default: 1024 (1 KB)." too)
-    return bool(_LABELLED_FIGURE.fullmatch(bare) or _STATED_DEFAULT.fullmatch(bare))
+    return bool(_LABELLED_FIGURE.fullmatch(bare) or _STATED_DEFAULT.fullmatch(bare) or _CASED_FIGURES.fullmatch(
+        piece.rstrip(". ")))
+
+
+# one figure for each of several cases: "Default: 2048 (libfrob) / 512 (minifrob) / 24 (windows)"
+_CASE = r"\S{0,10}\d\S{0,10}\s*\([^()\n]{1,40}\)"
+_CASED_FIGURES = re.compile(rf"[A-Za-z][\w .-]{{1,30}}:\s+{_CASE}(?:\s*(?:/|;|,|\bor\b)\s*{_CASE}){{1,5}}")
 
 
 _TRAILING_COMMENT = re.compile(r"\s+(?:(?:#|//)\s*[^#/\n]{1,40}|\([^()\n]{1,40}\))$")

@@ -1501,13 +1501,15 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
         return None
     rest_at = m.start("rest")
     values = find_values(m.group("rest"))
-    if len(values) != 1:
+    # (or one value for each of several cases: "Default: 2048 (libfrob) / 512 (minifrob)", each its case's)
+    cases = _value_cases(m.group("rest"), values) if len(values) > 1 else None
+    if len(values) != 1 and not cases:
         return None
     v = values[0]
     left = _LINE_EXTRAS.sub(" ", m.group("rest")[:v.start] + " " + m.group("rest")[v.end:])
     if term:
         left = re.sub(rf"(?<![\w.-]){re.escape(term)}(?![\w.-])", " ", left, flags=re.I)
-    if len(left.split()) > 1:
+    if len(left.split()) > 1 and not cases:
         return None  # more than a value: a sentence after a colon, read as prose
     label = m.group(label_at).strip(" *_-")
     at = m.start(label_at) + m.group(label_at).find(label)
@@ -1535,5 +1537,25 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
         unit = v.unit or ""
     role: ObservationRole = "bound" if re.search(r"\b(?:approx(?:imately)?|about|around|roughly|up to)\b|~",
                                                   m.group("rest"), re.I) else "own"
+    if cases:
+        return [ObservationIn(entity=entity, metric=metric, value=c.raw, unit=(c.unit or None) if unit else None,
+                              condition=", ".join(filter(None, [condition, case])), role=role) for c, case in cases]
     raw = sentence[rest_at + v.start:rest_at + v.start + len(v.raw)]
     return [ObservationIn(entity=entity, metric=metric, value=raw, unit=unit or None, condition=condition, role=role)]
+
+
+# one value and its case in parentheses, of a list of them: "2048 (libfrob)", in "2048 (libfrob) / 512 (minifrob)"
+_VALUE_CASE = re.compile(r"\s*\(([^()]{1,40})\)\s*(?:(?:/|;|,|\bor\b)\s*|\.?\s*$)")
+
+
+def _value_cases(rest: str, values: Sequence[Value]) -> list[tuple[Value, str]] | None:
+    """The values of a labelled line that gives one value for each of several cases, each followed by its case in
+    parentheses and the next after a separator: [(2048, "libfrob"), (512, "minifrob")]; None otherwise."""
+    pos = 0
+    out: list[tuple[Value, str]] = []
+    for v in values:
+        if rest[pos:v.start].strip() or not (case := _VALUE_CASE.match(rest, v.end)):
+            return None
+        out.append((v, case.group(1).strip()))
+        pos = case.end()
+    return out if pos >= len(rest.rstrip()) else None

@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import dropwhile
 from typing import TYPE_CHECKING, NamedTuple
 
-from openresearch.agents.plan.attributes import keyword_like
+from openresearch.agents.plan.attributes import keyword_like, metric_key
 from openresearch.identity import entity_key
 from openresearch.ingest.documents import keyword_shape
 from openresearch.ingest.metadata import ANNOUNCED, ANNOUNCING
@@ -33,13 +33,16 @@ if TYPE_CHECKING:
 
 # (a day may be written as an ordinal, "28th November, 2024", "March 15th, 2021")
 DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
-        r"\d{1,2}(?:st|nd|rd|th)?[- ]\w+,?[- ]\d{4})")
+        r"\d{1,2}(?:st|nd|rd|th)?[- ](?:of )?\w+,?[- ]\d{4})")
 _VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)\]?"
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
                              r"(?:in|for|with) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
-                             r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d))?"
-                             r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?))?"
+                             # (or the name joined to its version: "Zorbd-1.4.2 Release")
+                             r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d)|"
+                             r"[A-Za-z][\w+]{0,30}-(?=v?\d))?"
+                             r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?)|"
+                             r"\s+release(?:\s+notes)?)?"
                              r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
                              r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
@@ -111,6 +114,16 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
                            rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9])|"
                            # "Added too-many-frobs to allow ...": a key alone, written as one (keyword_like decides)
                            r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
+# ... or brings a part or a behaviour: "Add a Frob plugin", "This release adds initial support for Quux3", "Start to
+# listen on port 80 by default, but ..."
+_ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|brings?)\s+(?i:(?:an?|the|new|initial|basic|"
+                           r"experimental|preliminary|native|full)\s+)*(?:(?i:support)\s+for\s+(?:the\s+)?"
+                           r"(?P<what>[A-Za-z][\w.+/-]*(?:\s+(?!(?:and|in|to|for|with|on|of|from|when|by)\b)[A-Za-z][\w.+/-]*){0,3}?)"
+                           r"(?=\s*(?:[(,;]|\.(?:\s|$)|$|\s+(?:and|in|to|for|with|on|of|from|when|by)\b))|(?P<name>[A-Za-z][\w.+/-]*[\w+])\s+"
+                           r"(?P<kind>(?i:plugin|module|extension|driver|backend|exporter|integration|adapter|"
+                           r"connector|command|subcommand|support))\b)|"
+                           r"^\W*(?i:start(?:s|ed)?)\s+(?:to\s+)?(?P<began>[a-z]+\s[^,;.()]{3,60}?)"
+                           r"(?=\s*(?:[,;()]|\.(?:\s|$)|$|\s+but\b))")
 # one that changes a setting's default: "max_prepared_statements is now set to 200 by default", "the default of
 # frob.level is now 3", "Change the default for frob_level to 5"
 _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
@@ -154,6 +167,15 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
         if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
             out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
                                      unit="version", condition="added in"))
+    for m in _ADDS_FEATURE.finditer(text):
+        # "This release introduces a new Frob plugin", "Add basic support for Quux3", "Start to listen on port 80 by
+        # default": what the release brought, named as a question words it ("Frob plugin added")
+        what = f"{m.group('name')} {m.group('kind')}" if m.group("name") else f"{m.group('what')} support" \
+            if m.group("what") else m.group("began")
+        metric = metric_key(what)
+        if metric and not any(o.metric == metric for o in out):
+            out.append(ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",
+                                     condition="introduced in" if m.group("began") else "added in"))
     changes: list[tuple[str, str, str | None]] = []
     for m in _NEW_DEFAULT.finditer(text):
         if m.group("flag"):
@@ -195,7 +217,7 @@ def release_heading(text: str) -> Release | None:
     if m is None or VERSION_NOTE.match(stripped):
         return None
     lead = len(text) - len(text.lstrip())
-    words = [w for w in (m.group("name") or "").split() if w.lower() not in _NOT_NAMES]
+    words = [w for w in (m.group("name") or "").rstrip("-").split() if w.lower() not in _NOT_NAMES]
     group = "date" if m.group("date") else "first" if m.group("first") else None
     return Release(" ".join(words) or None, m.group("version"), m.group(group) if group else None,
                    lead + m.start(group) if group else -1)

@@ -56,7 +56,7 @@ _LABEL_BEFORE = re.compile(r"(?<!\bversion)(?<!\brelease)(?<!\bv)\s?[:=]\s?$|\bd
 _PORT = re.compile(r"(?:\bports?|端口)\s?$|^\s?(?:端口|port\b)", re.I)
 _Y = r"(?:1[0-9]\d\d|20\d\d)"
 _CALENDAR = re.compile(
-    rf"(?P<date>\b\d{{1,2}}(?:st|nd|rd|th)?\s(?:{_MONTHS})\.?,?\s\d{{3,4}}\b|"
+    rf"(?P<date>\b\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{_MONTHS})\.?,?\s\d{{3,4}}\b|"
     rf"\b(?:{_MONTHS})\.?\s\d{{1,2}}(?:st|nd|rd|th)?,?\s\d{{3,4}}\b|"
     rf"\b\d{{1,2}}-(?:{_MONTHS})-\d{{4}}\b|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b|"

@@ -137,9 +137,9 @@ class Analyzer:
             # (a platform a release dropped or added support for is no product compared: "放弃了对 Frob 3.8 的支持")
             platforms = {entity_key(e.split()[0]) for e in zh_platform_events(text)}
             found = [f for f in found if entity_key(f[1]) not in platforms] or found
-        if language == "en" and _ASKS_SETTINGS.search(text) and len(found) >= 2:
-            # "the defaults for ... the DNS cache TTL": an abbreviation no list knows, inside the words of what is
-            # asked, is part of its name
+        if language == "en" and len(found) >= 2:
+            # "the defaults for ... the DNS cache TTL", "what upper and lower TTL limits does each apply": an
+            # abbreviation no list knows, inside the words of what is asked, is part of its name
             ruled = {e.start_char for e in doc.ents}
             kept = [f for f in found if f[0] in ruled or not _in_attribute(text, *f)]
             found = kept if kept else found
@@ -168,6 +168,8 @@ class Analyzer:
                          for m in _PLATFORM.finditer(text) for g in ("x", "y") if m.group(g)}
             kept = [f for f in kept if entity_key(f[1]) not in platforms]
             found = kept if kept else found
+        if language == "en" and len(found) >= 2:
+            found = _acquired_parts(text, found)
         named = found
         found = _in_context(text, found)
         found = _versions(text, found, asks_release_dates(text, language))
@@ -642,6 +644,31 @@ def _owners_not_parts(text: str, found: list[tuple[int, str]]) -> list[tuple[int
         re.search(r"\bdefault\s+$", text[:pos], re.I) and _ENDS_PHRASE.match(text, pos + len(name)))]
     known = {name.lower() for _, name in kept}
     return kept + [o for o in owners if o[1].lower() not in known]
+
+
+# a part a product gets, named by its own name and its kind: "when did Zorbq get the Frob plugin and initial Quux
+# support" (Frob and Quux are what Zorbq got, no products compared)
+_PART_KIND = re.compile(r"[\s-]+(?:plugins?|modules?|extensions?|drivers?|backends?|integrations?|adapters?|"
+                        r"connectors?|exporters?|providers?|support)\b", re.I)
+_ACQUIRED = re.compile(r"\b(?:get|gets|got|gain|gains|gained|add|adds|added|introduce|introduces|introduced|ship|"
+                       r"ships|shipped|receive|receives|received|land|lands|landed|grow|grew)\b[^?.;:]*$",
+                       re.I)
+
+
+def _acquired_parts(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The names that are parts another name in the sentence gets ("when did Zorbq get the Frob plugin"): a name
+    followed by its kind (a plugin, a driver, support) in the object of a verb of getting whose subject is a name
+    found. Unchanged when none is, or when all would go."""
+    parts: set[int] = set()
+    for pos, name in found:
+        start = max(text.rfind(c, 0, pos) for c in ".?!") + 1
+        got = _ACQUIRED.search(text, start, pos)
+        if got is None or not _PART_KIND.match(text, pos + len(name)):
+            continue
+        if any(start <= p < got.start() for p, n in found if p != pos):
+            parts.add(pos)
+    kept = [f for f in found if f[0] not in parts]
+    return kept if kept else found
 
 
 def _in_attribute(text: str, pos: int, name: str) -> bool:

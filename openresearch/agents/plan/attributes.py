@@ -287,7 +287,19 @@ def _clean_item(item: str) -> str:
         words.pop(0)
     while words and words[-1].lower() in _FRAGMENT_WORDS:
         words.pop()
-    return " ".join(words).strip("-/ ") + (named if words else "")
+    return _bound_named(" ".join(words).strip("-/ ")) + (named if words else "")
+
+
+# "the upper TTL limit", "a lower bound on the pool size": a maximum or a minimum of it, as reference entries name it
+_UPPER_LOWER = re.compile(r"(?P<b>upper|lower)\s+(?:(?P<x>(?:[\w/-]+\s+){0,3}?[\w/-]+)\s+(?:limit|bound)s?|"
+                          r"(?:limit|bound)s?\s+(?:on|of|for)\s+(?:the\s+)?(?P<y>(?:[\w/-]+\s+){0,3}?[\w/-]+))", re.I)
+
+
+def _bound_named(item: str) -> str:
+    """An item that asks a bound in other words, as the bound: "upper TTL limit" -> "maximum TTL"."""
+    if not (m := _UPPER_LOWER.fullmatch(item)):
+        return item
+    return f"{'maximum' if m.group('b').lower() == 'upper' else 'minimum'} {m.group('x') or m.group('y')}"
 
 
 # a version or a range of them ("v3.1", "4.3.x", "0.19 to 0.22.1") qualifies what is asked; it is no attribute
@@ -369,10 +381,16 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     text = _FOR_OWNER.sub(lambda m: f"{m.group(1)} {m.group(2)} \u2400's ", text) if language != "zh" else text
     asked_of = _EN_ASKED_OF.match(text) if language != "zh" else None
     owned = _owned(text) if language != "zh" and not asked_of else None
+    # "when did Zorbq get the Frob plugin and initial Quux support": what each got, as events a release brought (their
+    # words, asides and all, are read no further)
     masked = text
-    text = text.replace("\u2400", " ")
+    events = _when_got(masked) if language != "zh" else []
+    for span, _ in events:
+        masked = masked[:span[0]] + " " * (span[1] - span[0]) + masked[span[1]:]
+    text = masked.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
     found: list[str] = list(enumerated)
+    found += [i for _, items in events for i in items if i.lower() not in (f.lower() for f in found)]
     listed_to = -1  # where the last list read ends
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
         found += _phrase_items(asked_of.group(1))
@@ -413,6 +431,11 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                         item.lower() not in (f.lower() for f in found):
                     found.append(item)
     if language != "zh":
+        # "what do frob-ttl and frob-timeout default to": the keys named
+        for m in _DEFAULTS_TO.finditer(masked):
+            found += [i for i in _phrase_items(m.group("x")) if "\u2400" not in i and i.lower() not in (
+                f.lower() for f in found)]
+    if language != "zh":
         found += [item for item in _release_items(text) if item.lower() not in (f.lower() for f in found)]
     else:  # "在哪个版本放弃了对 Frob 3.8 的支持": the same events, asked in Chinese
         # (a piece cut off at a modal, "默认配置：每个连接池默认最多能", is no attribute)
@@ -426,10 +449,10 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
         # phrase a clause asks about, before its own subject
         for m in _WHAT_ASKS.finditer(masked):
-            item = _clean_item(m.group("n"))
-            if item and not _GENERIC_ASK.fullmatch(m.group("n").strip()) and \
-                    item.lower() not in (f.lower() for f in found):
-                found.append(item)
+            if _GENERIC_ASK.fullmatch(m.group("n").strip()):
+                continue
+            # ("what upper and lower TTL limits does each apply": two, a maximum and a minimum)
+            found += [i for i in _phrase_items(m.group("n")) if i.lower() not in (f.lower() for f in found)]
     if language != "zh":
         # "For each, what is the default A, how long ..., and what is the default B and C?": what each clause of a
         # sentence of several asks by name
@@ -552,6 +575,11 @@ def _release_items(text: str) -> list[str]:
                 item = f"{pv.group('p')} {pv.group('v')} support {verb}".replace("\u2024", ".")
             if piece and len(_content_words(piece)) <= 5 and item.lower() not in (o.lower() for o in out):
                 out.append(item)
+    if (said := _CHANGE_SAID.search(text)) and _ASKS_WHEN.search(text, said.end()):
+        # "I recall the frob defaults were changed at some point - when was that, and which release shipped it?"
+        item = f"{_clean_item(said.group('s'))} {said.group('verb').lower()}"
+        if item.lower() not in (o.lower() for o in out):
+            out.append(item)
     # ("... did the frob_delay default change to 0.25 and the quux_size default become 16MB": the second, too)
     also = [c for m in _RELEASE_DID.finditer(text) if (c := _ALSO_DID.match(text, m.end()))]
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text), *also]:
@@ -583,6 +611,10 @@ def _release_items(text: str) -> list[str]:
 # the subject of the sentence a later "it" stands for: a setting's default or value that "used to be" something
 _SUBJECT_BEFORE = re.compile(r"(?:^|(?<=[.?!]\s))\s*(?:the\s+)?(?P<s>(?:[\w.-]+\s+){0,3}?(?:default|value|limit|"
                              r"setting)s?)\s+(?:used\s+to\s+be|was|were|had\s+been)\b[^.?!]*$", re.I)
+# a change the asker recalls, whose time a later clause asks: "the frob defaults were changed at some point"
+_CHANGE_SAID = re.compile(r"\b(?:the\s+)?(?P<s>(?:(?!the\b)[\w.-]+\s+){0,3}?(?:default|value|limit|setting)s?)\s+"
+                          r"(?:was|were|got|had\s+been|(?:has|have)\s+been)\s+(?P<verb>changed|raised|lowered|increased|"
+                          r"decreased)\b", re.I)
 # "when were Zorb 3.0 and 3.2 released" read as a list: "3.2 released" is the release dates asked, no attribute
 _RELEASE_ITEM = re.compile(r"v?\d+(?:[.\u2024]\d+)*\s+(?:released|published|shipped|out|tagged)", re.I)
 _SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-Za-z][\w.+#]*)\s+v?(?P<v>[\d.]+)",
@@ -817,7 +849,7 @@ def _one_of(phrase: str) -> str:
 
 # "how big is the default connection pool (...)", "how large are the write buffers": a size
 _HOW_BIG = re.compile(r"\bhow (?:big|large|small) (?:is|are|was|were|does|do)\s+(?:the\s+|a\s+|an\s+|its\s+|each\s+|"
-                      r"their\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b)",
+                      r"their\s+|(?:each(?:\s+one)?|every\s+one|\u2400)\s*['’]s\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b)",
                      re.I)
 
 
@@ -934,6 +966,37 @@ def _how_clauses(text: str) -> list[str]:
         item = " ".join([*subject, *of[:3], noun or verb, *([] if noun else [kind])])
         if verb and item not in out:
             out.append(item)
+    return out
+
+
+# "when did ␀ get the Frob plugin, initial Quux support and ...", "when did each start listening on port 80 by
+# default (first in a pre-release, ...)": a time asked for what the product (a name, or a word for it) got or began
+_WHEN_GOT = re.compile(r"\bwhen\s+(?:did|does|do|will)\s+(?:(?:the\s+)?\u2400|each(?:\s+one)?|it|they)\s+"
+                       r"(?P<verb>get|gain|add|introduce|ship|receive|start|begin|stop|drop|remove|deprecate)\s+"
+                       r"(?P<obj>(?:\([^()]*\)|(?!,?\s+and\s+(?:when|which|what|how|where|why)\b)[^?;()])+)", re.I)
+# words of degree that say how much of it came, not what came ("initial Quux support" is Quux support)
+_DEGREE = re.compile(r"^(?:(?:the|a|an|initial|basic|first|experimental|preliminary|new|native|full)\s+)+", re.I)
+
+
+def _when_got(text: str) -> list[tuple[tuple[int, int], list[str]]]:
+    """The events each "when did X get A, B and C" clause asks ("A added", "B added"; "start listening on port 80 by
+    default" -> "listen on port 80 by default introduced", "stop Xing" -> "X removed"), with the clause's span."""
+    out: list[tuple[tuple[int, int], list[str]]] = []
+    for m in _WHEN_GOT.finditer(text):
+        verb = m.group("verb").lower()
+        obj = re.sub(r"\s*\([^()]*\)", "", m.group("obj")).strip(" ,")
+        gerund = re.match(r"(?:to\s+)?([a-z]+ing)\b", obj, re.I) if verb in ("start", "begin", "stop") else None
+        if gerund:
+            obj = _verb_of(gerund.group(1).lower()) + obj[gerund.end():]
+        done = "removed" if verb in ("stop", "drop", "remove", "deprecate") else "introduced" if gerund else "added"
+        if not gerund and re.search(r"(?:^|,|\band\b)\s*[A-Za-z][\w+#-]*\s+v?\d+(?:[.\u2024]\d+)*\s*(?=,|\band\b|$)",
+                                    obj):
+            continue  # "when did each drop Frob 3.8 and Frob 3.9": a platform's versions (_PLATFORM_ASKED)
+        items = [f"{piece} {done}" for p in ([obj] if gerund else _list_pieces(obj))
+                 if (piece := _DEGREE.sub("", p.strip(" ,")).strip()) and "\u2400" not in piece and
+                 len(piece.split()) <= 6]
+        if items:
+            out.append((m.span(), items))
     return out
 
 
@@ -1163,6 +1226,9 @@ _WHAT_ASKS = re.compile(rf"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?:(?:is|are|was|w
                         rf"(?P<n>(?:(?!(?:{_AUX}|each|every|it|they|the|of|for|in|on)\b)[\w.+/-]+\s+){{1,5}}?)"
                         # (not "what minimum Quux version does ...": a name inside the noun phrase)
                         rf"(?:{_AUX}\s+)?(?:each|every|it|they|\u2400(?!\s+[\w-]+\s+{_AUX}\b))(?=[\s'’])", re.I)
+# "what do frob-ttl and frob-timeout default to (nowadays)", "what does ␀'s frob_size default to"
+_DEFAULTS_TO = re.compile(r"\bwhat\s+(?:do|does|did)\s+(?:(?:the\s+)?\u2400\s*['’]s?\s+)?(?P<x>[^?.;:]+?)\s+"
+                          r"default\s+to\b", re.I)
 # what names no quantity: "what figures does Quux publish" asks for any ("what performance and footprint figures")
 _GENERIC_ASK = re.compile(r"(?:.*\s)?(?:values?|settings?|defaults?|numbers?|figures?|ones?|things?|data|details|"
                           r"statistics|metrics|options|dates|facts)", re.I)
