@@ -83,7 +83,7 @@ _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # a heading or quote mark (at most three spaces in), or a list item's marker at any depth: a nested item and a
 # change log's indented "    - BUG: ..." entries are items of their own
 _NUMBER_MARK = re.compile(r"^\s*(\d+)[.)]\s+")
-_MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d+[.)]\s+))")
+_MD_MARK = re.compile(r"^(?:\s{0,3}(?:#{1,6}\s+|>\s?)|\s*(?:[-*+]\s+|\d{1,3}[.)]\s+))")
 _MD_INLINE = re.compile(r"(\*\*|__|`)")
 # a reStructuredText reference or role is its text: "`1.17.0`_ -- 2024-05-09" heads release 1.17.0, "`docs
 # <https://x.org>`_" says "docs", ":ref:`result-key-format`" says "result-key-format"

@@ -46,7 +46,9 @@ def test_keys_asked_what_they_default_to_and_a_recalled_change_are_asked() -> No
     a = analyse("We're about to enable frob-stale on our Zorbq boxes. What do frob-stale-ttl and frob-stale-timeout "
                 "default to nowadays? I also recall the frob-stale defaults were changed at some point - when was "
                 "that, and which release first shipped it?")
-    assert a.attributes == ["frob-stale-ttl", "frob-stale-timeout", "frob-stale defaults changed"], a.attributes
+    # (and the date of the release that shipped it)
+    assert a.attributes == ["frob-stale-ttl", "frob-stale-timeout", "frob-stale defaults changed", "release date"], \
+        a.attributes
 
 
 def test_a_release_s_own_notes_titled_by_its_version_date_it_and_say_what_it_brought(tmp_path: Path) -> None:

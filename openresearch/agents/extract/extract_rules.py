@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
-from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, dated_release
+from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, dated_release, records_tag
 from openresearch.agents.extract.requirements import states_requirement
 from openresearch.agents.extract.signatures import states_defaults
 from openresearch.agents.extract.values import find_values
@@ -194,7 +194,7 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         # and a reference entry's "added in 0.1.7" (or its heading "retry 0.32.3+") the version that brought the
         # entry's setting
         release = len(piece) <= HEADING_CHARS and (dated_release(piece) is not None or bool(
-            VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())))
+            VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())) or records_tag(piece))
         if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)

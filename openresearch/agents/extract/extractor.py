@@ -82,11 +82,13 @@ from openresearch.agents.extract.releases import (
     change_log_notes,
     condition_release,
     dated_release,
+    day_heading,
     entry_since,
     heading_name,
     heading_observations,
     release_asked,
     release_heading,
+    tag_notes,
     version_note,
 )
 from openresearch.agents.extract.requirements import requirement_observations, says_dropped, states_requirement
@@ -403,6 +405,41 @@ def _is_change_log(text: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
+def _is_dated_log(text: str) -> bool:
+    """A log whose entries sit under the days they were written ("22 November 2024: A. Writer"): five or more such
+    headings, more than release headings (an entry "tag 1.6.7" reads as one)."""
+    days = releases = 0
+    for m in re.finditer(r"(?:^|\n\n)([^\n]{1,90})(?=\n\n|$)", text):
+        if day_heading(m.group(1)) is not None:
+            days += 1
+        elif len(m.group(1)) <= 60 and release_heading(m.group(1)) is not None:
+            releases += 1
+    return days >= 5 and days > releases
+
+
+def _day_heading(text: str, start: int, reach: int = 6000) -> tuple[int, str, str] | None:
+    """The heading of a dated log above `start` that gives its entries their day: where it starts, its text and the
+    day (None in any other document)."""
+    if not _is_dated_log(text):
+        return None
+    pos = start
+    low = max(0, start - reach)
+    while pos > low:
+        cut = text.rfind("\n\n", low, pos - 1)
+        at = cut + 2 if cut >= 0 else low
+        para = text[at:pos].strip()
+        pos = cut if cut >= 0 else low
+        if para and len(para) <= 90 and (day := day_heading(para)) is not None:
+            return text.find(para, at), para, day
+    return None
+
+
+def _entry_day(text: str, start: int) -> str | None:
+    """The day a dated log's heading above `start` gives its entries."""
+    return found[2] if (found := _day_heading(text, start)) else None
+
+
 def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
     """The nearest heading above `start` (a short paragraph of its own without end punctuation) when it names a
     plan, edition or version; None when the nearest heading names something else. In a change log, a release's
@@ -640,6 +677,14 @@ class DeterministicExtractor:
                     quoted.add(source.text[dated[0]:dated[1]])
                     items.append(self.build_item(source, question, plan, *dated, scores[i],
                                                  self.mentions(source.text, [dated], question, plan)[0]))
+            elif any(o.unit == "date" and str(o.value) not in quote and (o.condition or "").endswith(" on")
+                     for o in item.observations) and (day := _day_heading(source.text, u.start)) and \
+                    day[1] not in quoted:
+                # a dated log's entry: the day it was written is its heading's, quoted with it
+                quoted.add(day[1])
+                span = [(day[0], day[0] + len(day[1]))]
+                items.append(self.build_item(source, question, plan, *span[0], scores[i],
+                                             self.mentions(source.text, span, question, plan)[0]))
         return ExtractionResult(items=items)
 
     def prepare_plan(self, plan: Plan) -> None:
@@ -1030,6 +1075,10 @@ class DeterministicExtractor:
         release = section_heading(source.text, start) if read is None and row is None and _is_change_log(
             source.text) else None
         notes = change_log_notes(quote, release_heading(release), ctx_entity) if release else None
+        if read is None and row is None and release is None and (day := _entry_day(source.text, start)):
+            # "22 November 2024: A. Writer" over its entries: what changed that day, and the tags it records
+            notes = [*(change_log_notes(quote, Release(None, "", day, -1), ctx_entity) or []),
+                     *(tag_notes(quote, day, ctx_entity) or [])] or None
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
             found = [m for m in found if entity_key(m.canonical) != entity_key(term)]
         if read is None and row is None and (read := signature_defaults(quote, ctx_entity)):

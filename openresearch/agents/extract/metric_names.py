@@ -356,7 +356,7 @@ def _other_head(metric: str, wanted: str, shared: set[str]) -> bool:
     frob's, but a factor is no concurrency). A synonym of a head counts as the head ("frob_ttl" for "frob expiry
     time")."""
     def named(key: str) -> list[str]:
-        return [w for w in _words(key) if w != "default" and w not in BOUND_WORDS]
+        return [w for w in _words(key) if w not in ("default", "defaults") and w not in BOUND_WORDS]
 
     a, b = named(metric), named(wanted)
     # (a head that names only the kind of quantity, "duration", "size", leaves the rest to say which)
@@ -462,6 +462,19 @@ _CHANGE_WORDS = frozenset({"changed", "raised", "lowered", "increased", "decreas
                            "deprecated"})
 
 
+def bound_of(name: str) -> str | None:
+    """'low' for a name that says a lowest bound ("cache_min_ttl", "minimum TTL"), 'high' for a highest, else None
+    (and None for one that says both)."""
+    words = set(re.findall(r"[a-z]+", name.lower()))
+    low, high = bool(words & (LOW_WORDS - {"oldest", "earliest"})), bool(words & (HIGH_WORDS - {"newest", "latest"}))
+    return "low" if low and not high else "high" if high and not low else None
+
+
+def _opposite_bounds(metric: str, wanted: str) -> bool:
+    """Whether one name says a lowest bound and the other a highest ("cache_min_ttl", "maximum TTL")."""
+    return {bound_of(metric), bound_of(wanted)} == {"low", "high"}
+
+
 def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     """Whether an observation's metric (a known key, or a source's own words: "parse", "startup", "end_of_life")
     answers a question's metric (a known key, or the question's own words: "parsing throughput", "dev server
@@ -477,6 +490,8 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     shared = _shared(metric, wanted)
     if not shared or (not shared - _BOUND_STEMS and _names_more(metric) and _names_more(wanted)):
         return False  # ("max_message_size" shares only the bound with "max redirects": another quantity)
+    if _opposite_bounds(metric, wanted):
+        return False  # a minimum answers no question for a maximum ("frob_min_ttl" for "maximum TTL")
     if _by_synonym_only(metric, wanted) or _other_time(metric, wanted) or _other_head(metric, wanted, shared):
         return False
     asked = {kind for kind, rx in _ASKS_FOR for w in re.split(r"[_\s]+", wanted.lower()) if rx.match(w)}

@@ -1527,7 +1527,8 @@ def label_line(sentence: str, mentions: Sequence[Mention], context_entity: str |
     metric = re.sub(r"[^0-9a-z\u4e00-\u9fff]+", "_", label.lower()).strip("_")
     if not metric:
         return None
-    if v.kind == "year" and (term or label_at == "key") and v.raw.isdigit() and not re.search(
+    if v.kind == "year" and (term or label_at == "key" or re.fullmatch(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", label)) \
+            and v.raw.isdigit() and not re.search(
             r"date|year|release|since|until|end", metric):
         unit = ""  # "default: MaxFreeSlabs 2048", "max-lines = 1000": a setting's four-digit value, no year
     elif v.kind in ("date", "year"):

@@ -55,7 +55,7 @@ _NOT_NAMES = frozenset({"release", "releases", "version", "versions", "changes",
 
 # a reference entry's note of the version that brought or changed it ("added in 0.1.7", "Deprecated since 2.3",
 # "New in version 3.2"): no release of its own, and no product named "added"
-NOTE_VERBS = r"(?:added|introduced|changed|deprecated|removed|available|new)\s+(?:in|since)"
+NOTE_VERBS = r"(?:added|introduced|changed|deprecated|removed|available|new)\s+(?:in|since|on)"
 VERSION_NOTE = re.compile(rf"^{NOTE_VERBS}\b(?:\s+version)?:?\s+v?\d+(?:\.\d+)+\S*\.?$", re.I)
 
 
@@ -129,7 +129,8 @@ _ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|brings?)\s+(
 _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
                           r"(?P<value>-?\d[\d.,_]*)\s*(?P<unit>[A-Za-z%]{0,12})\s+by\s+default\b|"
                           r"\bdefault\s+(?:value\s+)?(?:of|for)\s+(?P<key2>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+"
-                          r"(?:is\s+now|changed\s+to|to|from\s+\S+\s+to)\s+(?P<value2>-?\d[\d.,_]*)|"
+                          r"(?:is\s+now(?:\s+set\s+to)?|(?:is|was)\s+set\s+to|changed\s+to|to|from\s+\S+\s+to)\s+"
+                          r"(?P<value2>-?\d[\d.,_]*)|"
                           # ("frob_strict is set to True by default", "frob_strict is now enabled by default": a
                           # switch's new default, a release's fact without a figure)
                           r"\b(?P<key3>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+(?:now\s+)?(?:set\s+to\s+)?"
@@ -157,16 +158,19 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     zorb_idle_timeout setting." under "1.24.0" -> zorb_idle_timeout = 1.24.0 (version), condition "added in"), or
     changed its default ("zorb_cache is now set to 200 by default" -> zorb_cache = 1.24.0 (version), condition
     "default changed in", and zorb_cache = 200, condition "default since 1.24.0"). None when it says neither."""
-    if release is None or not entity:
+    if release is None or not entity or not (release.version or release.date):
         return None
+    # (an entry of a dated log, under the day it was written, names no release: the day it changed on)
+    when, kind, at = (release.version, "version", "in") if release.version else (release.date or "", "date", "on")
+
     from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
 
     out: list[ObservationIn] = []
     for m in _ADDS_SETTING.finditer(text):
         key = (m.group("key") or m.group("key2") or m.group("key3")).split("::")[-1]
         if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
-            out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
-                                     unit="version", condition="added in"))
+            out.append(ObservationIn(entity=entity, metric=term_metric(key), value=when,
+                                     unit=kind, condition=f"added {at}"))
     for m in _ADDS_FEATURE.finditer(text):
         # "This release introduces a new Frob plugin", "Add basic support for Quux3", "Start to listen on port 80 by
         # default": what the release brought, named as a question words it ("Frob plugin added")
@@ -174,14 +178,14 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
             if m.group("what") else m.group("began")
         metric = metric_key(what)
         if metric and not any(o.metric == metric for o in out):
-            out.append(ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",
-                                     condition="introduced in" if m.group("began") else "added in"))
+            out.append(ObservationIn(entity=entity, metric=metric, value=when, unit=kind,
+                                     condition=f"introduced {at}" if m.group("began") else f"added {at}"))
     changes: list[tuple[str, str, str | None]] = []
     for m in _NEW_DEFAULT.finditer(text):
         if m.group("flag"):
             if keyword_shape(key := m.group("key3")) and keyword_like(key):
-                out.append(ObservationIn(entity=entity, metric=term_metric(key), value=release.version,
-                                         unit="version", condition="default changed in"))
+                out.append(ObservationIn(entity=entity, metric=term_metric(key), value=when, unit=kind,
+                                         condition=f"default changed {at}"))
             continue
         key = m.group("key") or m.group("key2") or m.group("key4") or m.group("key5")
         value = m.group("value") or m.group("value2") or m.group("value4") or m.group("value5")
@@ -194,10 +198,47 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     for key, value, written in changes:
         metric = term_metric(key)
         unit = written if written and known_unit(written) else None  # "to 20, meaning ..." has no unit
-        out.append(ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",
-                                 condition="default changed in"))
+        out.append(ObservationIn(entity=entity, metric=metric, value=when, unit=kind,
+                                 condition=f"default changed {at}"))
         out.append(ObservationIn(entity=entity, metric=metric, value=value.rstrip(".,"), unit=unit or None,
-                                 condition=f"default since {release.version}"))
+                                 condition=f"default since {when}"))
+    return out or None
+
+
+# a dated log's heading: the day its entries were written, and who wrote them ("22 November 2024: A. Writer",
+# "2024-11-22  A. Writer  <a@example.org>")
+_DAY_HEADING = re.compile(rf"(?P<date>{DATE})(?:\s*:\s*[^\n.;:]{{1,60}}|\s{{2,}}[^\n]{{1,80}})?")
+# a log entry that tags a release ("Tag for 1.23.0rc1.", "Tagged release 2.4") or says which tag became the release
+# ("This became the release of 1.23.0 on 24 April 2025")
+_TAGGED = re.compile(r"^\W*Tag(?:ged)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+)?"
+                     r"v?(?P<v>\d+(?:\.\d+)+(?:[-.]?(?:rc|alpha|beta|a|b)\.?\d*)?)\b")
+_BECAME = re.compile(rf"\bbecame\s+(?:the\s+)?(?:release\s+(?:of\s+)?)?v?(?P<v>\d+(?:\.\d+)+)(?:\s+release)?\s+on\s+"
+                     rf"(?P<d>{DATE})")
+
+
+def records_tag(piece: str) -> bool:
+    """Whether a log entry records a release's tag ("Tag for 1.23.0rc1."): a fact however short."""
+    return bool(_TAGGED.match(piece))
+
+
+def day_heading(para: str) -> str | None:
+    """The day a dated log's heading opens its entries with, as written ("22 November 2024" of "22 November 2024:
+    A. Writer"); None when `para` is no such heading."""
+    m = _DAY_HEADING.fullmatch(para.strip())
+    return m.group("date") if m and calendar_value(m.group("date"), "date") is not None else None
+
+
+def tag_notes(text: str, day: str | None, entity: str | None) -> list[ObservationIn] | None:
+    """The release dates a dated log's entry states: the tag it records, dated by its heading ("Tag for 1.23.0rc1."
+    under "8 April 2025: ..." -> release_date 8 April 2025 of 1.23.0rc1), and the release a tag became on a day it
+    names. None when it states none."""
+    if not entity:
+        return None
+    out: list[ObservationIn] = []
+    if day and (m := _TAGGED.match(text)):
+        out.append(ObservationIn(entity=entity, metric="release_date", value=day, unit="date", condition=m.group("v")))
+    out += [ObservationIn(entity=entity, metric="release_date", value=m.group("d"), unit="date", condition=m.group("v"))
+            for m in _BECAME.finditer(text)]
     return out or None
 
 

@@ -577,9 +577,12 @@ def _release_items(text: str) -> list[str]:
                 out.append(item)
     if (said := _CHANGE_SAID.search(text)) and _ASKS_WHEN.search(text, said.end()):
         # "I recall the frob defaults were changed at some point - when was that, and which release shipped it?"
+        # (when, and the release that shipped it, with its date)
         item = f"{_clean_item(said.group('s'))} {said.group('verb').lower()}"
         if item.lower() not in (o.lower() for o in out):
             out.append(item)
+        if re.search(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b", text[said.end():], re.I):
+            out.append("release date")
     # ("... did the frob_delay default change to 0.25 and the quux_size default become 16MB": the second, too)
     also = [c for m in _RELEASE_DID.finditer(text) if (c := _ALSO_DID.match(text, m.end()))]
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text), *also]:

@@ -28,6 +28,7 @@ from openresearch.agents.extract.metric_names import (
     answers_by_operation,
     answers_metric,
     asks_a_release,
+    bound_of,
     canonical_metric,
     defines_attribute,
     metric_mentions,
@@ -66,7 +67,14 @@ from openresearch.identity import entity_key
 from openresearch.ingest.records.model import RECORD_KIND
 from openresearch.ingest.records.spec import since_year
 from openresearch.models import ConflictGroup, DraftSection, EvidenceView, ObservationView, Plan, Sentence
-from openresearch.numbers import Quantity, canonical_unit, normalise_condition, version_key, written_with_unit
+from openresearch.numbers import (
+    Quantity,
+    calendar_value,
+    canonical_unit,
+    normalise_condition,
+    version_key,
+    written_with_unit,
+)
 
 ANSWER_ID = "answer"
 _LOWER_IS_BETTER = ("latency", "price", "cost", "bytes_per_sample", "storage", "memory")
@@ -220,7 +228,8 @@ def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[Evid
     gathered release heading of the same source that writes it, cited with the entry; False when none was
     gathered (the release would be said where no quote writes it). True for every other observation."""
     raw = (obs.raw_value or "").strip()
-    if obs.unit != "version" or not raw or raw in ev.quote:
+    if obs.unit not in ("version", "date") or not raw or raw in ev.quote or (
+            obs.unit == "date" and not _VERSION_NOTE_WORDS.fullmatch(obs.condition or "")):
         return True
     return _heading_quoting(items, ev, raw, own=False) or False
 
@@ -245,8 +254,10 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
         return written_with_unit(raw, obs.raw_unit)  # "a three minute delay": three minutes
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
-    if raw and obs.unit == "version" and _VERSION_NOTE_WORDS.fullmatch(obs.condition or ""):
-        return raw  # the release a change-log entry is under ("added in 1.21.0"): its heading's, not the entry's
+    if raw and obs.unit in ("version", "date") and _VERSION_NOTE_WORDS.fullmatch(obs.condition or ""):
+        # the release a change-log entry is under ("added in 1.21.0"), or the day a dated log's entry was written
+        # ("default changed on 22 November 2024"): its heading's, not the entry's
+        return raw
     form = surface(ev.quote, obs.value, obs.unit)
     alone = re.search(rf"(?<![\w.,]){re.escape(raw)}(?![\d]|[.,]\d)", ev.quote) if raw else None
     if form is None and alone is not None:
@@ -900,18 +911,26 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
     if not dates or asked_releases(plan.question):
         return table
     said: dict[str, set[str]] = {}
+    changed_on: dict[str, int] = {}  # the first day a dated log says an asked change was made on
     for label, row in table.items():
         if label in dates or not (PLATFORM_EVENT.fullmatch(label) or _CHANGE_ASKED.search(label)):
             continue
         for entity, found in row.items():
             said.setdefault(entity, set()).update(v for f in found for v in re.findall(r"\d+(?:\.\d+)+", f.text))
-    if not said:
+            days = [d for f in found if f.obs.unit == "date" and (d := calendar_value(f.obs.raw_value or "", "date"))]
+            if days:
+                changed_on[entity] = min(days + ([changed_on[entity]] if entity in changed_on else []))
+    if not said and not changed_on:
         return table
     out = dict(table)
     for label in dates:
         row = {}
         for entity, found in table[label].items():
-            if not said.get(entity):
+            if not said.get(entity) and entity in changed_on:
+                # a change a dated log says was made that day shipped in the first release after it (and, when
+                # that is a pre-release, in the first final release after it)
+                row[entity] = _first_after(found, changed_on[entity])
+            elif not said.get(entity):
                 row[entity] = found
             elif kept := [f for f in found if (f.obs.condition or "").strip("[] ") in said[entity]]:
                 row[entity] = kept
@@ -920,6 +939,20 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
         else:
             del out[label]  # (every release asked is dated where its change is said)
     return out
+
+
+_PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
+
+
+def _first_after(found: list[Found], day: int) -> list[Found]:
+    """Of a product's release dates, the first release on or after `day`, and the first final release after it
+    when that one is a pre-release ("1.23.0rc1" then "1.23.0")."""
+    after = sorted(((d, f) for f in found if (d := calendar_value(f.obs.raw_value or "", "date")) and d >= day),
+                   key=lambda df: df[0])
+    first = [f for _, f in after[:1]]
+    if first and _PRE_RELEASE.search((first[0].obs.condition or "").strip()):
+        first += [f for _, f in after if not _PRE_RELEASE.search((f.obs.condition or "").strip())][:1]
+    return first
 
 
 def asked_release_dates(plan: Plan, entity: str, found: list[Found]) -> list[Found]:
@@ -979,7 +1012,9 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
         # (a word that names only the kind of quantity, "timeout" of "keep-alive timeout", says less than the one
         # that says which: "keepalive" before a bare "timeout")
         shared = own & asked
-        return len(shared - _KIND_STEMS) + (0.5 if shared & _KIND_STEMS else 0.0) - 0.5 * len(own - asked)
+        # (the bound the row asks, said by the key: "cache_max_ttl" for "maximum TTL", not "frob_ttl")
+        bound = 1.0 if bound_of(metric) is not None and bound_of(metric) == bound_of(words) else 0.0
+        return len(shared - _KIND_STEMS) + (0.5 if shared & _KIND_STEMS else 0.0) - 0.5 * len(own - asked) + bound
 
     scores = {f.obs.metric: score(f.obs.metric) for f in found}
     top = max(scores.values())
@@ -1020,8 +1055,11 @@ _SETTINGS_WORDS = word_stems("default defaults setting settings parameter parame
                              "configuration knobs tunables value values maximum minimum")
 _LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
 # (what a product does "out of the box", "with no configuration", is what it does by default)
-_ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|\bout of the box\b|\b(?:with|without) (?:any |no )?configuration\b|"
-                            r"\bunconfigured\b|默认|开箱即用", re.I)
+_ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|\bout[ -]of[ -]the[ -]box\b|"
+                            r"\b(?:with|without) (?:any |no )?configuration\b|\bunconfigured\b|"
+                            r"\bwithout (?:tuning|configuring|changing) (?:anything|it|them)\b|"
+                            r"\bconfigure nothing\b|\bstock (?:values?|settings?|configuration|limits?)\b|"
+                            r"默认|开箱即用", re.I)
 MAX_SETTINGS = 8
 _ASKS_EXAMPLES = re.compile(r"\bexamples?\b|\bsample\b|示例|例子", re.I)
 
@@ -1030,8 +1068,8 @@ def settings_rows(label: str, plan: Plan, items: list[EvidenceView]) -> dict[str
     """The rows of an attribute that asks for settings as a whole: one per setting (a term's default, minimum or
     maximum, as definition entries and parameter tables give them) whose name says the attribute's other words
     ("queue" of "default queue settings"), at most MAX_SETTINGS; empty when the attribute asks for no settings."""
-    if not _SETTINGS.search(label) or not plan.entities:
-        return {}
+    if not _SETTINGS.search(label) or not plan.entities or _CHANGE_ASKED.search(label):
+        return {}  # ("the frob defaults changed" asks when they changed, not what they are)
     quals = word_stems(label) - _SETTINGS_WORDS
     rows: dict[str, dict[str, list[Found]]] = {}
     for entity in plan.entities:
