@@ -101,3 +101,84 @@ def test_a_term_that_gives_its_kind_of_value_heads_its_entry_and_a_default_per_c
             ("zorbd", "quux_timeout", "1800", "milliseconds", "default")} <= got, got
     # (a line of several values without a case each is no such list)
     assert label_line("Default: 2048 / 512 / 24", [], "zorbd") is None
+
+
+_DATED_LOG = "".join(
+    f"{day}: A. Writer\n\t- {entry}\n\n" for day, entry in [
+        ("21 May 2025", "Tag for 2.4.0rc2. This became the release of 2.4.0 on 30 May\n\t  2025. The code goes on."),
+        ("8 May 2025", "Tag for 2.4.0rc1."),
+        ("2 March 2025", "Fix #12: zorbq 2.3.0 leaks memory when it reloads."),
+        ("22 November 2024", "Fix #11: frob-stale is not safe by default. The default value of\n\t  frob-stale-timeout "
+                             "is set to 1800 as suggested by the RFC."),
+        ("17 October 2024", "Tag for 2.3.0 release. The code goes on with 2.3.1 in development."),
+        ("16 October 2024", "Fix for the frob tests, which failed when the machine was slow and the clock moved."),
+        ("10 October 2024", "Merge #9 from a contributor: the frob cache keeps its entries when it is reloaded, so "
+                            "that a reload does not empty it."),
+        ("4 October 2024", "Fix that the manual page listed an option twice, and document what the option does."),
+    ])
+
+
+def test_a_dated_log_dates_its_changes_by_their_day_and_its_tags_date_releases(tmp_path: Path) -> None:
+    log = tmp_path / "Changelog.txt"
+    log.write_text(_DATED_LOG, encoding="utf-8")
+    got = _read(log, "When were Zorbq's frob-stale defaults changed, and which release first shipped it?")
+    assert {("Zorbq", "frob_stale_timeout", "22 November 2024", "date", "default changed on"),
+            ("Zorbq", "frob_stale_timeout", "1800", None, "default since 22 November 2024"),
+            ("Zorbq", "release_date", "8 May 2025", "date", "2.4.0rc1"),
+            ("Zorbq", "release_date", "21 May 2025", "date", "2.4.0rc2"),
+            ("Zorbq", "release_date", "30 May 2025", "date", "2.4.0"),
+            ("Zorbq", "release_date", "17 October 2024", "date", "2.3.0")} <= got, got
+    # (a year that continues a line is no list marker: "30 May\n 2025." stays one date)
+    assert "30 May 2025" in parse_local_file(log).text
+
+
+def test_a_dated_log_s_changes_are_said_per_setting_with_their_value_and_the_first_releases_that_shipped_them() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    src = SourceView(id="S-log", url="local:///docs/Changelog", title="Changelog")
+
+    def ov(n: int, metric: str, value: float, unit: str, raw: str, cond: str) -> ObservationView:
+        return ObservationView(id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
+                               raw_unit=unit, condition=cond)
+
+    def ev(n: int, quote: str, obs: list[ObservationView]) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
+                            entities=["Zorbq"], observations=obs)
+
+    items = [
+        ev(1, "The default value of frob-stale-timeout is set to 1800 as suggested by the RFC.",
+           [ov(1, "frob_stale_timeout", 1800.0, "", "1800", "default since 22 November 2024"),
+            ov(2, "frob_stale_timeout", 20241122.0, "date", "22 November 2024", "default changed on")]),
+        ev(2, "22 November 2024: A. Writer", []),
+        ev(3, "For #11, the default value of frob-stale-ttl is set to 86400 (1 day).",
+           [ov(3, "frob_stale_ttl", 86400.0, "", "86400", "default since 3 December 2024"),
+            ov(4, "frob_stale_ttl", 20241203.0, "date", "3 December 2024", "default changed on")]),
+        ev(4, "3 December 2024: A. Writer", []),
+        ev(5, "Tag for 2.4.0rc1.", [ov(5, "release_date", 20250508.0, "date", "8 May 2025", "2.4.0rc1")]),
+        ev(6, "8 May 2025: A. Writer", []),
+        ev(7, "Tag for 2.4.0rc2. This became the release of 2.4.0 on 30 May 2025.",
+           [ov(6, "release_date", 20250530.0, "date", "30 May 2025", "2.4.0")]),
+        ev(8, "Tag for 2.3.0 release.", [ov(7, "release_date", 20241017.0, "date", "17 October 2024", "2.3.0")]),
+        ev(9, "17 October 2024: A. Writer", []),
+    ]
+    q = "I recall the frob-stale defaults were changed at some point - when was that, and which release shipped it?"
+    p = Plan(question=q, kind="overview", entities=["Zorbq"],
+             attributes=["frob-stale defaults changed", "release date"], metrics=["frob_stale_defaults", "released"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
+    texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
+    assert texts == [
+        "Frob-stale defaults changed: Zorbq frob-stale-timeout default changed on 22 November 2024 (to 1800) "
+        "[E-000000000001][E-000000000002]; frob-stale-ttl default changed on 3 December 2024 (to 86400) "
+        "[E-000000000003][E-000000000004].",
+        # (the release before the change, 2.3.0, shipped none of it; the first pre-release after it and the first
+        # final release did)
+        "Release date: Zorbq 2.4.0rc1: 8 May 2025 [E-000000000005][E-000000000006]; Zorbq 2.4.0: 30 May 2025 "
+        "[E-000000000007]."], texts
+
+
+def test_a_version_joined_to_its_name_grounds_that_version() -> None:
+    from openresearch.agents.verify.claim_text import unmatched_numbers
+
+    assert unmatched_numbers("Zorbq added it in 1.13.0.", ["Zorbq-1.13.0 Release"]) == []
+    assert unmatched_numbers("Zorbq added it in 2.0.0.", ["Zorbq-1.13.0 Release"]) != []

@@ -75,6 +75,7 @@ from openresearch.agents.extract.observations import (
 )
 from openresearch.agents.extract.releases import (
     ENTRY_SINCE,
+    PRE_RELEASE,
     RELEASE_HEADING,
     VERSION_NOTE,
     Release,
@@ -89,6 +90,7 @@ from openresearch.agents.extract.releases import (
     release_asked,
     release_heading,
     tag_notes,
+    tagged_releases,
     version_note,
 )
 from openresearch.agents.extract.requirements import requirement_observations, says_dropped, states_requirement
@@ -113,7 +115,7 @@ from openresearch.models import (
     SourceDoc,
     SubQuestion,
 )
-from openresearch.numbers import NumberFormatError, canonical_unit, parse_quantity
+from openresearch.numbers import NumberFormatError, calendar_value, canonical_unit, parse_quantity
 
 log = logging.getLogger(__name__)
 _NUMERIC_ASK = re.compile(r"how (?:many|much|fast)|throughput|latency|cost|price|performance|limit|size|多少|吞吐|"
@@ -435,6 +437,44 @@ def _day_heading(text: str, start: int, reach: int = 6000) -> tuple[int, str, st
     return None
 
 
+class _Tag(NamedTuple):
+    day: int  # the day the release came out (calendar_value)
+    spans: tuple[tuple[int, int], ...]  # the entry that records it, and the day heading that dates it (if it does)
+    final: bool  # no pre-release ("rc", "beta", ...)
+
+
+@lru_cache(maxsize=16)
+def _log_tags(text: str) -> tuple[_Tag, ...]:
+    """A dated log's entries that record a release (a tag under its day, or "became the release of X on DAY"), in
+    day order."""
+    if not _is_dated_log(text):
+        return ()
+    day: int | None = None
+    heading_at = (0, 0)
+    out: list[_Tag] = []
+    for m in re.finditer(r"[^\n]+(?:\n[^\n]+)*", text):
+        para = m.group()
+        if len(para) <= 90 and (heading := day_heading(para)) is not None:
+            day, heading_at = calendar_value(heading, "date"), m.span()
+            continue
+        for version, named in tagged_releases(para) if len(para) <= 400 else []:
+            when = calendar_value(named, "date") if named else day
+            if when is not None:
+                spans = (m.span(),) if named else (m.span(), heading_at)
+                out.append(_Tag(when, spans, not PRE_RELEASE.search(version)))
+    return tuple(sorted(out))
+
+
+def _shipped_in(text: str, day: int) -> list[tuple[int, int]]:
+    """The spans that record the first release of a dated log on or after `day` (the one that shipped a change made
+    that day), and the first final release after it when that one is a pre-release."""
+    after = [t for t in _log_tags(text) if t.day >= day]
+    first = after[:1]
+    if first and not first[0].final:
+        first += [t for t in after if t.final][:1]
+    return list(dict.fromkeys(span for t in first for span in t.spans))
+
+
 def _entry_day(text: str, start: int) -> str | None:
     """The day a dated log's heading above `start` gives its entries."""
     return found[2] if (found := _day_heading(text, start)) else None
@@ -680,11 +720,17 @@ class DeterministicExtractor:
             elif any(o.unit == "date" and str(o.value) not in quote and (o.condition or "").endswith(" on")
                      for o in item.observations) and (day := _day_heading(source.text, u.start)) and \
                     day[1] not in quoted:
-                # a dated log's entry: the day it was written is its heading's, quoted with it
+                # a dated log's entry: the day it was written is its heading's, quoted with it; and the entries
+                # that record the first release after that day, which shipped it
                 quoted.add(day[1])
-                span = [(day[0], day[0] + len(day[1]))]
-                items.append(self.build_item(source, question, plan, *span[0], scores[i],
-                                             self.mentions(source.text, span, question, plan)[0]))
+                spans = [(day[0], day[0] + len(day[1]))]
+                when = calendar_value(day[2], "date")
+                for s, e in _shipped_in(source.text, when) if when is not None else []:
+                    if source.text[s:e] not in quoted:
+                        quoted.add(source.text[s:e])
+                        spans.append((s, e))
+                for (s, e), found_there in zip(spans, self.mentions(source.text, spans, question, plan), strict=True):
+                    items.append(self.build_item(source, question, plan, s, e, scores[i], found_there))
         return ExtractionResult(items=items)
 
     def prepare_plan(self, plan: Plan) -> None:

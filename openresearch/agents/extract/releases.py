@@ -30,6 +30,7 @@ from openresearch.numbers import calendar_value, known_unit
 
 if TYPE_CHECKING:
     from openresearch.agents.extract.extract_rules import Mention
+    from openresearch.models import EvidenceView
 
 # (a day may be written as an ordinal, "28th November, 2024", "March 15th, 2021")
 DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
@@ -207,13 +208,17 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
 
 # a dated log's heading: the day its entries were written, and who wrote them ("22 November 2024: A. Writer",
 # "2024-11-22  A. Writer  <a@example.org>")
-_DAY_HEADING = re.compile(rf"(?P<date>{DATE})(?:\s*:\s*[^\n.;:]{{1,60}}|\s{{2,}}[^\n]{{1,80}})?")
+_DAY_HEADING = re.compile(rf"(?P<date>{DATE})(?:\s*:\s*[^\n;:]{{0,59}}[^\n;:.]|\s{{2,}}[^\n]{{1,80}})?")
 # a log entry that tags a release ("Tag for 1.23.0rc1.", "Tagged release 2.4") or says which tag became the release
 # ("This became the release of 1.23.0 on 24 April 2025")
 _TAGGED = re.compile(r"^\W*Tag(?:ged)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+)?"
                      r"v?(?P<v>\d+(?:\.\d+)+(?:[-.]?(?:rc|alpha|beta|a|b)\.?\d*)?)\b")
 _BECAME = re.compile(rf"\bbecame\s+(?:the\s+)?(?:release\s+(?:of\s+)?)?v?(?P<v>\d+(?:\.\d+)+)(?:\s+release)?\s+on\s+"
                      rf"(?P<d>{DATE})")
+
+
+# a pre-release's version ("1.23.0rc1", "2.0-beta.2", "3.1a2"): no final release
+PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
 
 
 def records_tag(piece: str) -> bool:
@@ -228,18 +233,29 @@ def day_heading(para: str) -> str | None:
     return m.group("date") if m and calendar_value(m.group("date"), "date") is not None else None
 
 
+def dates_entries(ev: EvidenceView) -> bool:
+    """Whether an evidence item dates the entries under it: a release's heading ("Zorbq-1.13.0 Release"), its date
+    line, or a dated log's day heading ("22 November 2024: A. Writer")."""
+    quote = ev.quote.strip()
+    return any(o.metric == "release_date" for o in ev.observations) or (len(quote) <= 120 and (
+        release_heading(quote) is not None or day_heading(quote) is not None))
+
+
 def tag_notes(text: str, day: str | None, entity: str | None) -> list[ObservationIn] | None:
     """The release dates a dated log's entry states: the tag it records, dated by its heading ("Tag for 1.23.0rc1."
     under "8 April 2025: ..." -> release_date 8 April 2025 of 1.23.0rc1), and the release a tag became on a day it
     names. None when it states none."""
     if not entity:
         return None
-    out: list[ObservationIn] = []
-    if day and (m := _TAGGED.match(text)):
-        out.append(ObservationIn(entity=entity, metric="release_date", value=day, unit="date", condition=m.group("v")))
-    out += [ObservationIn(entity=entity, metric="release_date", value=m.group("d"), unit="date", condition=m.group("v"))
-            for m in _BECAME.finditer(text)]
+    out = [ObservationIn(entity=entity, metric="release_date", value=on, unit="date", condition=version)
+           for version, when in tagged_releases(text) if (on := when or day)]
     return out or None
+
+
+def tagged_releases(text: str) -> list[tuple[str, str | None]]:
+    """The releases a dated log's entry records: (version, the day it names or None for its heading's day)."""
+    out: list[tuple[str, str | None]] = [(m.group("v"), None) for m in [_TAGGED.match(text)] if m]
+    return out + [(m.group("v"), m.group("d")) for m in _BECAME.finditer(text)]
 
 
 class Release(NamedTuple):

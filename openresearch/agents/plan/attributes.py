@@ -181,6 +181,8 @@ def lookup(question: str, language: str) -> Lookup | None:
                     return None  # "Zorbq 在哪个版本中…，该版本何时发布": a clause with a question of its own, no name
                 return Lookup(_ZH_ATTR.get(attr, attr), entity)
         return None
+    if _WHEN_GOT_ANY.search(text):
+        return None  # "When did Zorbq get the Frob plugin and Quux support?": events, each asked (_when_got)
     for pattern, ai, ei in _EN_LOOKUPS:
         m = pattern.match(text)
         if not m:
@@ -977,6 +979,11 @@ def _how_clauses(text: str) -> list[str]:
 _WHEN_GOT = re.compile(r"\bwhen\s+(?:did|does|do|will)\s+(?:(?:the\s+)?\u2400|each(?:\s+one)?|it|they)\s+"
                        r"(?P<verb>get|gain|add|introduce|ship|receive|start|begin|stop|drop|remove|deprecate)\s+"
                        r"(?P<obj>(?:\([^()]*\)|(?!,?\s+and\s+(?:when|which|what|how|where|why)\b)[^?;()])+)", re.I)
+# (the same, its subject not yet known: a question of what some product got, no look-up of one fact)
+_WHEN_GOT_ANY = re.compile(r"\bwhen\s+(?:did|does|do|will)\s+[^?,;]{1,60}?\s+(?:(?:get|gain|add|introduce|ship|"
+                           r"receive)\s+(?:the\s+|a\s+|an\s+|initial\s+|basic\s+|new\s+)*[\w.+-]+\s+"
+                           r"(?:plugins?|modules?|extensions?|drivers?|backends?|support|commands?|options?)|"
+                           r"(?:start|begin|stop)\s+(?:to\s+)?[a-z]+ing)\b", re.I)
 # words of degree that say how much of it came, not what came ("initial Quux support" is Quux support)
 _DEGREE = re.compile(r"^(?:(?:the|a|an|initial|basic|first|experimental|preliminary|new|native|full)\s+)+", re.I)
 
@@ -1298,6 +1305,9 @@ def metric_key(attribute: str) -> str:
         attribute = _OWNER_KEYS_GLOSS.sub("", attribute) or attribute.replace(" / ", " ")
     # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
     attribute = re.sub(rf"(?<=\S)\s+(?:{CHANGE_VERBS})$", "", attribute, flags=re.I)
+    under = re.fullmatch(r"(?P<key>[^\s()]+)\s*\((?P<case>[^()]+)\)", attribute)
+    if under and named_key(under.group("key")):
+        attribute = under.group("key")  # "frob-limit (libfrob build)": the key's, under the case its aside names
     bare = re.sub(r"^(?:the\s+)?defaults?\s+(?:value\s+(?:of\s+)?)?", "", attribute, flags=re.I)
     if (key := key_gloss(attribute)) or (named_key(bare) and (key := bare)):
         # (an attribute that is a key itself, "requestTimeout", is that key's metric too)

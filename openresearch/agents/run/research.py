@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from openresearch.agents.extract.extractor import PlanAware, Preparing
 from openresearch.agents.extract.metric_names import answers_by_operation, answers_metric, same_family
+from openresearch.agents.extract.releases import dates_entries
 from openresearch.agents.plan.attributes import with_english
 from openresearch.agents.plan.planner import PlanBudget, schedule
 from openresearch.agents.plan.records_plan import with_indicator_names
@@ -448,6 +449,7 @@ class ResearchRun:
         about (any value when it names none): the answer states values from all of them, not only from the
         few each section shows, so a passage that disagrees is not cut off by ranking."""
         out: dict[str, EvidenceView] = {}
+        others: dict[str, EvidenceView] = {}
         for sq in plan.sub_questions:
             for ev in self.store.evidence_for_question(sq.text, limit):
                 if any(not plan.metrics or any(same_family(o.metric, m) for m in plan.metrics)
@@ -455,6 +457,12 @@ class ResearchRun:
                               for a in map(with_english, plan.attributes))
                        for o in ev.observations):
                     out.setdefault(ev.id, ev)
+                else:
+                    others.setdefault(ev.id, ev)
+        # (and the headings that date what those say: "Zorbq-1.13.0 Release" over "date: 2025-10-05" for an entry
+        # "Add a Frob plugin" under it, "22 November 2024: A. Writer" over a dated log's entry)
+        sources = {ev.source.id for ev in out.values()}
+        out |= {i: ev for i, ev in others.items() if ev.source.id in sources and dates_entries(ev)}
         return list(out.values())
 
     def _section_evidence(self, plan: Plan) -> dict[str, list[EvidenceView]]:

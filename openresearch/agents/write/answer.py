@@ -42,6 +42,7 @@ from openresearch.agents.extract.metric_names import (
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import (
     NOTE_VERBS,
+    PRE_RELEASE,
     asked_releases,
     condition_release,
     exact_releases,
@@ -198,6 +199,8 @@ class Found:
     text: str
     obs: ObservationView
     evidence: list[EvidenceView] = field(default_factory=list)
+    of: str = ""  # the setting a change note is of, in a row of several settings' changes ("frob-ttl")
+    to: str = ""  # the value a change note's change set, when its cell shows it nowhere else ("1800")
 
     @property
     def quantity(self) -> Quantity:
@@ -229,7 +232,8 @@ def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[Evid
     gathered (the release would be said where no quote writes it). True for every other observation."""
     raw = (obs.raw_value or "").strip()
     if obs.unit not in ("version", "date") or not raw or raw in ev.quote or (
-            obs.unit == "date" and not _VERSION_NOTE_WORDS.fullmatch(obs.condition or "")):
+            obs.unit == "date" and not _VERSION_NOTE_WORDS.fullmatch(obs.condition or "") and not (
+                obs.metric == "release_date" and _RELEASE.fullmatch(obs.condition or ""))):
         return True
     return _heading_quoting(items, ev, raw, own=False) or False
 
@@ -254,9 +258,10 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
         return written_with_unit(raw, obs.raw_unit)  # "a three minute delay": three minutes
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
-    if raw and obs.unit in ("version", "date") and _VERSION_NOTE_WORDS.fullmatch(obs.condition or ""):
+    if raw and obs.unit in ("version", "date") and (_VERSION_NOTE_WORDS.fullmatch(obs.condition or "") or (
+            obs.metric == "release_date" and _RELEASE.fullmatch(obs.condition or ""))):
         # the release a change-log entry is under ("added in 1.21.0"), or the day a dated log's entry was written
-        # ("default changed on 22 November 2024"): its heading's, not the entry's
+        # ("default changed on 22 November 2024", "Tag for 1.23.0rc1." dated 8 April 2025): its heading's
         return raw
     form = surface(ev.quote, obs.value, obs.unit)
     alone = re.search(rf"(?<![\w.,]){re.escape(raw)}(?![\d]|[.,]\d)", ev.quote) if raw else None
@@ -601,7 +606,7 @@ def figure_text(f: Found, condition: str) -> str:
     """A figure as a cell writes it, its condition in brackets; the version that brought a setting as its
     note says it ("added in 0.1.7", not "0.1.7 (added in)")."""
     if _is_version_note(f):
-        return f"{f.obs.condition} {f.text}"
+        return f"{f.of} {f.obs.condition} {f.text}".lstrip() + (f" (to {f.to})" if f.to else "")
     return f"{f.text}{condition}"
 
 
@@ -845,6 +850,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         keyed = key_gloss(label) is not None or by_name
         # "retry count (frob_limit / max_frobs)": each compared product's cell holds its own key's figures
         glossed = owner_key_gloss(label)
+        changes = bool(_CHANGE_ASKED.search(label)) and not PLATFORM_EVENT.fullmatch(label)
         owned = next((keys for keys in owner_keys(plan.question, plan.entities)
                       if sorted(keys.values()) == sorted(glossed)), {}) if glossed else {}
         if plan.entities:
@@ -879,11 +885,19 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                        for e, fs in row.items()}
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
                     f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
-                if not keyed:  # of several settings' defaults, the ones whose keys say the row's words best
+                if not keyed and not changes:  # of several settings' defaults, the ones whose keys say the row's
+                    # words best (when they changed asks of each: "the frob defaults changed")
                     row = {e: fs if e in owned else best_keys(fs, words, glosses, e) for e, fs in row.items()}
                 row = {e: fs for e, fs in row.items() if fs}
+            if changes:  # "the frob defaults changed": the notes of the changes, not the values they set (nor
+                # when the settings were added); each named when they are of several settings
+                row = {e: [f for f in fs if (_is_version_note(f) and _same_change(f.obs.condition or "", label)) or
+                           (f.obs.condition or "").startswith("default since ")] or fs for e, fs in row.items()}
+                row = {e: [_named_note(f) if _is_version_note(f) and len({g.obs.metric for g in fs}) > 1 else f
+                           for f in fs] for e, fs in row.items()}
             # (a product's own key says what its cell holds: no words of the row's label to say besides)
-            focused = focus_row({e: fs for e, fs in row.items() if e not in owned}, quals, date_row)
+            focused = focus_row({e: fs for e, fs in row.items() if e not in owned}, quals,
+                                date_row) if not changes else row
             row = {e: fs for e, fs in row.items() if e in owned or e in focused} | focused
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
@@ -899,7 +913,30 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
         spread = _sources_first if metric != "released" and not date_row else list
         table[label] = {e: spread(sorted(fs, key=lambda f: _extreme(f.obs.metric, metric)))
                         for e, fs in comparable_first(row).items()}
-    return _one_row_each(_dated_by_rows(plan, table), quals_of)
+    return _new_values(_one_row_each(_dated_by_rows(plan, table), quals_of))
+
+
+def _new_values(table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
+    """A change row's notes with the value each change set, from the same entry ("default changed on 22 November 2024
+    (to 1800)"), unless the cell shows that value itself."""
+    out = dict(table)
+    for label, row in table.items():
+        if not _CHANGE_ASKED.search(label):
+            continue
+        cells = {}
+        for entity, found in row.items():
+            # (a row of several settings' changes says each one's new value in its note: "(to 1800)")
+            named = any(f.of for f in found)
+            shown = {f.obs.metric for f in found if (f.obs.condition or "").startswith("default since ")} \
+                if not named else set()
+            cells[entity] = [Found(f.text, f.obs, f.evidence, f.of, to) if _is_version_note(f) and not f.to and
+                             f.obs.metric not in shown and (to := next(
+                                 (o.raw_value or "" for e in f.evidence[:1] for o in e.observations
+                                  if o.metric == f.obs.metric and (o.condition or "").startswith("default since ")
+                                  and o.raw_value and o.raw_value in e.quote), "")) else f for f in found
+                             if not (named and (f.obs.condition or "").startswith("default since "))]
+        out[label] = cells
+    return out
 
 
 def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
@@ -941,17 +978,14 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
     return out
 
 
-_PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
-
-
 def _first_after(found: list[Found], day: int) -> list[Found]:
     """Of a product's release dates, the first release on or after `day`, and the first final release after it
     when that one is a pre-release ("1.23.0rc1" then "1.23.0")."""
     after = sorted(((d, f) for f in found if (d := calendar_value(f.obs.raw_value or "", "date")) and d >= day),
                    key=lambda df: df[0])
     first = [f for _, f in after[:1]]
-    if first and _PRE_RELEASE.search((first[0].obs.condition or "").strip()):
-        first += [f for _, f in after if not _PRE_RELEASE.search((f.obs.condition or "").strip())][:1]
+    if first and PRE_RELEASE.search((first[0].obs.condition or "").strip()):
+        first += [f for _, f in after if not PRE_RELEASE.search((f.obs.condition or "").strip())][:1]
     return first
 
 
@@ -1102,6 +1136,13 @@ def _one_row_each(table: dict[str, dict[str, list[Found]]],
         if len(labels) < 2:
             continue
         sample = next(f for f in table[labels[0]][entity] if _found_key(f) == key)
+        changed = [label for label in labels if _CHANGE_ASKED.search(label)]
+        if _is_version_note(sample) and changed and not any(
+                metric_key(c) == metric_key(o) for c in changed for o in labels if o not in changed):
+            # the note of a change is the row's that asks when it changed ("the frob defaults changed"; beside the
+            # key's value when that row is the key's own: "frob_limit" and "frob_limit changed")
+            drop |= {(label, entity, key) for label in labels if label not in changed}
+            continue
         stems = {label: quals_of[label] or word_stems(with_english(label)) for label in labels}
         # ... and a row whose every word the figure says ("port" for "--port ... (default 1313)") before one whose
         # words it only partly says ("live-reload port")
@@ -1328,8 +1369,26 @@ def headline(found: list[Found]) -> Found:
     return min(measured, key=lambda f: (f.obs.role != "own", _is_version_note(f), measured.index(f)))
 
 
+def _named_note(f: Found) -> Found:
+    """A change note that names its setting as its quote writes it ("frob-ttl", for the metric frob_ttl)."""
+    words = {re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_"): w
+             for e in f.evidence for w in re.findall(r"[A-Za-z_][\w.-]*[A-Za-z0-9]", e.quote)}
+    return Found(f.text, f.obs, f.evidence, words.get(f.obs.metric, f.obs.metric.replace("_", " ")))
+
+
+_CHANGE_KINDS = (re.compile(r"\b(?:changed|raised|lowered|increased|decreased)\b", re.I),
+                 re.compile(r"\b(?:added|introduced|new)\b", re.I), re.compile(r"\b(?:removed|deprecated)\b", re.I))
+
+
+def _same_change(note: str, label: str) -> bool:
+    """Whether a version note ("default changed on", "added in") says the kind of change a row asks ("frob defaults
+    changed": a change of a value; "frob_limit added": an addition)."""
+    asked = next((k for k in _CHANGE_KINDS if k.search(label)), None)
+    return asked is None or bool(asked.search(note))
+
+
 def _is_version_note(f: Found) -> bool:
-    return f.obs.unit == "version" and bool(_VERSION_NOTE_WORDS.fullmatch(f.obs.condition or ""))
+    return f.obs.unit in ("version", "date") and bool(_VERSION_NOTE_WORDS.fullmatch(f.obs.condition or ""))
 
 
 _RECOMMEND = re.compile(r"\b(?:recommend\w*|best (?:choice|option|fit)|go with|choose|pick|prefer\w*|ideal for|"
