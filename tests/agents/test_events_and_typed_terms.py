@@ -182,3 +182,33 @@ def test_a_version_joined_to_its_name_grounds_that_version() -> None:
 
     assert unmatched_numbers("Zorbq added it in 1.13.0.", ["Zorbq-1.13.0 Release"]) == []
     assert unmatched_numbers("Zorbq added it in 2.0.0.", ["Zorbq-1.13.0 Release"]) != []
+
+
+def test_what_came_in_a_pre_release_is_said_with_the_final_release_of_that_version() -> None:
+    from openresearch.agents.write.answer import answer_section
+    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
+
+    src = SourceView(id="S-log", url="local:///docs/changelog-5.3.rst", title="Changelog 5.3")
+
+    def ev(n: int, quote: str, obs: list[tuple[str, float, str, str, str]]) -> EvidenceView:
+        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src, entities=["Zorbq"],
+                            observations=[ObservationView(id=f"O-{n}{k}", entity="Zorbq", metric=m, value=v, unit=u,
+                                                          raw_value=r, raw_unit=u, condition=c)
+                                          for k, (m, v, u, r, c) in enumerate(obs)])
+
+    items = [ev(1, "Start to listen on port 8080 by default, but don't fail when that fails.",
+                [("listen_on_port_8080_by_default", 0.0, "version", "5.3.0-alpha2", "introduced in")]),
+             ev(2, "5.3.0-alpha2", []),
+             ev(3, "Released: 9th of July 2025", [("release_date", 20250709.0, "date", "9th of July 2025",
+                                                   "5.3.0-alpha2")]),
+             ev(4, "Released: 28th of August 2025", [("release_date", 20250828.0, "date", "28th of August 2025",
+                                                      "5.3.0")]),
+             ev(5, "5.3.0", [])]
+    q = "When did Zorbq start listening on port 8080 by default (first in a pre-release, then in the final 5.3.0)?"
+    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=["listen on port 8080 by default introduced"],
+             metrics=["listen_on_port_8080_by_default"],
+             sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
+    texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
+    assert texts == ["Listen on port 8080 by default introduced: Zorbq introduced in 5.3.0-alpha2 (9th of July 2025); "
+                     "final 5.3.0 (28th of August 2025) [E-000000000001][E-000000000002][E-000000000003]"
+                     "[E-000000000004]."], texts

@@ -219,6 +219,7 @@ _BECAME = re.compile(rf"\bbecame\s+(?:the\s+)?(?:release\s+(?:of\s+)?)?v?(?P<v>\
 
 # a pre-release's version ("1.23.0rc1", "2.0-beta.2", "3.1a2"): no final release
 PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
+PRE_RELEASE_TAIL = re.compile(r"(?<=\d)[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)  # "-alpha2" of "5.3.0-alpha2"
 
 
 def records_tag(piece: str) -> bool:

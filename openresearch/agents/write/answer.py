@@ -18,7 +18,7 @@ import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from openresearch.agents.extract.asked import answer_kind
 from openresearch.agents.extract.metric_names import (
@@ -43,6 +43,7 @@ from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import (
     NOTE_VERBS,
     PRE_RELEASE,
+    PRE_RELEASE_TAIL,
     asked_releases,
     condition_release,
     exact_releases,
@@ -201,6 +202,7 @@ class Found:
     evidence: list[EvidenceView] = field(default_factory=list)
     of: str = ""  # the setting a change note is of, in a row of several settings' changes ("frob-ttl")
     to: str = ""  # the value a change note's change set, when its cell shows it nowhere else ("1800")
+    composed: int = 1  # how many of the first evidence items its text is written from (an entry, its heading, ...)
 
     @property
     def quantity(self) -> Quantity:
@@ -343,6 +345,12 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 # 3.3 ("pub_date: 2025-12-01" under "Zorbq 3.3 released"): when that release came out
                 dated_by, day = announced
                 text = f"{text} ({day})"
+            final = None
+            if _VERSION_NOTE_WORDS.fullmatch(obs.condition or "") and obs.unit == "version" and \
+                    PRE_RELEASE.search(raw := (obs.raw_value or "").strip()) and (final := _dated_elsewhere(
+                        items, obs.entity, PRE_RELEASE_TAIL.sub("", raw))) is not None:
+                # "introduced in 5.3.0-alpha2 (...)": a pre-release first, then the final release of that version
+                text = f"{text}; final {PRE_RELEASE_TAIL.sub('', raw)} ({final[1]})"
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
@@ -354,9 +362,12 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 # (one entry says both that a version was dropped and the new minimum: the release, once)
                 match = next((f for f in bucket if f.text == text), None)
             if match is None:
-                bucket.append(Found(text, obs, [ev, *([shown] if isinstance(shown, EvidenceView) else []),
-                                                *([dated_by] if dated_by is not None else []),
-                                                *([heading] if released and heading is not None else [])]))
+                made_of = list({e.id: e for e in [ev, *([shown] if isinstance(shown, EvidenceView) else []),
+                                                     *([dated_by] if dated_by is not None else []),
+                                                     *([final[0]] if final is not None else []),
+                                                     *([heading] if released and heading is not None else [])]
+                                }.values())
+                bucket.append(Found(text, obs, made_of, composed=len(made_of)))
             elif ev.id not in {e.id for e in match.evidence}:
                 match.evidence.append(ev)
     asked_words = word_stems(" ".join(filter(None, [wanted, attribute])))
@@ -576,12 +587,14 @@ def _cond(lang: Lang, f: Found) -> str:
 
 
 def cite_ids(f: Found, n: int = 3) -> list[str]:
-    """Up to n evidence ids for a value, one per source first."""
+    """Up to n evidence ids for a value, one per source first; all of those its text is written from, however
+    many (an entry, the heading that gives its release, the line that dates it)."""
+    composed = [ev.id for ev in f.evidence[:f.composed]]
     first: dict[str, str] = {}
     for ev in f.evidence:
         first.setdefault(ev.source.id, ev.id)
-    ids = list(first.values()) + [ev.id for ev in f.evidence if ev.id not in first.values()]
-    return ids[:n]
+    ids = list(dict.fromkeys([*composed, *first.values(), *(ev.id for ev in f.evidence)]))
+    return ids[:max(n, len(composed))]
 
 
 def _cites(f: Found, n: int = 3) -> str:
@@ -929,7 +942,7 @@ def _new_values(table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str,
             named = any(f.of for f in found)
             shown = {f.obs.metric for f in found if (f.obs.condition or "").startswith("default since ")} \
                 if not named else set()
-            cells[entity] = [Found(f.text, f.obs, f.evidence, f.of, to) if _is_version_note(f) and not f.to and
+            cells[entity] = [replace(f, to=to) if _is_version_note(f) and not f.to and
                              f.obs.metric not in shown and (to := next(
                                  (o.raw_value or "" for e in f.evidence[:1] for o in e.observations
                                   if o.metric == f.obs.metric and (o.condition or "").startswith("default since ")
@@ -1373,7 +1386,7 @@ def _named_note(f: Found) -> Found:
     """A change note that names its setting as its quote writes it ("frob-ttl", for the metric frob_ttl)."""
     words = {re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_"): w
              for e in f.evidence for w in re.findall(r"[A-Za-z_][\w.-]*[A-Za-z0-9]", e.quote)}
-    return Found(f.text, f.obs, f.evidence, words.get(f.obs.metric, f.obs.metric.replace("_", " ")))
+    return replace(f, of=words.get(f.obs.metric, f.obs.metric.replace("_", " ")))
 
 
 _CHANGE_KINDS = (re.compile(r"\b(?:changed|raised|lowered|increased|decreased)\b", re.I),
