@@ -1,6 +1,6 @@
 """Questions of what a product got and when, bounds asked in other words, and the reference shapes their answers sit
 in: a release's own notes titled by its version, a definition term that gives the kind of value it takes (inside a
-template's substitution markers too), a default given once per case, a day written "9th of July 2025"."""
+template's substitution markers too), a default given once per case, a day written "9th of June 2025"."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str
 
 
 def test_what_a_product_got_is_asked_as_events_and_its_parts_are_no_products() -> None:
-    a = analyse("Putting together a timeline: when did Zorbq start listening on port 8080 by default (first in a "
+    a = analyse("Putting together a timeline: when did Zorbq start verifying peers by default (first in a "
                 "pre-release, then in the final 2.0), and when did Quux get the Frob plugin, initial Blarg3 support "
                 "and the wibble plugin?")
     assert a.entities == ["Zorbq", "Quux"], a.entities
-    assert a.attributes == ["listen on port 8080 by default introduced", "Frob plugin added", "Blarg3 support added",
+    assert a.attributes == ["verify peers by default introduced", "Frob plugin added", "Blarg3 support added",
                             "wibble plugin added"], a.attributes
     # (a platform's version dropped stays a platform's event)
     assert analyse("When did Zorbq drop Frob 3.8 and Frob 3.9?").attributes == [
@@ -52,33 +52,33 @@ def test_keys_asked_what_they_default_to_and_a_recalled_change_are_asked() -> No
 
 
 def test_a_release_s_own_notes_titled_by_its_version_date_it_and_say_what_it_brought(tmp_path: Path) -> None:
-    assert announces_release("Zorbq-1.13.0 Release") and announces_release("Zorbq 2.1 release notes")
+    assert announces_release("Zorbq-3.7.0 Release") and announces_release("Zorbq 2.1 release notes")
     assert not announces_release("Zorbq 3.12 release schedule")
-    release = release_heading("Zorbq-1.13.0 Release")
-    assert release is not None and (release.name, release.version) == ("Zorbq", "1.13.0")
-    notes = tmp_path / "zorbq-1.13.0.md"
-    notes.write_text('+++\ntitle = "Zorbq-1.13.0 Release"\ndate = "2025-10-05T00:00:00+00:00"\n+++\n\n'
+    release = release_heading("Zorbq-3.7.0 Release")
+    assert release is not None and (release.name, release.version) == ("Zorbq", "3.7.0")
+    notes = tmp_path / "zorbq-3.7.0.md"
+    notes.write_text('+++\ntitle = "Zorbq-3.7.0 Release"\ndate = "2025-11-05T00:00:00+00:00"\n+++\n\n'
                      "This release introduces a new Frob plugin for integrating Zorbq with Frob.\n\n## Core\n\n"
                      "* core: Add basic support for Blarg3 (https://example.org/pull/7677)\n"
                      "* plugin/wibble: Added support for per-server TLS names (https://example.org/pull/7633)\n\n"
-                     "## Other\n\nStart to listen on port 8080 by default, but don't fail when that fails.\n",
+                     "## Other\n\nStart to verify peers by default, unless a client opts out.\n",
                      encoding="utf-8")
     got = _read(notes, "When did Zorbq get the Frob plugin and Blarg3 support?")
-    assert ("Zorbq", "release_date", "2025-10-05", "date", "1.13.0") in got, got
-    assert {("Zorbq", "frob_plugin", "1.13.0", "version", "added in"),
-            ("Zorbq", "blarg3_support", "1.13.0", "version", "added in"),
-            ("Zorbq", "per_server_tls_names_support", "1.13.0", "version", "added in"),
-            ("Zorbq", "listen_on_port_8080_by_default", "1.13.0", "version", "introduced in")} <= got, got
+    assert ("Zorbq", "release_date", "2025-11-05", "date", "3.7.0") in got, got
+    assert {("Zorbq", "frob_plugin", "3.7.0", "version", "added in"),
+            ("Zorbq", "blarg3_support", "3.7.0", "version", "added in"),
+            ("Zorbq", "per_server_tls_names_support", "3.7.0", "version", "added in"),
+            ("Zorbq", "verify_peers_by_default", "3.7.0", "version", "introduced in")} <= got, got
     # (what the question's event is keyed by is what the notes are keyed by)
-    assert {"frob_plugin", "blarg3_support", "listen_on_port_8080_by_default"} <= set(analyse(
-        "When did Zorbq start listening on port 8080 by default, and when did it get the Frob plugin and initial "
+    assert {"frob_plugin", "blarg3_support", "verify_peers_by_default"} <= set(analyse(
+        "When did Zorbq start verifying peers by default, and when did it get the Frob plugin and initial "
         "Blarg3 support?").metrics)
 
 
 def test_a_day_written_with_of_is_a_day() -> None:
-    assert str(parse_date("9th of July 2025")) == "2025-07-09"
-    release = release_heading("5.3.0-alpha2 (9th of July 2025)")
-    assert release is not None and release.date == "9th of July 2025"
+    assert str(parse_date("9th of June 2025")) == "2025-06-09"
+    release = release_heading("4.1.0-alpha2 (9th of June 2025)")
+    assert release is not None and release.date == "9th of June 2025"
 
 
 def test_a_term_that_gives_its_kind_of_value_heads_its_entry_and_a_default_per_case_is_one_each(
@@ -92,13 +92,13 @@ def test_a_term_that_gives_its_kind_of_value_heads_its_entry_and_a_default_per_c
                     "@@MAN@zorbd.conf@frob-limit@@: *<number>*\n    The number of frobs every zorbd thread serves at "
                     "once.\n    Default depends on compile options.\n\n"
                     "    Default: 2048 (libfrob) / 512 (minifrob) / 24 (windows)\n\n\n"
-                    "``quux-timeout``: *<msec>*\n    Time in milliseconds before giving up.\n\n    Default: 1800\n",
+                    "``quux-timeout``: *<msec>*\n    Time in milliseconds before giving up.\n\n    Default: 2500\n",
                     encoding="utf-8")
     got = _read(page, "What are zorbd's defaults for frob-limit and quux-timeout?")
     assert {("zorbd", "frob_limit", "2048", None, "libfrob, default"), ("zorbd", "frob_limit", "512", None,
                                                                         "minifrob, default"),
             ("zorbd", "frob_limit", "24", None, "windows, default"),
-            ("zorbd", "quux_timeout", "1800", "milliseconds", "default")} <= got, got
+            ("zorbd", "quux_timeout", "2500", "milliseconds", "default")} <= got, got
     # (a line of several values without a case each is no such list)
     assert label_line("Default: 2048 / 512 / 24", [], "zorbd") is None
 
@@ -108,9 +108,9 @@ _DATED_LOG = "".join(
         ("21 May 2025", "Tag for 2.4.0rc2. This became the release of 2.4.0 on 30 May\n\t  2025. The code goes on."),
         ("8 May 2025", "Tag for 2.4.0rc1."),
         ("2 March 2025", "Fix #12: zorbq 2.3.0 leaks memory when it reloads."),
-        ("22 November 2024", "Fix #11: frob-stale is not safe by default. The default value of\n\t  frob-stale-timeout "
-                             "is set to 1800 as suggested by the RFC."),
-        ("17 October 2024", "Tag for 2.3.0 release. The code goes on with 2.3.1 in development."),
+        ("12 March 2024", "Fix #11: frob-stale is not safe by default. The default value of\n\t  frob-stale-timeout "
+                             "is set to 2500 as the manual advises."),
+        ("17 January 2024", "Tag for 2.3.0 release. The code goes on with 2.3.1 in development."),
         ("16 October 2024", "Fix for the frob tests, which failed when the machine was slow and the clock moved."),
         ("10 October 2024", "Merge #9 from a contributor: the frob cache keeps its entries when it is reloaded, so "
                             "that a reload does not empty it."),
@@ -122,12 +122,12 @@ def test_a_dated_log_dates_its_changes_by_their_day_and_its_tags_date_releases(t
     log = tmp_path / "Changelog.txt"
     log.write_text(_DATED_LOG, encoding="utf-8")
     got = _read(log, "When were Zorbq's frob-stale defaults changed, and which release first shipped it?")
-    assert {("Zorbq", "frob_stale_timeout", "22 November 2024", "date", "default changed on"),
-            ("Zorbq", "frob_stale_timeout", "1800", None, "default since 22 November 2024"),
+    assert {("Zorbq", "frob_stale_timeout", "12 March 2024", "date", "default changed on"),
+            ("Zorbq", "frob_stale_timeout", "2500", None, "default since 12 March 2024"),
             ("Zorbq", "release_date", "8 May 2025", "date", "2.4.0rc1"),
             ("Zorbq", "release_date", "21 May 2025", "date", "2.4.0rc2"),
             ("Zorbq", "release_date", "30 May 2025", "date", "2.4.0"),
-            ("Zorbq", "release_date", "17 October 2024", "date", "2.3.0")} <= got, got
+            ("Zorbq", "release_date", "17 January 2024", "date", "2.3.0")} <= got, got
     # (a year that continues a line is no list marker: "30 May\n 2025." stays one date)
     assert "30 May 2025" in parse_local_file(log).text
 
@@ -147,20 +147,20 @@ def test_a_dated_log_s_changes_are_said_per_setting_with_their_value_and_the_fir
                             entities=["Zorbq"], observations=obs)
 
     items = [
-        ev(1, "The default value of frob-stale-timeout is set to 1800 as suggested by the RFC.",
-           [ov(1, "frob_stale_timeout", 1800.0, "", "1800", "default since 22 November 2024"),
-            ov(2, "frob_stale_timeout", 20241122.0, "date", "22 November 2024", "default changed on")]),
-        ev(2, "22 November 2024: A. Writer", []),
-        ev(3, "For #11, the default value of frob-stale-ttl is set to 86400 (1 day).",
-           [ov(3, "frob_stale_ttl", 86400.0, "", "86400", "default since 3 December 2024"),
-            ov(4, "frob_stale_ttl", 20241203.0, "date", "3 December 2024", "default changed on")]),
-        ev(4, "3 December 2024: A. Writer", []),
+        ev(1, "The default value of frob-stale-timeout is set to 2500 as the manual advises.",
+           [ov(1, "frob_stale_timeout", 2500.0, "", "2500", "default since 12 March 2024"),
+            ov(2, "frob_stale_timeout", 20240312.0, "date", "12 March 2024", "default changed on")]),
+        ev(2, "12 March 2024: A. Writer", []),
+        ev(3, "For #11, the default value of frob-stale-ttl is set to 43200 (12 hours).",
+           [ov(3, "frob_stale_ttl", 43200.0, "", "43200", "default since 5 April 2024"),
+            ov(4, "frob_stale_ttl", 20240405.0, "date", "5 April 2024", "default changed on")]),
+        ev(4, "5 April 2024: A. Writer", []),
         ev(5, "Tag for 2.4.0rc1.", [ov(5, "release_date", 20250508.0, "date", "8 May 2025", "2.4.0rc1")]),
         ev(6, "8 May 2025: A. Writer", []),
         ev(7, "Tag for 2.4.0rc2. This became the release of 2.4.0 on 30 May 2025.",
            [ov(6, "release_date", 20250530.0, "date", "30 May 2025", "2.4.0")]),
-        ev(8, "Tag for 2.3.0 release.", [ov(7, "release_date", 20241017.0, "date", "17 October 2024", "2.3.0")]),
-        ev(9, "17 October 2024: A. Writer", []),
+        ev(8, "Tag for 2.3.0 release.", [ov(7, "release_date", 20240117.0, "date", "17 January 2024", "2.3.0")]),
+        ev(9, "17 January 2024: A. Writer", []),
     ]
     q = "I recall the frob-stale defaults were changed at some point - when was that, and which release shipped it?"
     p = Plan(question=q, kind="overview", entities=["Zorbq"],
@@ -168,8 +168,8 @@ def test_a_dated_log_s_changes_are_said_per_setting_with_their_value_and_the_fir
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
     texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
     assert texts == [
-        "Frob-stale defaults changed: Zorbq frob-stale-timeout default changed on 22 November 2024 (to 1800) "
-        "[E-000000000001][E-000000000002]; frob-stale-ttl default changed on 3 December 2024 (to 86400) "
+        "Frob-stale defaults changed: Zorbq frob-stale-timeout default changed on 12 March 2024 (to 2500) "
+        "[E-000000000001][E-000000000002]; frob-stale-ttl default changed on 5 April 2024 (to 43200) "
         "[E-000000000003][E-000000000004].",
         # (the release before the change, 2.3.0, shipped none of it; the first pre-release after it and the first
         # final release did)
@@ -180,8 +180,8 @@ def test_a_dated_log_s_changes_are_said_per_setting_with_their_value_and_the_fir
 def test_a_version_joined_to_its_name_grounds_that_version() -> None:
     from openresearch.agents.verify.claim_text import unmatched_numbers
 
-    assert unmatched_numbers("Zorbq added it in 1.13.0.", ["Zorbq-1.13.0 Release"]) == []
-    assert unmatched_numbers("Zorbq added it in 2.0.0.", ["Zorbq-1.13.0 Release"]) != []
+    assert unmatched_numbers("Zorbq added it in 3.7.0.", ["Zorbq-3.7.0 Release"]) == []
+    assert unmatched_numbers("Zorbq added it in 2.0.0.", ["Zorbq-3.7.0 Release"]) != []
 
 
 def test_what_came_in_a_pre_release_is_said_with_the_final_release_of_that_version() -> None:
@@ -196,19 +196,19 @@ def test_what_came_in_a_pre_release_is_said_with_the_final_release_of_that_versi
                                                           raw_value=r, raw_unit=u, condition=c)
                                           for k, (m, v, u, r, c) in enumerate(obs)])
 
-    items = [ev(1, "Start to listen on port 8080 by default, but don't fail when that fails.",
-                [("listen_on_port_8080_by_default", 0.0, "version", "5.3.0-alpha2", "introduced in")]),
-             ev(2, "5.3.0-alpha2", []),
-             ev(3, "Released: 9th of July 2025", [("release_date", 20250709.0, "date", "9th of July 2025",
-                                                   "5.3.0-alpha2")]),
-             ev(4, "Released: 28th of August 2025", [("release_date", 20250828.0, "date", "28th of August 2025",
-                                                      "5.3.0")]),
-             ev(5, "5.3.0", [])]
-    q = "When did Zorbq start listening on port 8080 by default (first in a pre-release, then in the final 5.3.0)?"
-    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=["listen on port 8080 by default introduced"],
-             metrics=["listen_on_port_8080_by_default"],
+    items = [ev(1, "Start to verify peers by default, unless a client opts out.",
+                [("verify_peers_by_default", 0.0, "version", "4.1.0-alpha2", "introduced in")]),
+             ev(2, "4.1.0-alpha2", []),
+             ev(3, "Released: 9th of June 2025", [("release_date", 20250609.0, "date", "9th of June 2025",
+                                                   "4.1.0-alpha2")]),
+             ev(4, "Released: 28th of July 2025", [("release_date", 20250728.0, "date", "28th of July 2025",
+                                                      "4.1.0")]),
+             ev(5, "4.1.0", [])]
+    q = "When did Zorbq start verifying peers by default (first in a pre-release, then in the final 4.1.0)?"
+    p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=["verify peers by default introduced"],
+             metrics=["verify_peers_by_default"],
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
     texts = [s.text for s in answer_section(p, {"Q-1": items}, []).sentences]
-    assert texts == ["Listen on port 8080 by default introduced: Zorbq introduced in 5.3.0-alpha2 (9th of July 2025); "
-                     "final 5.3.0 (28th of August 2025) [E-000000000001][E-000000000002][E-000000000003]"
+    assert texts == ["Verify peers by default introduced: Zorbq introduced in 4.1.0-alpha2 (9th of June 2025); "
+                     "final 4.1.0 (28th of July 2025) [E-000000000001][E-000000000002][E-000000000003]"
                      "[E-000000000004]."], texts

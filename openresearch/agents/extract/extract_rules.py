@@ -207,8 +207,8 @@ _FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 _LINK_MARKUP = re.compile(r"!?\[[^\]]{0,300}\]\([^)]*\)|<https?://[^>\s]*>|https?://\S+|\{\{[^}]*\}\}|<[^>]{1,200}>")
 _INSTRUCTION = re.compile(
     r"^(?:please\s+)?(?:connect|install|run|click|download|clone|navigate|open|log ?in(?:to)?|sign (?:in|up)|see|"
-    r"refer to|visit|check out|follow|execute|type|enter|select|copy|paste|import|go to|read|replace|save|start|"
-    r"restart|launch|build|deploy|create a|add the|edit|modify|change to)\b|"
+    r"refer to|visit|check out|follow|execute|type|enter|select|copy|paste|import|go to|read|replace|save|"
+    r"start(?!\s+to\b)|restart|launch|build|deploy|create a|add the|edit|modify|change to)\b|"
     r"^(?:请|点击|单击|安装|运行|执行|下载|参考|参见|详见|打开|登录|复制|粘贴|进入|切换到|输入|启动)", re.I)
 _IMAGE = re.compile(r"!\[[^\]]{0,300}\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]\[]{0,300})\]\([^)]*\)")

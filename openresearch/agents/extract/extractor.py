@@ -409,7 +409,7 @@ def _is_change_log(text: str) -> bool:
 
 @lru_cache(maxsize=64)
 def _is_dated_log(text: str) -> bool:
-    """A log whose entries sit under the days they were written ("22 November 2024: A. Writer"): five or more such
+    """A log whose entries sit under the days they were written ("12 March 2024: A. Writer"): five or more such
     headings, more than release headings (an entry "tag 1.6.7" reads as one)."""
     days = releases = 0
     for m in re.finditer(r"(?:^|\n\n)([^\n]{1,90})(?=\n\n|$)", text):
@@ -1050,7 +1050,7 @@ class DeterministicExtractor:
 
     def _release_dated(self, source: SourceDoc, start: int, obs: list[ObservationIn]) -> list[ObservationIn]:
         """A labelled date line under an undated release heading ("What's new in Zorbq 3.3.9?" over "Release date:
-        2025-10-05") dates that release: the heading's version is its condition, the product the heading names its
+        2025-11-05") dates that release: the heading's version is its condition, the product the heading names its
         entity. Dates of a log's releases are one date each, never values of one quantity."""
         if not any(_release_date(o) for o in obs):
             return obs
@@ -1122,7 +1122,7 @@ class DeterministicExtractor:
             source.text) else None
         notes = change_log_notes(quote, release_heading(release), ctx_entity) if release else None
         if read is None and row is None and release is None and (day := _entry_day(source.text, start)):
-            # "22 November 2024: A. Writer" over its entries: what changed that day, and the tags it records
+            # "12 March 2024: A. Writer" over its entries: what changed that day, and the tags it records
             notes = [*(change_log_notes(quote, Release(None, "", day, -1), ctx_entity) or []),
                      *(tag_notes(quote, day, ctx_entity) or [])] or None
         if term:  # the keyword an entry defines is what its figures are of, never an entity of the answer
@@ -1295,7 +1295,7 @@ _DEFAULTS_INTRO = re.compile(r"\bdefaults?\b(?!\s+(?:to|is|are|was)\b)", re.I)
 
 
 def _release_date(ob: ObservationIn) -> bool:
-    """A date a line gives as a release's: "Release date: 2025-10-05", "Date: 2025-10-05", "Released: ...", or an
+    """A date a line gives as a release's: "Release date: 2025-11-05", "Date: 2025-11-05", "Released: ...", or an
     announcement's own ("pub_date: 2021-10-13" under "Frob 3.0 released")."""
     return ob.unit == "date" and bool(re.fullmatch(r"(?:releas\w*_|pub\w*_)?date|releas\w*|published|pub\w*date",
                                                    ob.metric))

@@ -116,7 +116,7 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
                            # "Added too-many-frobs to allow ...": a key alone, written as one (keyword_like decides)
                            r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
 # ... or brings a part or a behaviour: "Add a Frob plugin", "This release adds initial support for Quux3", "Start to
-# listen on port 80 by default, but ..."
+# verify peers by default, unless ..."
 _ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|brings?)\s+(?i:(?:an?|the|new|initial|basic|"
                            r"experimental|preliminary|native|full)\s+)*(?:(?i:support)\s+for\s+(?:the\s+)?"
                            r"(?P<what>[A-Za-z][\w.+/-]*(?:\s+(?!(?:and|in|to|for|with|on|of|from|when|by)\b)[A-Za-z][\w.+/-]*){0,3}?)"
@@ -173,7 +173,7 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
             out.append(ObservationIn(entity=entity, metric=term_metric(key), value=when,
                                      unit=kind, condition=f"added {at}"))
     for m in _ADDS_FEATURE.finditer(text):
-        # "This release introduces a new Frob plugin", "Add basic support for Quux3", "Start to listen on port 80 by
+        # "This release introduces a new Frob plugin", "Add basic support for Quux3", "Start to verify peers by
         # default": what the release brought, named as a question words it ("Frob plugin added")
         what = f"{m.group('name')} {m.group('kind')}" if m.group("name") else f"{m.group('what')} support" \
             if m.group("what") else m.group("began")
@@ -206,45 +206,45 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     return out or None
 
 
-# a dated log's heading: the day its entries were written, and who wrote them ("22 November 2024: A. Writer",
+# a dated log's heading: the day its entries were written, and who wrote them ("12 March 2024: A. Writer",
 # "2024-11-22  A. Writer  <a@example.org>")
 _DAY_HEADING = re.compile(rf"(?P<date>{DATE})(?:\s*:\s*[^\n;:]{{0,59}}[^\n;:.]|\s{{2,}}[^\n]{{1,80}})?")
-# a log entry that tags a release ("Tag for 1.23.0rc1.", "Tagged release 2.4") or says which tag became the release
-# ("This became the release of 1.23.0 on 24 April 2025")
+# a log entry that tags a release ("Tag for 2.4.0rc1.", "Tagged release 2.4") or says which tag became the release
+# ("This became the release of 2.4.0 on 30 May 2025")
 _TAGGED = re.compile(r"^\W*Tag(?:ged)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+)?"
                      r"v?(?P<v>\d+(?:\.\d+)+(?:[-.]?(?:rc|alpha|beta|a|b)\.?\d*)?)\b")
 _BECAME = re.compile(rf"\bbecame\s+(?:the\s+)?(?:release\s+(?:of\s+)?)?v?(?P<v>\d+(?:\.\d+)+)(?:\s+release)?\s+on\s+"
                      rf"(?P<d>{DATE})")
 
 
-# a pre-release's version ("1.23.0rc1", "2.0-beta.2", "3.1a2"): no final release
+# a pre-release's version ("2.4.0rc1", "2.0-beta.2", "3.1a2"): no final release
 PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
-PRE_RELEASE_TAIL = re.compile(r"(?<=\d)[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)  # "-alpha2" of "5.3.0-alpha2"
+PRE_RELEASE_TAIL = re.compile(r"(?<=\d)[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)  # "-alpha2" of "4.1.0-alpha2"
 
 
 def records_tag(piece: str) -> bool:
-    """Whether a log entry records a release's tag ("Tag for 1.23.0rc1."): a fact however short."""
+    """Whether a log entry records a release's tag ("Tag for 2.4.0rc1."): a fact however short."""
     return bool(_TAGGED.match(piece))
 
 
 def day_heading(para: str) -> str | None:
-    """The day a dated log's heading opens its entries with, as written ("22 November 2024" of "22 November 2024:
+    """The day a dated log's heading opens its entries with, as written ("12 March 2024" of "12 March 2024:
     A. Writer"); None when `para` is no such heading."""
     m = _DAY_HEADING.fullmatch(para.strip())
     return m.group("date") if m and calendar_value(m.group("date"), "date") is not None else None
 
 
 def dates_entries(ev: EvidenceView) -> bool:
-    """Whether an evidence item dates the entries under it: a release's heading ("Zorbq-1.13.0 Release"), its date
-    line, or a dated log's day heading ("22 November 2024: A. Writer")."""
+    """Whether an evidence item dates the entries under it: a release's heading ("Zorbq-3.7.0 Release"), its date
+    line, or a dated log's day heading ("12 March 2024: A. Writer")."""
     quote = ev.quote.strip()
     return any(o.metric == "release_date" for o in ev.observations) or (len(quote) <= 120 and (
         release_heading(quote) is not None or day_heading(quote) is not None))
 
 
 def tag_notes(text: str, day: str | None, entity: str | None) -> list[ObservationIn] | None:
-    """The release dates a dated log's entry states: the tag it records, dated by its heading ("Tag for 1.23.0rc1."
-    under "8 April 2025: ..." -> release_date 8 April 2025 of 1.23.0rc1), and the release a tag became on a day it
+    """The release dates a dated log's entry states: the tag it records, dated by its heading ("Tag for 2.4.0rc1."
+    under "8 May 2025: ..." -> release_date 8 May 2025 of 2.4.0rc1), and the release a tag became on a day it
     names. None when it states none."""
     if not entity:
         return None

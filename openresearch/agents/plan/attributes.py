@@ -974,7 +974,7 @@ def _how_clauses(text: str) -> list[str]:
     return out
 
 
-# "when did ␀ get the Frob plugin, initial Quux support and ...", "when did each start listening on port 80 by
+# "when did ␀ get the Frob plugin, initial Quux support and ...", "when did each start verifying peers by
 # default (first in a pre-release, ...)": a time asked for what the product (a name, or a word for it) got or began
 _WHEN_GOT = re.compile(r"\bwhen\s+(?:did|does|do|will)\s+(?:(?:the\s+)?\u2400|each(?:\s+one)?|it|they)\s+"
                        r"(?P<verb>get|gain|add|introduce|ship|receive|start|begin|stop|drop|remove|deprecate)\s+"
@@ -989,8 +989,8 @@ _DEGREE = re.compile(r"^(?:(?:the|a|an|initial|basic|first|experimental|prelimin
 
 
 def _when_got(text: str) -> list[tuple[tuple[int, int], list[str]]]:
-    """The events each "when did X get A, B and C" clause asks ("A added", "B added"; "start listening on port 80 by
-    default" -> "listen on port 80 by default introduced", "stop Xing" -> "X removed"), with the clause's span."""
+    """The events each "when did X get A, B and C" clause asks ("A added", "B added"; "start verifying peers by
+    default" -> "verify peers by default introduced", "stop Xing" -> "X removed"), with the clause's span."""
     out: list[tuple[tuple[int, int], list[str]]] = []
     for m in _WHEN_GOT.finditer(text):
         verb = m.group("verb").lower()

@@ -459,8 +459,8 @@ class ResearchRun:
                     out.setdefault(ev.id, ev)
                 else:
                     others.setdefault(ev.id, ev)
-        # (and the headings that date what those say: "Zorbq-1.13.0 Release" over "date: 2025-10-05" for an entry
-        # "Add a Frob plugin" under it, "22 November 2024: A. Writer" over a dated log's entry)
+        # (and the headings that date what those say: "Zorbq-3.7.0 Release" over "date: 2025-11-05" for an entry
+        # "Add a Frob plugin" under it, "12 March 2024: A. Writer" over a dated log's entry)
         sources = {ev.source.id for ev in out.values()}
         out |= {i: ev for i, ev in others.items() if ev.source.id in sources and dates_entries(ev)}
         return list(out.values())

@@ -78,7 +78,7 @@ def _is_year(q: Quantity) -> bool:
 def _held(text: str) -> tuple[Quantity, ...]:
     """The numbers a quote holds: as the verifier reads them, and as the extractor did (its observations'
     values: "8970T" in a Chinese quote is 8970 TB), so a value restated from an observation is grounded."""
-    # (a version joined to its name, "Zorbq-1.13.0", holds that version: no identifier's code)
+    # (a version joined to its name, "Zorbq-3.7.0", holds that version: no identifier's code)
     joined = re.sub(r"(?<=[A-Za-z])-(?=v?\d+\.\d+)", " ", text)
     return (*(q for _, q in quantities(joined)), *(v.quantity for v in find_values(text)))
 

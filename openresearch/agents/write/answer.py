@@ -201,7 +201,7 @@ class Found:
     obs: ObservationView
     evidence: list[EvidenceView] = field(default_factory=list)
     of: str = ""  # the setting a change note is of, in a row of several settings' changes ("frob-ttl")
-    to: str = ""  # the value a change note's change set, when its cell shows it nowhere else ("1800")
+    to: str = ""  # the value a change note's change set, when its cell shows it nowhere else ("2500")
     composed: int = 1  # how many of the first evidence items its text is written from (an entry, its heading, ...)
 
     @property
@@ -263,7 +263,7 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
     if raw and obs.unit in ("version", "date") and (_VERSION_NOTE_WORDS.fullmatch(obs.condition or "") or (
             obs.metric == "release_date" and _RELEASE.fullmatch(obs.condition or ""))):
         # the release a change-log entry is under ("added in 1.21.0"), or the day a dated log's entry was written
-        # ("default changed on 22 November 2024", "Tag for 1.23.0rc1." dated 8 April 2025): its heading's
+        # ("default changed on 12 March 2024", "Tag for 2.4.0rc1." dated 8 May 2025): its heading's
         return raw
     form = surface(ev.quote, obs.value, obs.unit)
     alone = re.search(rf"(?<![\w.,]){re.escape(raw)}(?![\d]|[.,]\d)", ev.quote) if raw else None
@@ -349,7 +349,7 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             if _VERSION_NOTE_WORDS.fullmatch(obs.condition or "") and obs.unit == "version" and \
                     PRE_RELEASE.search(raw := (obs.raw_value or "").strip()) and (final := _dated_elsewhere(
                         items, obs.entity, PRE_RELEASE_TAIL.sub("", raw))) is not None:
-                # "introduced in 5.3.0-alpha2 (...)": a pre-release first, then the final release of that version
+                # "introduced in 4.1.0-alpha2 (...)": a pre-release first, then the final release of that version
                 text = f"{text}; final {PRE_RELEASE_TAIL.sub('', raw)} ({final[1]})"
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
@@ -930,15 +930,15 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
 
 
 def _new_values(table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
-    """A change row's notes with the value each change set, from the same entry ("default changed on 22 November 2024
-    (to 1800)"), unless the cell shows that value itself."""
+    """A change row's notes with the value each change set, from the same entry ("default changed on 12 March 2024
+    (to 2500)"), unless the cell shows that value itself."""
     out = dict(table)
     for label, row in table.items():
         if not _CHANGE_ASKED.search(label):
             continue
         cells = {}
         for entity, found in row.items():
-            # (a row of several settings' changes says each one's new value in its note: "(to 1800)")
+            # (a row of several settings' changes says each one's new value in its note: "(to 2500)")
             named = any(f.of for f in found)
             shown = {f.obs.metric for f in found if (f.obs.condition or "").startswith("default since ")} \
                 if not named else set()
@@ -993,7 +993,7 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
 
 def _first_after(found: list[Found], day: int) -> list[Found]:
     """Of a product's release dates, the first release on or after `day`, and the first final release after it
-    when that one is a pre-release ("1.23.0rc1" then "1.23.0")."""
+    when that one is a pre-release ("2.4.0rc1" then "2.4.0")."""
     after = sorted(((d, f) for f in found if (d := calendar_value(f.obs.raw_value or "", "date")) and d >= day),
                    key=lambda df: df[0])
     first = [f for _, f in after[:1]]
