@@ -6,16 +6,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from writing_fixtures import entry
+
 from openresearch.agents.extract.document import read_document
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.observations import label_line
 from openresearch.agents.extract.releases import release_heading
 from openresearch.agents.plan.analysis import analyse
+from openresearch.agents.write.answer import answer_section
 from openresearch.identity import AliasResolver
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
 from openresearch.ingest.metadata import announces_release, parse_date
 from openresearch.ingest.rst import rst_blocks
+from openresearch.models import Plan, SubQuestion
 
 
 def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
@@ -133,34 +137,21 @@ def test_a_dated_log_dates_its_changes_by_their_day_and_its_tags_date_releases(t
 
 
 def test_a_dated_log_s_changes_are_said_per_setting_with_their_value_and_the_first_releases_that_shipped_them() -> None:
-    from openresearch.agents.write.answer import answer_section
-    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
-
-    src = SourceView(id="S-log", url="local:///docs/Changelog", title="Changelog")
-
-    def ov(n: int, metric: str, value: float, unit: str, raw: str, cond: str) -> ObservationView:
-        return ObservationView(id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
-                               raw_unit=unit, condition=cond)
-
-    def ev(n: int, quote: str, obs: list[ObservationView]) -> EvidenceView:
-        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
-                            entities=["Zorbq"], observations=obs)
-
     items = [
-        ev(1, "The default value of frob-stale-timeout is set to 2500 as the manual advises.",
-           [ov(1, "frob_stale_timeout", 2500.0, "", "2500", "default since 12 March 2024"),
-            ov(2, "frob_stale_timeout", 20240312.0, "date", "12 March 2024", "default changed on")]),
-        ev(2, "12 March 2024: A. Writer", []),
-        ev(3, "For #11, the default value of frob-stale-ttl is set to 43200 (12 hours).",
-           [ov(3, "frob_stale_ttl", 43200.0, "", "43200", "default since 5 April 2024"),
-            ov(4, "frob_stale_ttl", 20240405.0, "date", "5 April 2024", "default changed on")]),
-        ev(4, "5 April 2024: A. Writer", []),
-        ev(5, "Tag for 2.4.0rc1.", [ov(5, "release_date", 20250508.0, "date", "8 May 2025", "2.4.0rc1")]),
-        ev(6, "8 May 2025: A. Writer", []),
-        ev(7, "Tag for 2.4.0rc2. This became the release of 2.4.0 on 30 May 2025.",
-           [ov(6, "release_date", 20250530.0, "date", "30 May 2025", "2.4.0")]),
-        ev(8, "Tag for 2.3.0 release.", [ov(7, "release_date", 20240117.0, "date", "17 January 2024", "2.3.0")]),
-        ev(9, "17 January 2024: A. Writer", []),
+        entry(1, "The default value of frob-stale-timeout is set to 2500 as the manual advises.",
+              [("frob_stale_timeout", 2500.0, "", "2500", "default since 12 March 2024"),
+               ("frob_stale_timeout", 20240312.0, "date", "12 March 2024", "default changed on")]),
+        entry(2, "12 March 2024: A. Writer", []),
+        entry(3, "For #11, the default value of frob-stale-ttl is set to 43200 (12 hours).",
+              [("frob_stale_ttl", 43200.0, "", "43200", "default since 5 April 2024"),
+               ("frob_stale_ttl", 20240405.0, "date", "5 April 2024", "default changed on")]),
+        entry(4, "5 April 2024: A. Writer", []),
+        entry(5, "Tag for 2.4.0rc1.", [("release_date", 20250508.0, "date", "8 May 2025", "2.4.0rc1")]),
+        entry(6, "8 May 2025: A. Writer", []),
+        entry(7, "Tag for 2.4.0rc2. This became the release of 2.4.0 on 30 May 2025.",
+              [("release_date", 20250530.0, "date", "30 May 2025", "2.4.0")]),
+        entry(8, "Tag for 2.3.0 release.", [("release_date", 20240117.0, "date", "17 January 2024", "2.3.0")]),
+        entry(9, "17 January 2024: A. Writer", []),
     ]
     q = "I recall the frob-stale defaults were changed at some point - when was that, and which release shipped it?"
     p = Plan(question=q, kind="overview", entities=["Zorbq"],
@@ -185,25 +176,14 @@ def test_a_version_joined_to_its_name_grounds_that_version() -> None:
 
 
 def test_what_came_in_a_pre_release_is_said_with_the_final_release_of_that_version() -> None:
-    from openresearch.agents.write.answer import answer_section
-    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView, SubQuestion
-
-    src = SourceView(id="S-log", url="local:///docs/changelog-5.3.rst", title="Changelog 5.3")
-
-    def ev(n: int, quote: str, obs: list[tuple[str, float, str, str, str]]) -> EvidenceView:
-        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src, entities=["Zorbq"],
-                            observations=[ObservationView(id=f"O-{n}{k}", entity="Zorbq", metric=m, value=v, unit=u,
-                                                          raw_value=r, raw_unit=u, condition=c)
-                                          for k, (m, v, u, r, c) in enumerate(obs)])
-
-    items = [ev(1, "Start to verify peers by default, unless a client opts out.",
-                [("verify_peers_by_default", 0.0, "version", "4.1.0-alpha2", "introduced in")]),
-             ev(2, "4.1.0-alpha2", []),
-             ev(3, "Released: 9th of June 2025", [("release_date", 20250609.0, "date", "9th of June 2025",
-                                                   "4.1.0-alpha2")]),
-             ev(4, "Released: 28th of July 2025", [("release_date", 20250728.0, "date", "28th of July 2025",
-                                                      "4.1.0")]),
-             ev(5, "4.1.0", [])]
+    items = [entry(1, "Start to verify peers by default, unless a client opts out.",
+                   [("verify_peers_by_default", 0.0, "version", "4.1.0-alpha2", "introduced in")]),
+             entry(2, "4.1.0-alpha2", []),
+             entry(3, "Released: 9th of June 2025", [("release_date", 20250609.0, "date", "9th of June 2025",
+                                                      "4.1.0-alpha2")]),
+             entry(4, "Released: 28th of July 2025", [("release_date", 20250728.0, "date", "28th of July 2025",
+                                                       "4.1.0")]),
+             entry(5, "4.1.0", [])]
     q = "When did Zorbq start verifying peers by default (first in a pre-release, then in the final 4.1.0)?"
     p = Plan(question=q, kind="overview", entities=["Zorbq"], attributes=["verify peers by default introduced"],
              metrics=["verify_peers_by_default"],

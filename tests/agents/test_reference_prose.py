@@ -100,31 +100,24 @@ def test_out_of_the_box_asks_for_defaults_and_a_worded_duration_is_shown_with_it
 
 
 def test_the_release_that_changed_a_default_is_given_with_its_date_beside_the_asked_release_dates() -> None:
+    from writing_fixtures import entry
+
     from openresearch.agents.write.answer import answer_section
-    from openresearch.models import EvidenceView, ObservationView, Plan, SourceView
+    from openresearch.models import Plan, SourceView
 
     src = SourceView(id="S-log", url="local:///docs/zorbq-changelog.rst", title="Changelog")
-
-    def ov(n: int, metric: str, value: float, unit: str, raw: str, cond: str) -> ObservationView:
-        return ObservationView(id=f"O-{n}", entity="Zorbq", metric=metric, value=value, unit=unit, raw_value=raw,
-                               raw_unit=unit, condition=cond)
-
-    def ev(n: int, quote: str, obs: list[ObservationView]) -> EvidenceView:
-        return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src,
-                            entities=["Zorbq"], observations=obs)
-
-    entry = ev(1, "Changed the default max retries value from None to 20, meaning tasks are now retried.",
-               [ov(1, "max_retries", 20.0, "", "20", "default since 0.5.2"),
-                ov(2, "max_retries", 0.0, "version", "0.5.2", "default changed in")])
-    heading = ev(2, "0.5.2 -- 2017-06-29", [ov(3, "release_date", 20170629.0, "date", "2017-06-29", "0.5.2")])
-    release = ev(3, "1.0.0 -- 2018-03-31", [ov(4, "release_date", 20180331.0, "date", "2018-03-31", "1.0.0")])
+    item = entry(1, "Changed the default max retries value from None to 20, meaning tasks are now retried.",
+                 [("max_retries", 20.0, "", "20", "default since 0.5.2"),
+                  ("max_retries", 0.0, "version", "0.5.2", "default changed in")], source=src)
+    heading = entry(2, "0.5.2 -- 2017-06-29", [("release_date", 20170629.0, "date", "2017-06-29", "0.5.2")], source=src)
+    release = entry(3, "1.0.0 -- 2018-03-31", [("release_date", 20180331.0, "date", "2018-03-31", "1.0.0")], source=src)
     q = ("When were Zorbq 1.0.0 and 2.0.0 released? Which Zorbq release changed the default max retries to 20, and "
          "when did it come out?")
     p = Plan(question=q, kind="overview", entities=["Zorbq"],
              attributes=["release date", "default max retries changed"],
              metrics=["released", "default_max_retries"],
              sub_questions=[SubQuestion(id="Q-1", text=q, role="core", entities=["Zorbq"])])
-    texts = [s.text for s in answer_section(p, {"Q-1": [entry, heading, release]}, []).sentences]
+    texts = [s.text for s in answer_section(p, {"Q-1": [item, heading, release]}, []).sentences]
     # a release date is no default (the question's "default" does not filter the dates out)
     assert texts[0] == "Release date: Zorbq 1.0.0: 2018-03-31 [E-000000000003]." and \
         texts[1] == "No figure found for Zorbq 2.0.0."
@@ -133,7 +126,7 @@ def test_the_release_that_changed_a_default_is_given_with_its_date_beside_the_as
     # beside another product's cells too: the note follows the headline ("which Zorbq release" asks for it)
     two = p.model_copy(update={"kind": "comparison", "entities": ["Zorbq", "Quux"], "question": q.replace(
         "released?", "released, and Quux 1.0?")})
-    texts = [s.text for s in answer_section(two, {"Q-1": [entry, heading, release]}, []).sentences]
+    texts = [s.text for s in answer_section(two, {"Q-1": [item, heading, release]}, []).sentences]
     assert "Default max retries changed: Zorbq 20 [E-000000000001]; default changed in 0.5.2 (2017-06-29) " \
            "[E-000000000001][E-000000000002]; no figure found for Quux." in texts, texts
 

@@ -84,3 +84,16 @@ ZH_PLAN = Plan(question="RocketMQ 的性能如何？", language="zh", entities=[
     SubQuestion(id="Z-risk", text="RocketMQ 有哪些风险？", role="impact"),
 ])
 ZH_BY_QUESTION = {"Z-core": [ROCKET, ROCKET_B], "Z-bg": [ROCKET_BG]}
+
+
+Said = tuple[str, float, str, str, str]  # metric, canonical value, unit, the value as written, condition
+
+
+def entry(n: int, quote: str, said: list[Said], *, entity: str = "Zorbq",
+          source: SourceView | None = None) -> EvidenceView:
+    """Evidence E-00000000000n of one product from one document (a change log by default), its figures as written."""
+    src = source or SourceView(id="S-log", url="local:///docs/Changelog", title="Changelog")
+    return EvidenceView(id=f"E-{n:012d}", quote=quote, type="statistic", score=0.5, source=src, entities=[entity],
+                        observations=[ObservationView(id=f"O-{n}-{k}", entity=entity, metric=m, value=v, unit=u,
+                                                      raw_value=r, raw_unit=u, condition=c)
+                                      for k, (m, v, u, r, c) in enumerate(said)])
