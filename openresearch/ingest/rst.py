@@ -50,7 +50,8 @@ _FIELD = re.compile(r"^(?P<indent>\s*):(?:param|parameter|arg|argument|key|keywo
 # any other field of a field list, as a document's bibliographic fields write them (":Release: 3.3", ":Date:
 # 2024-09-20", capitalised): a labelled line of its own (not a role, ":ref:`x`", nor a directive's option,
 # ":header-rows: 1")
-_DOC_FIELD = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Z][\w -]{0,30}):(?!`)\s*(?P<text>\S.*)?$")
+# (and a described object's own fields, ":default: 100M", ":type: int", in lower case too)
+_DOC_FIELD = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Za-z][\w -]{0,30}):(?!`)\s*(?P<text>\S.*)?$")
 # a hyperlink target (".. _name:", ".. _name: https://...") or a comment (".. any text", "..") that no directive is
 _COMMENT = re.compile(r"^\s*\.\.(?:\s+(?P<target>_[^:]*:(?:\s.*)?)|\s+(?!\S+::|\[)(?!_)\S.*|\s*)$")
 # a line that is only a cross-reference to elsewhere ("Go back to index", "see :doc:`config`" aside)
@@ -211,7 +212,9 @@ def rst_blocks(lines: list[str]) -> list[str]:
                 # (an index target over a heading that names it already, ".. setting:: x" over "``x``", adds none)
                 after = next((ln.strip().strip("`") for ln in lines[i + 1:i + 4] if ln.strip()), "")
                 if after != arg:
-                    out += [d.group("indent") + _CLASS_QUALIFIER.sub("", arg.split("(")[0].strip()), ""]
+                    # (without the kind of value it takes: "frob/size-max: <size B|K|M>" heads "frob/size-max")
+                    name = re.sub(r"\s*:?\s*<[^<>]*>\s*$", "", arg.split("(")[0].strip())
+                    out += [d.group("indent") + _CLASS_QUALIFIER.sub("", name), ""]
             elif name in ("autoclass", "autoexception") and arg:
                 # "class NullFrobPool", as the page heads the class's own entries (no signature to read)
                 out += [d.group("indent") + "class " + arg.split("(")[0].strip().rsplit(".", 1)[-1], ""]
@@ -251,7 +254,10 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if _NAVIGATION.fullmatch(line):
             i += 1  # ":ref:`Go back to index <top>`" alone: a link to elsewhere, not part of the entry it sits in
             continue
-        if (f := _DOC_FIELD.match(line)) is not None:
+        if (f := _DOC_FIELD.match(line)) is not None and (
+                f.group("name")[0].isupper() or i == 0 or not lines[i - 1].strip()):
+            # (a field in lower case opens a field list, after a blank line: right under a directive it is the
+            # directive's option, ":header-rows: 1", read with its directive)
             out += ["", f"{f.group('indent')}{f.group('name')}: {f.group('text') or ''}".rstrip(), ""]
             i += 1
             continue

@@ -192,3 +192,19 @@ def test_what_came_in_a_pre_release_is_said_with_the_final_release_of_that_versi
     assert texts == ["Verify peers by default introduced: Zorbq introduced in 4.1.0-alpha2 (9th of June 2025); "
                      "final 4.1.0 (28th of July 2025) [E-000000000001][E-000000000002][E-000000000003]"
                      "[E-000000000004]."], texts
+
+
+def test_an_option_with_the_kind_of_value_it_takes_heads_its_fields_and_its_default(tmp_path: Path) -> None:
+    lines = [".. option:: frob/size-max: <size B|K|M|G>", "", "   :default: 100M", "", "   Opens the frob store.",
+             "", ".. list-table:: Releases", "   :header-rows: 1", ""]
+    out = rst_blocks(lines)
+    assert out[:2] == ["frob/size-max", ""] and "   default: 100M" in out, out
+    assert "   :header-rows: 1" in out  # (a directive's own option is read with its directive)
+    page = tmp_path / "frob.rst"
+    page.write_text("Zorbq frob store\n================\n\nThe zorbq frob store keeps frobs.\n\n"
+                    ".. option:: frob/size-max: <size B|K|M|G>\n\n   :default: 100M\n\n"
+                    "Opens the frob store with a size limit.\n\n.. option:: frob/ttl-min: <time ms|s|m|h|d>\n\n"
+                    "   :default: 5s\n\n   Lower TTL bound applied to all frobs.\n", encoding="utf-8")
+    got = _read(page, "What are zorbq's default frob store size and lower TTL bound?")
+    assert {("zorbq", "frob_size_max", "100M", None, "default"), ("zorbq", "frob_ttl_min", "5", "s", "default")} <= \
+        got, got
