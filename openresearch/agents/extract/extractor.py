@@ -75,7 +75,6 @@ from openresearch.agents.extract.observations import (
 )
 from openresearch.agents.extract.releases import (
     ENTRY_SINCE,
-    PRE_RELEASE,
     RELEASE_HEADING,
     VERSION_NOTE,
     Release,
@@ -85,6 +84,7 @@ from openresearch.agents.extract.releases import (
     dated_release,
     day_heading,
     entry_since,
+    first_releases,
     heading_name,
     heading_observations,
     release_asked,
@@ -440,7 +440,7 @@ def _day_heading(text: str, start: int, reach: int = 6000) -> tuple[int, str, st
 class _Tag(NamedTuple):
     day: int  # the day the release came out (calendar_value)
     spans: tuple[tuple[int, int], ...]  # the entry that records it, and the day heading that dates it (if it does)
-    final: bool  # no pre-release ("rc", "beta", ...)
+    version: str
 
 
 @lru_cache(maxsize=16)
@@ -460,18 +460,13 @@ def _log_tags(text: str) -> tuple[_Tag, ...]:
         for version, named in tagged_releases(para) if len(para) <= 400 else []:
             when = calendar_value(named, "date") if named else day
             if when is not None:
-                spans = (m.span(),) if named else (m.span(), heading_at)
-                out.append(_Tag(when, spans, not PRE_RELEASE.search(version)))
+                out.append(_Tag(when, (m.span(),) if named else (m.span(), heading_at), version))
     return tuple(sorted(out))
 
 
 def _shipped_in(text: str, day: int) -> list[tuple[int, int]]:
-    """The spans that record the first release of a dated log on or after `day` (the one that shipped a change made
-    that day), and the first final release after it when that one is a pre-release."""
-    after = [t for t in _log_tags(text) if t.day >= day]
-    first = after[:1]
-    if first and not first[0].final:
-        first += [t for t in after if t.final][:1]
+    """The spans of a dated log that record the releases that shipped a change made on `day` (first_releases)."""
+    first = first_releases(_log_tags(text), day, lambda t: t.day, lambda t: t.version)
     return list(dict.fromkeys(span for t in first for span in t.spans))
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import dropwhile
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from openresearch.agents.plan.attributes import keyword_like, metric_key
 from openresearch.identity import entity_key
@@ -217,9 +217,21 @@ _BECAME = re.compile(rf"\bbecame\s+(?:the\s+)?(?:release\s+(?:of\s+)?)?v?(?P<v>\
                      rf"(?P<d>{DATE})")
 
 
+_T = TypeVar("_T")
 # a pre-release's version ("2.4.0rc1", "2.0-beta.2", "3.1a2"): no final release
 PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
 PRE_RELEASE_TAIL = re.compile(r"(?<=\d)[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)  # "-alpha2" of "4.1.0-alpha2"
+
+
+def first_releases(dated: Sequence[_T], day: int, when: Callable[[_T], int | None],
+                   version: Callable[[_T], str]) -> list[_T]:
+    """Of releases with their days, the first on or after `day` (the one that shipped a change made that day), and
+    the first final release after it when that one is a pre-release ("2.4.0rc1" then "2.4.0")."""
+    after = sorted(((d, r) for r in dated if (d := when(r)) is not None and d >= day), key=lambda dr: dr[0])
+    first = [r for _, r in after[:1]]
+    if first and PRE_RELEASE.search(version(first[0])):
+        first += [r for _, r in after if not PRE_RELEASE.search(version(r))][:1]
+    return first
 
 
 def records_tag(piece: str) -> bool:

@@ -47,6 +47,7 @@ from openresearch.agents.extract.releases import (
     asked_releases,
     condition_release,
     exact_releases,
+    first_releases,
     release_asked,
     release_heading,
     releases_asked_of,
@@ -905,7 +906,7 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             if changes:  # "the frob defaults changed": the notes of the changes, not the values they set (nor
                 # when the settings were added); each named when they are of several settings
                 row = {e: [f for f in fs if (_is_version_note(f) and _same_change(f.obs.condition or "", label)) or
-                           (f.obs.condition or "").startswith("default since ")] or fs for e, fs in row.items()}
+                           _sets_default(f.obs)] or fs for e, fs in row.items()}
                 row = {e: [_named_note(f) if _is_version_note(f) and len({g.obs.metric for g in fs}) > 1 else f
                            for f in fs] for e, fs in row.items()}
             # (a product's own key says what its cell holds: no words of the row's label to say besides)
@@ -931,25 +932,30 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
 
 def _new_values(table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
     """A change row's notes with the value each change set, from the same entry ("default changed on 12 March 2024
-    (to 2500)"), unless the cell shows that value itself."""
+    (to 2500)"), unless the cell shows that value itself; a row of several settings' changes says each one's value
+    in its note only."""
     out = dict(table)
     for label, row in table.items():
         if not _CHANGE_ASKED.search(label):
             continue
         cells = {}
         for entity, found in row.items():
-            # (a row of several settings' changes says each one's new value in its note: "(to 2500)")
             named = any(f.of for f in found)
-            shown = {f.obs.metric for f in found if (f.obs.condition or "").startswith("default since ")} \
-                if not named else set()
-            cells[entity] = [replace(f, to=to) if _is_version_note(f) and not f.to and
-                             f.obs.metric not in shown and (to := next(
-                                 (o.raw_value or "" for e in f.evidence[:1] for o in e.observations
-                                  if o.metric == f.obs.metric and (o.condition or "").startswith("default since ")
-                                  and o.raw_value and o.raw_value in e.quote), "")) else f for f in found
-                             if not (named and (f.obs.condition or "").startswith("default since "))]
+            shown = set() if named else {f.obs.metric for f in found if _sets_default(f.obs)}
+            cells[entity] = [replace(f, to=_value_set(f)) if _is_version_note(f) and f.obs.metric not in shown else f
+                             for f in found if not (named and _sets_default(f.obs))]
         out[label] = cells
     return out
+
+
+def _sets_default(obs: ObservationView) -> bool:
+    return (obs.condition or "").startswith("default since ")
+
+
+def _value_set(f: Found) -> str:
+    """The value the change a note says set, as its entry writes it ("" when the entry says none)."""
+    return next((o.raw_value for e in f.evidence[:1] for o in e.observations if o.metric == f.obs.metric and
+                 _sets_default(o) and o.raw_value and o.raw_value in e.quote), "")
 
 
 def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
@@ -979,7 +985,9 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
             if not said.get(entity) and entity in changed_on:
                 # a change a dated log says was made that day shipped in the first release after it (and, when
                 # that is a pre-release, in the first final release after it)
-                row[entity] = _first_after(found, changed_on[entity])
+                row[entity] = first_releases(found, changed_on[entity],
+                                             lambda f: calendar_value(f.obs.raw_value or "", "date"),
+                                             lambda f: (f.obs.condition or "").strip())
             elif not said.get(entity):
                 row[entity] = found
             elif kept := [f for f in found if (f.obs.condition or "").strip("[] ") in said[entity]]:
@@ -989,17 +997,6 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
         else:
             del out[label]  # (every release asked is dated where its change is said)
     return out
-
-
-def _first_after(found: list[Found], day: int) -> list[Found]:
-    """Of a product's release dates, the first release on or after `day`, and the first final release after it
-    when that one is a pre-release ("2.4.0rc1" then "2.4.0")."""
-    after = sorted(((d, f) for f in found if (d := calendar_value(f.obs.raw_value or "", "date")) and d >= day),
-                   key=lambda df: df[0])
-    first = [f for _, f in after[:1]]
-    if first and PRE_RELEASE.search((first[0].obs.condition or "").strip()):
-        first += [f for _, f in after if not PRE_RELEASE.search((f.obs.condition or "").strip())][:1]
-    return first
 
 
 def asked_release_dates(plan: Plan, entity: str, found: list[Found]) -> list[Found]:
