@@ -76,10 +76,11 @@ DATELINE_LINES = 12
 # the words a title announces a release with: "Frob 3.0 released", "Frob 3.0 is out", "Announcing Frob 3.0"
 ANNOUNCED = r"(?:is\s+|has\s+been\s+|was\s+)?(?:released|out|available|here)(?:\s+now)?!?"
 ANNOUNCING = r"(?:announcing|introducing)"
-# (or a release's own notes: "Frob-3.0 Release", "Frob 3.0 release notes", "Release notes for Frob 3.0")
-_ANNOUNCEMENT = re.compile(rf"^\W*(?:(?:{ANNOUNCING}|release\s+notes\s+(?:for|of))\s+(?:the\s+)?\S.{{0,60}}?"
-                           rf"\bv?\d+(?:\.\d+)+\S*|\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*\s+(?:{ANNOUNCED}|"
-                           r"release(?:\s+notes)?))\W*$", re.I)
+# (or a release's own page titled by its name joined to its version, "Frob-3.0 Release"; "Frob 3.0 release notes" stays
+# a page of the publisher's, its figures unconditioned: a later version's notes supersede them)
+_ANNOUNCEMENT = re.compile(rf"^\W*(?:{ANNOUNCING}\s+(?:the\s+)?\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*|"
+                           rf"\S.{{0,60}}?\bv?\d+(?:\.\d+)+\S*\s+{ANNOUNCED}|"
+                           r"[A-Za-z][\w+]{0,30}-v?\d+(?:\.\d+)+\S*\s+release)\W*$", re.I)
 # the fields a header dates its page with, most specific first
 HEADER_DATE_KEYS = ("published", "pub_date", "pubdate", "publish_date", "published_at", "publication_date", "date",
                     "created")

@@ -41,9 +41,9 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?:in|for|with) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
                              # (or the name joined to its version: "Zorbd-1.4.2 Release")
                              r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d)|"
-                             r"[A-Za-z][\w+]{0,30}-(?=v?\d))?"
+                             r"(?P<joined>[A-Za-z][\w+]{0,30}-)(?=v?\d))?"
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?)|"
-                             r"\s+release(?:\s+notes)?)?"
+                             r"(?(joined)\s+release|(?!)))?"
                              r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
                              r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
