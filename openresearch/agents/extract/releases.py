@@ -219,8 +219,8 @@ _BECAME = re.compile(rf"\bbecame\s+(?:the\s+)?(?:release\s+(?:of\s+)?)?v?(?P<v>\
 
 _T = TypeVar("_T")
 # a pre-release's version ("2.4.0rc1", "2.0-beta.2", "3.1a2"): no final release
-PRE_RELEASE = re.compile(r"\d[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
-PRE_RELEASE_TAIL = re.compile(r"(?<=\d)[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)  # "-alpha2" of "4.1.0-alpha2"
+# (the match is its tail: "-alpha2" of "4.1.0-alpha2", "rc1" of "2.4.0rc1")
+PRE_RELEASE = re.compile(r"(?<=\d)[-.]?(?:rc|alpha|beta|a|b|dev|pre)\.?\d*$", re.I)
 
 
 def first_releases(dated: Sequence[_T], day: int, when: Callable[[_T], int | None],

@@ -43,7 +43,6 @@ from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import (
     NOTE_VERBS,
     PRE_RELEASE,
-    PRE_RELEASE_TAIL,
     asked_releases,
     condition_release,
     exact_releases,
@@ -235,10 +234,16 @@ def _release_heading_of(ev: EvidenceView, obs: ObservationView, items: list[Evid
     gathered (the release would be said where no quote writes it). True for every other observation."""
     raw = (obs.raw_value or "").strip()
     if obs.unit not in ("version", "date") or not raw or raw in ev.quote or (
-            obs.unit == "date" and not _VERSION_NOTE_WORDS.fullmatch(obs.condition or "") and not (
-                obs.metric == "release_date" and _RELEASE.fullmatch(obs.condition or ""))):
+            obs.unit == "date" and not _stamped_by_heading(obs)):
         return True
     return _heading_quoting(items, ev, raw, own=False) or False
+
+
+def _stamped_by_heading(obs: ObservationView) -> bool:
+    """Whether a figure is one a heading gives the entry under it: a version note ("added in", "default changed on")
+    or the date of the release an entry records ("Tag for 2.4.0rc1." under its day)."""
+    cond = obs.condition or ""
+    return bool(_VERSION_NOTE_WORDS.fullmatch(cond) or (obs.metric == "release_date" and _RELEASE.fullmatch(cond)))
 
 
 def _release_day(heading: EvidenceView, version: str | None) -> str | None:
@@ -261,8 +266,7 @@ def _quote_form(ev: EvidenceView, obs: ObservationView) -> str | None:
         return written_with_unit(raw, obs.raw_unit)  # "a three minute delay": three minutes
     if raw and raw in ev.quote and not re.fullmatch(r"[\d.,½¼¾⅓⅔⅛⅜⅝⅞]+", raw):  # a bare "1½" needs its unit too
         return raw
-    if raw and obs.unit in ("version", "date") and (_VERSION_NOTE_WORDS.fullmatch(obs.condition or "") or (
-            obs.metric == "release_date" and _RELEASE.fullmatch(obs.condition or ""))):
+    if raw and obs.unit in ("version", "date") and _stamped_by_heading(obs):
         # the release a change-log entry is under ("added in 1.21.0"), or the day a dated log's entry was written
         # ("default changed on 12 March 2024", "Tag for 2.4.0rc1." dated 8 May 2025): its heading's
         return raw
@@ -349,9 +353,9 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             final = None
             if _VERSION_NOTE_WORDS.fullmatch(obs.condition or "") and obs.unit == "version" and \
                     PRE_RELEASE.search(raw := (obs.raw_value or "").strip()) and (final := _dated_elsewhere(
-                        items, obs.entity, PRE_RELEASE_TAIL.sub("", raw))) is not None:
+                        items, obs.entity, PRE_RELEASE.sub("", raw))) is not None:
                 # "introduced in 4.1.0-alpha2 (...)": a pre-release first, then the final release of that version
-                text = f"{text}; final {PRE_RELEASE_TAIL.sub('', raw)} ({final[1]})"
+                text = f"{text}; final {PRE_RELEASE.sub('', raw)} ({final[1]})"
             if also := _asked_alongside(ev, obs, units):
                 text = f"{text} ({also})"  # "402.40 MB/s (32393 ns/op)": the line's other figure the question asks
             bucket = out[obs.entity]
