@@ -22,6 +22,7 @@ from itertools import dropwhile
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from openresearch.agents.plan.attributes import keyword_like, metric_key
+from openresearch.agents.plan.vocabulary import short_name
 from openresearch.identity import entity_key
 from openresearch.ingest.documents import keyword_shape
 from openresearch.ingest.metadata import ANNOUNCED, ANNOUNCING
@@ -390,7 +391,9 @@ def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[
     name and before another's ("When were Zorb 1.0.0 and 2.0.0 released, and Quux 1.0 and 1.16?": Zorb's are 1.0.0
     and 2.0.0). Every release it names when it writes none after the product's name."""
     # a version another name owns ("added Frob 3.14 support", "the Frob-3.14-capable release") is no release of
-    # the products asked about
+    # the products asked about ("Zorb 1.2" is ZorbBackup's: the name it goes by)
+    names = [*names, *(s for n in names if (s := short_name(n)))]
+    shorter = short_name(entity)
     asked = [a for a, m in zip(asked_releases(question), _ASKED_VERSION.finditer(question), strict=True)
              if not _owned_by_other(question[:m.start()], {entity, *names})]
     marks = sorted((m.start(), n) for n in {entity, *names} for m in re.finditer(
@@ -398,10 +401,14 @@ def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[
     if not marks:
         return asked
     starts = [at for at, _ in marks] + [len(question)]
-    spans = [(at, starts[i + 1]) for i, (at, n) in enumerate(marks) if n.lower() == entity.lower()]
-    own = [a for a, m in zip(asked_releases(question), _ASKED_VERSION.finditer(question), strict=True)
-           if a in asked and any(s <= m.start() < e for s, e in spans)]
-    return own or asked
+    own_names = {entity.lower(), (shorter or entity).lower()}
+    spans = [(at, starts[i + 1]) for i, (at, n) in enumerate(marks) if n.lower() in own_names]
+    others = [(at, starts[i + 1]) for i, (at, n) in enumerate(marks) if n.lower() not in own_names]
+    placed = [(a, m.start()) for a, m in zip(asked_releases(question), _ASKED_VERSION.finditer(question), strict=True)
+              if a in asked]
+    own = [a for a, at in placed if any(s <= at < e for s, e in spans)]
+    # (none after its name: those written after no other name's either)
+    return own or [a for a, at in placed if not any(s <= at < e for s, e in others)]
 
 
 # the words that may stand between a product and its release numbers ("Quux 1.0, 1.16 and 2.0", "Quux release 2.0")

@@ -38,7 +38,7 @@ from openresearch.agents.plan.lexicon import (
     ZH_FILLER,
     ZH_KIND_MARKERS,
 )
-from openresearch.agents.plan.vocabulary import ordinary_word
+from openresearch.agents.plan.vocabulary import ordinary_word, short_name
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.textnorm import STOP_WORDS, guess_lang
 
@@ -205,6 +205,9 @@ class Analyzer:
             name = self.resolver.canonical(surface.strip(" .,-/"))
             key = entity_key(name)
             words = set(re.findall(r"\w+", surface.lower()))
+            # (a name joined to an ordinary word, "ZorbBackup", is "Zorb" too: a later "Zorb" names it shorter)
+            if short := short_name(surface):
+                words.add(short.lower())
             if not key or key in seen or name.lower() in NOT_ENTITIES:
                 continue
             if any(words < w for w in seen_words):
@@ -407,7 +410,7 @@ _COMPARED = re.compile(
     r"\b(?:between|among)\s+(?P<e>[^.?!,]+(?:,[^.?!,]+)+?)\s*[.?!]?\s*$|"
     # "We're choosing a queue and comparing A, B, C and D as they behave out of the box.": a list of names, not
     # what is measured of them ("comparing the latency of A and B")
-    r"\bcomparing\s+(?P<f>(?:(?!\bof\b)[^.?!,])+(?:,(?:(?!\bof\b)[^.?!,])+)+?)"
+    r"\bcomparing\s+(?P<f>(?:(?!\bof\b)[^.?!,])+(?:,(?:(?!\bof\b)[^.?!,])+?)+?)"
     r"(?=\s+(?:as|on|in terms of|by|across|regarding|for|when|with respect to)\s|\s*[.?!]?\s*$)|"
     # "When were the A, B and C releases published?", "When did A and B ship their last versions?": the dates of
     # each one's releases, compared
@@ -703,6 +706,9 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
                 _SETTING_KEY.fullmatch(word) or keyword_like(word) or any(s <= m.start() < e for s, e in spans):
             continue
         versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
+        # ("on the zorbq side", "for zorbq's part": whose the clause's figures are)
+        versioned = versioned or (re.search(r"\b(?:on|from|for)\s+the\s+$", text[:m.start()], re.I) and re.match(
+            r"(?:['’]s)?\s+(?:side|part|end)\b", text[m.end():]))
         joined = any(re.fullmatch(r"\s*(?:,|and|or|&|vs\.?|versus)\s*(?:and\s+|or\s+)?", text[e:m.start()]) or
                      # (a major version may follow the name: "zorbq 3 and Quux")
                      re.fullmatch(r"(?:\s+v?\d+(?:\.\d+)?)?\s*(?:,|and|or|&|vs\.?|versus)\s*", text[m.end():s])

@@ -115,6 +115,7 @@ _EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for
                           # internal service" says what for, no quantity)
                           r"(?!(?:according|based|as|using|measured|published|reported|including|given|if|when|"
                           r"where|while|from|a|an|our|my|your|their)\b)"
+                          r"(?!default\s*(?:[?.,;:)]|$))"  # ("uploads by default?": how, no quantity)
                           r"((?:[\w/+\u2024\u066c\u27ee\u27ef-]++[ ,]*+){1,24}?)" + _CLAUSE_END, re.I),
                re.compile(r":\s*([^.?:]+)"))
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
@@ -264,6 +265,9 @@ def _clean_item(item: str) -> str:
         return quoted.group(1) if quoted else ""
     # "which versions changed write_buffer_size": what changed is asked ("which kernel version is needed" keeps its
     # subject: an auxiliary before the verb)
+    if re.match(rf"\s*(?:which|what)\s+(?:[\w.\u2400-]+\s+)*?(?:release|version)\s+(?:first\s+)?(?:{CHANGE_VERBS})\s",
+                item, re.I):
+        return ""  # "which Zorbq release first added frob compression": the event, _release_items's
     item = re.sub(r"^\s*(?:which|what)\s+(?:(?!(?:is|are|was|were|be|been|has|have|had)\b)[\w-]+\s+){1,3}?"
                   r"(?!(?:is|are|was|were|be|been|has|have|had)\b)[a-z]+ed\s+(?=\w)", "", item, flags=re.I)
     if re.match(r"\s*how\s+(?:(?:many|much)\s+times?|long\s+(?:a|an|the|each|every|its|their))\b", item, re.I):
@@ -390,8 +394,19 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     for span, _ in events:
         masked = masked[:span[0]] + " " * (span[1] - span[0]) + masked[span[1]:]
     text = masked.replace("\u2400", " ")
+    # "what chunk sizes does each aim for (minimum/maximum and average size, where ...)": the kinds of it the aside
+    # lists, each asked ("minimum chunk size", ...), the aside read no further
+    kinds: list[str] = []
+    glossed_at: set[int] = set()
+    for m in _WHAT_ASKS.finditer(masked) if language != "zh" else ():
+        if (aside := _ASIDE_AFTER.match(masked, m.end())) and (glossed := _kinds_glossed(m.group("n"), aside.group(1))):
+            kinds += [k for k in glossed if k not in kinds]
+            glossed_at.add(m.start())
+            blank = " " * (aside.end(1) - aside.start(1))
+            masked = masked[:aside.start(1)] + blank + masked[aside.end(1):]
+    text = masked.replace("\u2400", " ")
     patterns = (*(_ZH_LIST_AT if language == "zh" else _EN_LIST_AT), _PAREN_LIST)
-    found: list[str] = list(enumerated)
+    found: list[str] = [*enumerated, *kinds]
     found += [i for _, items in events for i in items if i.lower() not in (f.lower() for f in found)]
     listed_to = -1  # where the last list read ends
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
@@ -401,7 +416,10 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     settings = _settings_items(text, owned) if owned and not enumerated else []
     if settings:  # "What are X's default settings for A (a1, a2), B and C?": a1, a2, B and C are asked
         # (and what a later sentence asks of a release: "Which Zorbq release added frob_limit, and when ...?")
-        settings += [i for i in _release_items(text) if i.lower() not in (f.lower() for f in settings)]
+        settings += [i for i in [*(i for _, items in events for i in items), *_release_items(text)]
+                     if i.lower() not in (f.lower() for f in settings)]
+        # ("..., and after how long does it treat a lock as stale?": what a clause of its own asks)
+        settings += [i for i in _how_clauses(text[owned.end(1):]) if i.lower() not in (f.lower() for f in settings)]
         if asks_release_dates(text, language) and not any(canonical_metric(f) == "released" for f in settings) \
                 and not _dated_by_events(text, settings):
             settings.append("release date")
@@ -451,7 +469,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         # "what maximum line length does each tool use", "what is the oldest version each one runs on": the noun
         # phrase a clause asks about, before its own subject
         for m in _WHAT_ASKS.finditer(masked):
-            if _GENERIC_ASK.fullmatch(m.group("n").strip()):
+            if _GENERIC_ASK.fullmatch(m.group("n").strip()) or m.start() in glossed_at:
                 continue
             # ("what upper and lower TTL limits does each apply": two, a maximum and a minimum)
             found += [i for i in _phrase_items(m.group("n")) if i.lower() not in (f.lower() for f in found)]
@@ -564,9 +582,10 @@ def _release_items(text: str) -> list[str]:
                 item = f"{m.group('p')} {v} support {verb}".replace("\u2024", ".")
                 if item.lower() not in (o.lower() for o in out):
                     out.append(item)
-    for m in _RELEASE_PASSIVE_LIST.finditer(text):
-        # "in which releases were A (a1), B and C introduced": each one's release
-        pieces = [_clean_item(re.sub(r"\s*\([^()]*\)", "", p)) for p in _list_pieces(m.group("x"))]
+    for m in [*_RELEASE_PASSIVE_LIST.finditer(text), *_RELEASE_THAT.finditer(text)]:
+        # "in which releases were A (a1), B and C introduced", "the releases that added A and B": each one's release
+        pieces = [_clean_item(re.sub(r"`([^`]+)`", r"\1", re.sub(r"\s*\([^()]*\)", "", p)))
+                  for p in _list_pieces(m.group("x"))]
         for piece in pieces:
             piece = re.sub(r"^(?:then|later|also|finally|next)\s+", "", piece, flags=re.I)
             item = f"{piece} {m.group('verb').lower()}".replace("\u27ee", " (").replace("\u27ef", ")")
@@ -656,13 +675,18 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
         for item in _phrase_items(inner.group(1)) if inner else [_clean_item(piece)]:
             item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
             # ("the default quit codes for a [job:x] section": what it is under says which, no part of it)
+            # ("the amount of unused space prune leaves in the repository": the amount, a clause after it)
+            item = m.group() if len(item.split()) > 5 and (m := _AMOUNT_OF.match(item)) else item
             item = attribute_head(item) if len(item.split()) > 5 else item
             if item and len(item.split()) <= 5 and item.lower() not in (o.lower() for o in out):
                 out.append(item)
     return [o.replace("\u27ee", " (").replace("\u27ef", ")") for o in out] if len(out) >= 2 else []
 
 
-_ASKS_MORE = re.compile(r",?\s+and\s+(?:(?:in|on|at|from|since|by|with)\s+)?"
+# a quantity of what the words after it name: "the amount of unused space", "the number of open files"
+_AMOUNT_OF = re.compile(r"(?:amount|number|share|percentage|fraction|count|proportion)\s+of\s+(?:[\w-]+\s+)?[\w-]+",
+                        re.I)
+_ASKS_MORE = re.compile(r",?\s+and\s+(?:(?:in|on|at|from|since|by|with|after|within|before|until)\s+)?"
                         r"(?:which|what|when|how|where|why|whether)\b", re.I)
 
 
@@ -838,10 +862,14 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
             # "how big is the default connection pool (total connections / connections per host)": the measures the
             # asker means by its size, each asked
             out += [i for p in parts if (i := _clean_item(p)) and i not in out]
-        elif (item := _clean_item(" ".join(w for w in _one_of(m.group("n")).split() if w.lower() not in named))) and \
-                (size := f"{item} size") not in out:
-            # "how big is the default connection pool": its size; "how big can a cache get": its largest size
-            out.append(size if m.re is _HOW_BIG else f"maximum {size}")
+        else:
+            # "how big is the default connection pool": its size; "how big can a cache get": its largest size; "how
+            # big are the frob or quux files": each one's ("frob file size", "quux file size")
+            for piece in _list_pieces(_one_of(m.group("n"))):
+                item = _clean_item(" ".join(w for w in piece.split() if w.lower() not in named))
+                item = re.sub(r"(?<=[a-rt-z])s$", "", item) if re.match(r"how \w+ (?:are|were|do)\b", m.group(), re.I) else item
+                if item and (size := f"{item} size") not in out:
+                    out.append(size if m.re is _HOW_BIG else f"maximum {size}")
     return [a for a in out if a not in found]
 
 
@@ -854,7 +882,9 @@ def _one_of(phrase: str) -> str:
 
 # "how big is the default connection pool (...)", "how large are the write buffers": a size
 _HOW_BIG = re.compile(r"\bhow (?:big|large|small) (?:is|are|was|were|does|do)\s+(?:the\s+|a\s+|an\s+|its\s+|each\s+|"
-                      r"their\s+|(?:each(?:\s+one)?|every\s+one|\u2400)\s*['’]s\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b)",
+                      r"their\s+|(?:each(?:\s+one)?|every\s+one|\u2400)\s*['’]s\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b|"
+                      # (up to a relative clause's subject: "the frob files each one uploads")
+                      r"\s+(?:each|every|it|they|we|you|that|which)\s)",
                      re.I)
 
 
@@ -885,6 +915,11 @@ _GIVES_UP = re.compile(r"\bbefore\s+(?:it\s+|they\s+)?(?:giving|gives?)\s+up\b|\
 _NOMINAL = {"live": "lifetime", "lives": "lifetime", "last": "duration", "lasts": "duration"}
 
 
+# "(after how long does) each treat a lock from another host as stale": what a thing of an age is held to be
+_HELD_AS = re.compile(r"(?:[\w\u2400]+\s+){0,2}?(?:treat|consider|mark|regard|declare|deem)s?\s+(?:a|an|the|its|their)?\s*"
+                      r"(?P<o>[a-z][\w-]*?)(?:s)?\b[^,;?]*?\s+as\s+(?P<state>[a-z][\w-]+)\b", re.I)
+
+
 def _how_clauses(text: str) -> list[str]:
     """The attribute each "how many"/"how long" clause with a subject and a verb of its own asks for: "how many
     server connections can one pool hold" -> "server connections per pool", "how long may a server connection live
@@ -908,6 +943,11 @@ def _how_clauses(text: str) -> list[str]:
             # allowed to run", "how long are results kept before they expire"); "how long is a release supported"
             # is _HOW_LONG's
             if (item := _passive(m.group("q").lower(), _clean_item(m.group("n")), words)) and item not in out:
+                out.append(item)
+            continue
+        if m.group("q").lower() == "long" and (held := _HELD_AS.match(m.group("rest"))):
+            # "after how long does each treat a lock as stale": the age at which one counts as it ("stale lock age")
+            if (item := f"{held.group('state').lower()} {held.group('o').lower()} age") not in out:
                 out.append(item)
             continue
         lead: list[str] = []
@@ -976,7 +1016,8 @@ def _how_clauses(text: str) -> list[str]:
 
 # "when did ␀ get the Frob plugin, initial Quux support and ...", "when did each start verifying peers by
 # default (first in a pre-release, ...)": a time asked for what the product (a name, or a word for it) got or began
-_WHEN_GOT = re.compile(r"\bwhen\s+(?:did|does|do|will)\s+(?:(?:the\s+)?\u2400|each(?:\s+one)?|it|they)\s+"
+_WHEN_GOT = re.compile(r"\b(?:when|(?:in\s+)?(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b[^?.;]{0,40}?)\s+"
+                       r"(?:did|does|do|will)\s+(?:(?:the\s+)?\u2400|each(?:\s+one)?|it|they)\s+"
                        r"(?P<verb>get|gain|add|introduce|ship|receive|start|begin|stop|drop|remove|deprecate)\s+"
                        r"(?P<obj>(?:\([^()]*\)|(?!,?\s+and\s+(?:when|which|what|how|where|why)\b)[^?;()])+)", re.I)
 # (the same, its subject not yet known: a question of what some product got, no look-up of one fact)
@@ -1160,7 +1201,9 @@ def attribute_head(attribute: str) -> str:
 
 _RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?P<verb>changed|"
                               r"raised|lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
-                              r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of|used|needed|required|called|named)\b|\s*[,?.;])",
+                              r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of|used|needed|required|called|named)\b|"
+                              # (up to the next clause: "... first added frob compression and when was it released")
+                              r"\s+and\s+(?:when|which|what|how|where|in|on)\b|\s*[,?.;])",
                               re.I)
 # ... and as a passive: "In which Zorbq release, and on what date, was the frob-limit check added", "in which release
 # was the default max-size changed to its current value"
@@ -1172,6 +1215,12 @@ _RELEASE_PASSIVE = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|ver
 _RELEASE_PASSIVE_LIST = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases|versions)\b[^?.;]{0,60}?\bwere\s+"
                                    r"(?P<x>[^?;]{3,240}?(?:,|\band\b)[^?;]{1,240}?)\s+(?P<verb>introduced|added|"
                                    r"removed|deprecated|changed|dropped)\b", re.I)
+# ... and as a relative clause of the releases asked: "when did the releases that introduced the `frob` command and
+# the `--quux` option ship" (each one's release)
+_RELEASE_THAT = re.compile(r"\b(?:releases?|versions?)\s+(?:that|which)\s+(?:first\s+)?(?P<verb>introduced|added|"
+                           r"removed|deprecated|changed|dropped)\s+(?P<x>[^?;]{3,240}?)(?=\s+(?:ship|shipped|come|came|"
+                           r"appear|appeared|land|landed|get|got|go|went|was|were|is|are)\b|\s*[?;.]|\s*,\s+and\b|$)",
+                           re.I)
 # ... and with "did": "in which Zorbq release did the frob_limit setting appear", "which version did the default change
 # in" (what arrives is added)
 _RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"
@@ -1236,6 +1285,35 @@ _WHAT_ASKS = re.compile(rf"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?:(?:is|are|was|w
                         rf"(?P<n>(?:(?!(?:{_AUX}|each|every|it|they|the|of|for|in|on)\b)[\w.+/-]+\s+){{1,5}}?)"
                         # (not "what minimum Quux version does ...": a name inside the noun phrase)
                         rf"(?:{_AUX}\s+)?(?:each|every|it|they|\u2400(?!\s+[\w-]+\s+{_AUX}\b))(?=[\s'’])", re.I)
+# the aside of a clause that asks a noun phrase, before the clause ends ("... does each aim for (a, b or c)")
+_ASIDE_AFTER = re.compile(r"[^,;?()]*?\(([^()]+)\)")
+# an aside's piece that is a clause of its own ("where the docs say", "if any"): no kind of what is asked
+_ASIDE_CLAUSE = re.compile(r"(?:where|when|if|as|which|that|whichever|whatever|e\.?g|i\.?e)\b", re.I)
+
+
+def _kinds_glossed(asked: str, aside: str) -> list[str]:
+    """The kinds of a noun phrase an aside lists, each a modifier of it ("chunk sizes" glossed "minimum/maximum and
+    average or target size" -> "minimum chunk size", ..., "target chunk size"); none when a piece names anything
+    else (a quantity of its own, a longer phrase)."""
+    words = asked.split()
+    if not words:
+        return []
+    head = re.sub(r"(?<=[a-rt-z])s$", "", words[-1].lower())
+    one = " ".join([*words[:-1], head])
+    pieces = [p.strip() for p in re.split(r"\s*(?:[/,;]|\band\b|\bor\b)\s*", aside) if p.strip()]
+    pieces = [p for p in pieces if not _ASIDE_CLAUSE.match(p)]
+    out: list[str] = []
+    for piece in pieces:
+        piece_words = piece.lower().split()
+        if piece_words[-1:] and re.sub(r"(?<=[a-rt-z])s$", "", piece_words[-1]) == head:
+            piece_words = piece_words[:-1]  # "target size": a target chunk size
+        if len(piece_words) != 1 or not re.fullmatch(r"[a-z][a-z-]+", piece_words[0]) or \
+                canonical_metric(piece_words[0]) is not None:
+            return []
+        out.append(f"{piece_words[0]} {one}")
+    return out if len(out) >= 2 else []
+
+
 # "what do frob-ttl and frob-timeout default to (nowadays)", "what does ␀'s frob_size default to"
 _DEFAULTS_TO = re.compile(r"\bwhat\s+(?:do|does|did)\s+(?:(?:the\s+)?\u2400\s*['’]s?\s+)?(?P<x>[^?.;:]+?)\s+"
                           r"default\s+to\b", re.I)

@@ -9,6 +9,7 @@ of products is involved; without the model package every word counts as ordinary
 from __future__ import annotations
 
 import logging
+import re
 from functools import cache
 from pathlib import Path
 
@@ -31,3 +32,13 @@ def ordinary_word(word: str) -> bool:
     """Whether `word` (any case) is one the vocabulary holds whole; True for every word when there is none."""
     vocabulary = _vocabulary()
     return not vocabulary or word.lower() in vocabulary
+
+
+def short_name(name: str) -> str | None:
+    """The shorter name a name joined to an ordinary word goes by: "ZorbBackup" -> "Zorb" (its own docs call it
+    so); None for any other name ("ZorbQuux" joins two names)."""
+    parts = re.findall(r"[A-Z][a-z]+|[a-z]+", name)
+    if len(parts) == 2 and name == "".join(parts) and all(p[0].isupper() for p in parts) and len(parts[0]) >= 3 \
+            and ordinary_word(parts[1]):
+        return parts[0]
+    return None
