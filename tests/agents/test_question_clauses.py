@@ -26,7 +26,7 @@ def test_events_a_relative_clause_of_releases_names_and_one_product_named_two_wa
                 "the `wibble` command and the `--blarg-lock` option ship?")
     # ("Zorb" is "ZorbBackup" named shorter; "quux" is a name by its place, lower-case and all)
     assert a.entities == ["ZorbBackup", "quux"], a.entities
-    assert a.attributes == ["release date", "wibble command introduced", "blarg-lock option introduced",
+    assert a.attributes == ["release date", "wibble command introduced", "blarg-lock introduced",
                             "frob compression added"], a.attributes
     # (a name joined to a word of no vocabulary is another product: both stay)
     assert analyse("Compare ZorbQuux and Zorb on memory").entities == ["ZorbQuux", "Zorb"]
@@ -40,3 +40,30 @@ def test_a_settings_question_keeps_its_later_clauses() -> None:
     assert a.entities == ["zorbq"], a.entities
     assert a.attributes == ["target bundle size", "number of concurrent uploads", "amount of unused space",
                             "default to 8 MiB bundles introduced", "stale lock age"], a.attributes
+
+
+def test_a_change_log_entry_that_is_its_verb_and_what_it_brought_dates_that_thing() -> None:
+    from openresearch.agents.extract.releases import Release, change_log_notes, release_heading
+
+    release = Release(None, "1.4.2", "2021-03-04", 0)
+
+    def notes(entry: str) -> list[tuple[str, str, str | None]]:
+        return [(o.metric, o.value, o.condition) for o in change_log_notes(entry, release, "Zorb") or []]
+
+    assert notes("added frob compression. try it!") == [("frob_compression", "1.4.2", "added in")]
+    assert notes("Enh #14: Implement `wibble` command") == [("wibble_command", "1.4.2", "added in")]
+    assert notes("Enh #719: Add `--blarg-lock` option") == [("blarg_lock", "1.4.2", "added in")]
+    # (a key it adds is named once; an entry that goes on past a few words names nothing brought)
+    assert notes("added ZORB_BASE_DIR environment variable, #3338") == [("zorb_base_dir", "1.4.2", "added in")]
+    assert notes("added placeholder {reverse} for names in reverse notation") == []
+    assert notes("prune: fix building the man page, #3398") == []
+    # and the question's words meet the entry's: the same event
+    from openresearch.agents.plan.attributes import metric_key
+
+    assert metric_key("frob compression added") == "frob_compression"
+    assert metric_key("wibble command introduced") == "wibble_command"
+    # a heading that writes a time of day after the day, or "Changelog for" before the name
+    heading = release_heading("Version 1.2.0 (2022-02-22 22:02:22 :-)")
+    assert heading is not None and (heading.version, heading.date) == ("1.2.0", "2022-02-22")
+    heading = release_heading("Changelog for zorb 0.15.0 (2023-01-12)")
+    assert heading is not None and (heading.name, heading.version, heading.date) == ("zorb", "0.15.0", "2023-01-12")

@@ -38,15 +38,17 @@ DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \
         r"\d{1,2}(?:st|nd|rd|th)?[- ](?:of )?\w+,?[- ]\d{4})")
 _VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)\]?"
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
-                             r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new) "
-                             r"(?:in|for|with) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
+                             r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new|change ?log) "
+                             r"(?:in|for|with|of) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
                              # (or the name joined to its version: "Zorbd-1.4.2 Release")
                              r"(?P<name>(?:[A-Za-z][\w+-]{0,30} ){1,2}(?=(?:version |release |v)?\[?v?\d)|"
                              r"(?P<joined>[A-Za-z][\w+]{0,30}-)(?=v?\d))?"
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?)|"
                              r"(?(joined)\s+release|(?!)))?"
                              r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
-                             r"(?P<date>" + DATE + r")\)?)?(?:\s*\[[\w -]{1,20}\])?"
+                             # (a time of day may follow the day, and a smiley: "(2022-02-22 22:02:22 :-)")
+                             r"(?P<date>" + DATE + r")(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:UTC|Z))?)?"
+                             r"(?:\s+[:;]-?(?=\)))?\)?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
                              r"(?:(?<=[\w)\]\"”])\?)?", re.I)  # "What's new in Zorbq 3.3.9?"
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
@@ -118,14 +120,21 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
                            r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
 # ... or brings a part or a behaviour: "Add a Frob plugin", "This release adds initial support for Quux3", "Start to
 # verify peers by default, unless ..."
-_ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|brings?)\s+(?i:(?:an?|the|new|initial|basic|"
-                           r"experimental|preliminary|native|full)\s+)*(?:(?i:support)\s+for\s+(?:the\s+)?"
+_ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|implement(?:s|ed)?|brings?)\s+"
+                           r"(?i:(?:an?|the|new|initial|basic|experimental|preliminary|native|full)\s+)*(?:(?i:support)\s+for\s+(?:the\s+)?"
                            r"(?P<what>[A-Za-z][\w.+/-]*(?:\s+(?!(?:and|in|to|for|with|on|of|from|when|by)\b)[A-Za-z][\w.+/-]*){0,3}?)"
                            r"(?=\s*(?:[(,;]|\.(?:\s|$)|$|\s+(?:and|in|to|for|with|on|of|from|when|by)\b))|(?P<name>[A-Za-z][\w.+/-]*[\w+])\s+"
                            r"(?P<kind>(?i:plugin|module|extension|driver|backend|exporter|integration|adapter|"
                            r"connector|command|subcommand|support))\b)|"
                            r"^\W*(?i:start(?:s|ed)?)\s+(?:to\s+)?(?P<began>[a-z]+\s[^,;.()]{3,60}?)"
-                           r"(?=\s*(?:[,;()]|\.(?:\s|$)|$|\s+but\b))")
+                           r"(?=\s*(?:[,;()]|\.(?:\s|$)|$|\s+but\b))|"
+                           # ("added frob compression. try it!", "Enh #14: Implement wibble command": an entry that
+                           # is its verb and what it brought, named in a few words, "scope:" or number before it)
+                           r"^\W*(?:[\w#./ -]{1,24}:\s+)?"
+                           r"(?i:add(?:s|ed)?|introduc(?:e|es|ed)|implement(?:s|ed)?|new)\s+"
+                           r"(?i:(?:an?|the|new)\s+)*(?P<thing>[A-Za-z][\w+/-]*(?:\.[\w+/-]+)*(?:\s+(?!(?:and|or|in|to|for|with|"
+                           r"on|of|from|when|by|if|as)\b)[A-Za-z][\w+/-]*(?:\.[\w+/-]+)*){0,3})"
+                           r"(?=\s*(?:[,;(!]|\.(?:\s|$)|$))")
 # one that changes a setting's default: "max_prepared_statements is now set to 200 by default", "the default of
 # frob.level is now 3", "Change the default for frob_level to 5"
 _NEW_DEFAULT = re.compile(r"\b(?P<key>[A-Za-z_-][\w.-]*[A-Za-z0-9])\s+(?:is|are)\s+now\s+(?:set\s+to\s+)?"
@@ -168,6 +177,7 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
 
     out: list[ObservationIn] = []
+    text = re.sub(r"`([^`\n]+)`", r"\1", text)  # ("Add `--frob` option": what is quoted is named as it is)
     for m in _ADDS_SETTING.finditer(text):
         key = (m.group("key") or m.group("key2") or m.group("key3")).split("::")[-1]
         if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
@@ -177,8 +187,10 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
         # "This release introduces a new Frob plugin", "Add basic support for Quux3", "Start to verify peers by
         # default": what the release brought, named as a question words it ("Frob plugin added")
         what = f"{m.group('name')} {m.group('kind')}" if m.group("name") else f"{m.group('what')} support" \
-            if m.group("what") else m.group("began")
-        metric = metric_key(what)
+            if m.group("what") else m.group("thing") or m.group("began")
+        if m.group("thing") and out:
+            continue  # ("added FROB_DIR environment variable": the key it added, above)
+        metric = metric_key(f"{what} {'introduced' if m.group('began') else 'added'}")
         if metric and not any(o.metric == metric for o in out):
             out.append(ObservationIn(entity=entity, metric=metric, value=when, unit=kind,
                                      condition=f"introduced {at}" if m.group("began") else f"added {at}"))

@@ -398,10 +398,11 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     # lists, each asked ("minimum chunk size", ...), the aside read no further
     kinds: list[str] = []
     glossed_at: set[int] = set()
-    for m in _WHAT_ASKS.finditer(masked) if language != "zh" else ():
-        if (aside := _ASIDE_AFTER.match(masked, m.end())) and (glossed := _kinds_glossed(m.group("n"), aside.group(1))):
+    for asks in _WHAT_ASKS.finditer(masked) if language != "zh" else ():
+        if (aside := _ASIDE_AFTER.match(masked, asks.end())) and (
+                glossed := _kinds_glossed(asks.group("n"), aside.group(1))):
             kinds += [k for k in glossed if k not in kinds]
-            glossed_at.add(m.start())
+            glossed_at.add(asks.start())
             blank = " " * (aside.end(1) - aside.start(1))
             masked = masked[:aside.start(1)] + blank + masked[aside.end(1):]
     text = masked.replace("\u2400", " ")
@@ -419,7 +420,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         settings += [i for i in [*(i for _, items in events for i in items), *_release_items(text)]
                      if i.lower() not in (f.lower() for f in settings)]
         # ("..., and after how long does it treat a lock as stale?": what a clause of its own asks)
-        settings += [i for i in _how_clauses(text[owned.end(1):]) if i.lower() not in (f.lower() for f in settings)]
+        settings += [i for i in _how_clauses(text[owned.end(1) if owned else 0:])
+                     if i.lower() not in (f.lower() for f in settings)]
         if asks_release_dates(text, language) and not any(canonical_metric(f) == "released" for f in settings) \
                 and not _dated_by_events(text, settings):
             settings.append("release date")
@@ -588,7 +590,7 @@ def _release_items(text: str) -> list[str]:
                   for p in _list_pieces(m.group("x"))]
         for piece in pieces:
             piece = re.sub(r"^(?:then|later|also|finally|next)\s+", "", piece, flags=re.I)
-            item = f"{piece} {m.group('verb').lower()}".replace("\u27ee", " (").replace("\u27ef", ")")
+            item = f"{_key_named(piece)} {m.group('verb').lower()}".replace("\u27ee", " (").replace("\u27ef", ")")
             if (pv := re.fullmatch(r"(?P<p>[A-Z][\w+#]*)\s+v?(?P<v>\d+(?:[.\u2024]\d+)*)", piece)) and \
                     m.group("verb").lower() in ("added", "introduced", "removed", "dropped"):
                 # "in which releases were Frob 3.6 and then Frob 3.7 dropped": each a platform's version dropped
@@ -607,17 +609,17 @@ def _release_items(text: str) -> list[str]:
     # ("... did the frob_delay default change to 0.25 and the quux_size default become 16MB": the second, too)
     also = [c for m in _RELEASE_DID.finditer(text) if (c := _ALSO_DID.match(text, m.end()))]
     for m in [*_RELEASE_CHANGED.finditer(text), *_RELEASE_PASSIVE.finditer(text), *_RELEASE_DID.finditer(text), *also]:
-        item = _KIND_OF_KEY.sub("", _clean_item(m.group("x")))
+        item = _clean_item(m.group("x"))
         if item.lower() in ("it", "this", "that") and (said := _SUBJECT_BEFORE.search(text, 0, m.start())):
             # "The frob default used to be 1,3 ...: in which release was it changed": the subject it stands for
-            item = _KIND_OF_KEY.sub("", _clean_item(said.group("s")))
+            item = _clean_item(said.group("s"))
+        item = _KIND_OF_KEY.sub("", item)
         if item.lower() in _REFERRING or item.lower() in ("support", "compatibility"):
             # "in which release was that setting introduced": one the question asked already; "removed support
             # for Frob 3.8": the platform's version (above)
             continue
-        if len(keys := [w for w in item.split() if keyword_like(w)]) == 1:
-            # "the frob_limit constructor parameter" is the key's ("the default max-size" its default)
-            item = ("default " if re.match(r"default\b", item, re.I) else "") + keys[0]
+        if _key_named(item) != item:
+            item = _key_named(item)
         elif re.match(r"(?:its|their)\s", m.group("x"), re.I) and out:
             # "which release added frob_limit, and in which did its default change": the key's default, asked before
             item = _CHANGED_KEY.sub("", out[-1]) + f" {item}"
@@ -630,6 +632,15 @@ def _release_items(text: str) -> list[str]:
         if item and item.lower() not in (o.lower() for o in out):
             out.append(item)
     return out
+
+
+def _key_named(item: str) -> str:
+    """The key an item names when it names one ("the frob_limit constructor parameter" -> "frob_limit", "the
+    --frob-lock option" -> "frob-lock", "the default max-size" -> "default max-size"); the item otherwise."""
+    bare = _KIND_OF_KEY.sub("", item)
+    if len(keys := [w.strip("-") for w in bare.split() if keyword_like(w)]) == 1:
+        return ("default " if re.match(r"default\b", bare, re.I) else "") + keys[0]
+    return item
 
 
 # the subject of the sentence a later "it" stands for: a setting's default or value that "used to be" something
@@ -867,7 +878,8 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
             # big are the frob or quux files": each one's ("frob file size", "quux file size")
             for piece in _list_pieces(_one_of(m.group("n"))):
                 item = _clean_item(" ".join(w for w in piece.split() if w.lower() not in named))
-                item = re.sub(r"(?<=[a-rt-z])s$", "", item) if re.match(r"how \w+ (?:are|were|do)\b", m.group(), re.I) else item
+                if re.match(r"how \w+ (?:are|were|do)\b", m.group(), re.I):
+                    item = re.sub(r"(?<=[a-rt-z])s$", "", item)  # "how big are the frob files": a frob file's
                 if item and (size := f"{item} size") not in out:
                     out.append(size if m.re is _HOW_BIG else f"maximum {size}")
     return [a for a in out if a not in found]
@@ -916,8 +928,9 @@ _NOMINAL = {"live": "lifetime", "lives": "lifetime", "last": "duration", "lasts"
 
 
 # "(after how long does) each treat a lock from another host as stale": what a thing of an age is held to be
-_HELD_AS = re.compile(r"(?:[\w\u2400]+\s+){0,2}?(?:treat|consider|mark|regard|declare|deem)s?\s+(?:a|an|the|its|their)?\s*"
-                      r"(?P<o>[a-z][\w-]*?)(?:s)?\b[^,;?]*?\s+as\s+(?P<state>[a-z][\w-]+)\b", re.I)
+_HELD_AS = re.compile(r"(?:[\w\u2400]+\s+){0,2}?(?:treat|consider|mark|regard|declare|deem)s?\s+"
+                      r"(?:a|an|the|its|their)?\s*(?P<o>[a-z][\w-]*?)(?:s)?\b[^,;?]*?\s+as\s+(?P<state>[a-z][\w-]+)\b",
+                      re.I)
 
 
 def _how_clauses(text: str) -> list[str]:
@@ -1382,7 +1395,11 @@ def metric_key(attribute: str) -> str:
     if owner_key_gloss(attribute):  # "retry count (frob_limit / max_frobs)": the count's, each key the owner's
         attribute = _OWNER_KEYS_GLOSS.sub("", attribute) or attribute.replace(" / ", " ")
     # (what a release did to it is no part of the quantity: "frob-limit added"; "default max-size" is the key's)
+    came = re.search(r"(?<=\S)\s+(?:added|introduced|removed|deprecated)$", attribute, re.I)
     attribute = re.sub(rf"(?<=\S)\s+(?:{CHANGE_VERBS})$", "", attribute, flags=re.I)
+    if came and not named_key(attribute) and not key_gloss(attribute) and not re.search(r"\bdefaults?\b", attribute):
+        # a thing a release brought ("zorb compression added") is an event of its own words, no quantity of it
+        return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute
     under = re.fullmatch(r"(?P<key>[^\s()]+)\s*\((?P<case>[^()]+)\)", attribute)
     if under and named_key(under.group("key")):
         attribute = under.group("key")  # "frob-limit (libfrob build)": the key's, under the case its aside names

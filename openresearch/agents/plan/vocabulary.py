@@ -37,7 +37,7 @@ def ordinary_word(word: str) -> bool:
 def short_name(name: str) -> str | None:
     """The shorter name a name joined to an ordinary word goes by: "ZorbBackup" -> "Zorb" (its own docs call it
     so); None for any other name ("ZorbQuux" joins two names)."""
-    parts = re.findall(r"[A-Z][a-z]+|[a-z]+", name)
+    parts: list[str] = re.findall(r"[A-Z][a-z]+|[a-z]+", name)
     if len(parts) == 2 and name == "".join(parts) and all(p[0].isupper() for p in parts) and len(parts[0]) >= 3 \
             and ordinary_word(parts[1]):
         return parts[0]
