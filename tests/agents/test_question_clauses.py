@@ -4,7 +4,19 @@ lower-case name in "on the X side", and how old a thing is before a product coun
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from openresearch.agents.extract.document import read_document
+from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.plan.analysis import analyse
+from openresearch.identity import AliasResolver
+from openresearch.ingest.embed import HashEmbedder
+from openresearch.ingest.local import parse_local_file
+
+
+def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
+    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
+    return {(o.entity, o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
 
 
 def test_the_kinds_an_aside_lists_and_the_sizes_how_big_asks_are_each_asked() -> None:
@@ -67,3 +79,35 @@ def test_a_change_log_entry_that_is_its_verb_and_what_it_brought_dates_that_thin
     assert heading is not None and (heading.version, heading.date) == ("1.2.0", "2022-02-22")
     heading = release_heading("Changelog for zorb 0.15.0 (2023-01-12)")
     assert heading is not None and (heading.name, heading.version, heading.date) == ("zorb", "0.15.0", "2023-01-12")
+
+
+def test_a_release_s_long_details_hold_for_it_and_the_entry_that_brought_what_is_asked_is_read(tmp_path: Path) -> None:
+    # a summary, then each entry's details, far longer than a heading's reach: the details are still the release's
+    filler = "".join(f" * Bugfix #{n}: Fix the frobnication of blarg number {n}\n\n   Some words about the fix "
+                     f"that explain what went wrong before and how it is handled now in detail.\n\n"
+                     for n in range(120))
+    log = tmp_path / "CHANGELOG.md"
+    log.write_text("# Changelog for zorbq 0.16.0 (2023-07-31)\n\n## Summary\n\n * Enh #719: Add `--blarg-lock` "
+                   "option\n\n## Details\n\n" + filler + " * Enhancement #14: Implement `wibble` command\n\n"
+                   "   Zorbq now has a wibble command.\n\n"
+                   "# Changelog for zorbq 0.15.0 (2023-01-12)\n\n * Fix #1: Make frob work\n", encoding="utf-8")
+    question = "When did the zorbq releases that introduced the `wibble` command and the `--blarg-lock` option ship?"
+    got = _read(log, question)
+    assert ("zorbq", "wibble_command", "0.16.0", "version", "added in") in got, got
+    assert ("zorbq", "blarg_lock", "0.16.0", "version", "added in") in got, got
+
+
+def test_a_chain_of_equals_names_the_value_it_ends_with() -> None:
+    from openresearch.agents.extract.values import find_values
+
+    # (a power is no figure as written; "kiB" is a size)
+    assert [(v.raw, v.unit) for v in find_values("minimum frame size = 2^19 B = 512 kiB")] == [("512", "kiB")]
+    assert find_values("an XOR of 2**20 bytes") == []
+    text = "- FRAME_MIN_EXP = 19 (minimum frame size = 2^19 B = 512 kiB)\n" \
+           "- FRAME_MAX_EXP = 23 (maximum frame size = 2^23 B = 8 MiB)\n" \
+           "- MASK_BITS = 21 (target frame size ~= 2^21 B = 2 MiB)\n"
+    from openresearch.agents.extract.observations import observations
+
+    got = {(o.metric, o.value, o.unit) for line in text.splitlines() for o in observations(line, [], set(), "Zorbq")}
+    assert {("min_frame_size", "512", "kiB"), ("max_frame_size", "8", "MiB"),
+            ("target_frame_size", "2", "MiB")} <= got, got

@@ -11,6 +11,7 @@ of the source it was shown; the rest are rejected and counted, never repaired.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import logging
 import re
@@ -99,7 +100,7 @@ from openresearch.agents.extract.tables import cell_values, row_observations, ta
 from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
-from openresearch.agents.plan.attributes import PLATFORM_EVENT, named_key, with_english
+from openresearch.agents.plan.attributes import PLATFORM_EVENT, metric_key, named_key, with_english
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
@@ -134,6 +135,9 @@ _FACTS_CACHE = 50_000  # sentences
 _ASKED_METRIC_BONUS = 0.15
 _NO_FIGURE_FACTOR = 0.75
 _ASKED_RELEASE_BONUS = 0.25
+# what a question asks a release to have brought ("frob compression added"), and any release an entry may be under
+_BROUGHT = re.compile(r"\s(?:added|introduced|removed|deprecated)$")
+_SOME_RELEASE = Release(None, "0", None, -1)
 _NOT_FIGURES = frozenset({"port", "year", "date"})
 # quantities whose values are dates or years
 _EVENT_METRICS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
@@ -501,7 +505,20 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
             words = para.split()
             if (sum(w[:1].isupper() for w in words) * 2 > len(words) or _CJK_TEXT.search(para)) and not log:
                 return None  # a Title Case heading about something else: the section has no plan
+    if log and low > 0:
+        # (a release's notes may run longer than the reach: a summary, then each entry's details; the release
+        # heading above them, however far, is theirs)
+        heads = _release_headings(text)
+        at = bisect.bisect_left(heads, (low, "")) - 1
+        return heads[at][1] if at >= 0 else None
     return None
+
+
+@lru_cache(maxsize=16)
+def _release_headings(text: str) -> list[tuple[int, str]]:
+    """A change log's release headings, each with where it starts, in order."""
+    return [(m.start(1), m.group(1).strip()) for m in re.finditer(r"(?:^|\n\n)([^\n]{1,80})(?=\n\n|$)", text)
+            if RELEASE_HEADING.fullmatch(m.group(1).strip()) and not VERSION_NOTE.match(m.group(1).strip())]
 
 
 _QUALIFIER_CUT = re.compile(r"\s*[(,（，]")
@@ -783,6 +800,10 @@ class DeterministicExtractor:
         key_forms = [k for a in asked if "_" in a for k in (re.escape(a), re.escape(a.replace("_", "-")))]
         asked_keys = re.compile(rf"(?<![\w.-])(?:{'|'.join(key_forms)})(?![\w-])") if key_forms else None
         platforms = _asked_platforms(asked, plan.attributes)
+        # the things asked as a release brought them ("frob compression added"), and whether this is a change log
+        # whose entries may bring them ("added frob compression. try it!")
+        brought = {metric_key(a) for a in plan.attributes if _BROUGHT.search(a) and not PLATFORM_EVENT.fullmatch(a)}
+        brought = brought if brought and _is_change_log(text) else set()
         # (the events asked of those versions: "Frob 3.8 support dropped" is answered by a drop of 3.8, not by the
         # release that first supported it)
         events = {(e.group("v"), e.group("verb") == "dropped") for a in plan.attributes
@@ -830,6 +851,10 @@ class DeterministicExtractor:
                             # ("now requires Frob >= 3.9" dropped 3.8: the minor before the new minimum)
                             _RAISED_MINIMUM.search(sent) and (_minor(on.group("v"), -1), True) in events))
                         else 0.0)
+                if brought and any(o.metric in brought for o in
+                                   change_log_notes(text[span[0]:span[1]], _SOME_RELEASE, "_") or []):
+                    figure = True  # an entry that brings what is asked: its release, and the day it came, answer
+                    bonus += _ASKED_METRIC_BONUS + _ASKED_RELEASE_BONUS
                 if not figure:
                     score *= _NO_FIGURE_FACTOR
                 elif keyed or any(same_family(k, a) or shares_words(k, a) for k in facts.metrics for a in asked) or (

@@ -469,7 +469,9 @@ _PHRASE_LEAD = re.compile(r"^(max(?:imum)?|min(?:imum)?|default|largest|smallest
 _PHRASE_LINK = re.compile(
     r"(?:,\s*(?:which\s+)?defaulting to|"
     r"\s+(?:is|are|was|were|of|defaults? to|(?:is|are) (?:set|limited|capped|fixed|restricted) (?:to|at)|"
-    r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*[:=])\s+(?:an?\s+|up to\s+|about\s+|around\s+|"
+    # (an equation's chain names the value it ends with: "minimum frame size = 2^19 B = 512 kiB", "~= 2^21 B =")
+    r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*~?[:=](?:\s+[^\s=]{1,12}(?:\s[^\s=]{1,4})?\s+~?=)?)\s+"
+    r"(?:an?\s+|up to\s+|about\s+|around\s+|"
     r"approximately\s+|"
     r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
     r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)s?\s*[:=]?\s*$", re.I)
@@ -1225,7 +1227,14 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             continue  # "2x faster than it used to be": a comparison without a named baseline is no value
         elif got := metric_for(v, *cue_window(text, v)) or _event_further(text, v, values) or \
                 _count_further(text, v, values):
-            measured.append((v, *got, None))
+            own = phrase_metric(text, v, values[i - 1].end if i else 0, mentions) if v.kind == "size" else None
+            if own is not None and (own[0].endswith(f"_{got[0]}") or re.search(r"_(?:size|length)$", own[0])):
+                # "minimum frame size = 512 kiB": the size its phrase names (the cue says only the kind of quantity)
+                measured.append((v, own[0], own[1], None))
+                if own[2]:
+                    defaults[v.start] = own[2]
+            else:
+                measured.append((v, *got, None))
         elif asked is not None and _asked_value(text, v, values[i - 1] if i else None, asked):
             measured.append((v, asked.metric, v.kind if asked.kind == "date" else "count", None))
         elif (end := _until(text, v)) is not None:

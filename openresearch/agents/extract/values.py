@@ -23,7 +23,7 @@ _TIME = (r"milliseconds?|microseconds?|nanoseconds?|"
          r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?(?! old)|"
          r"秒|分钟|小时|天|个月|s|h")
 _SPAN = r"days?|weeks?|months?|years?"
-_SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|KB|kB|Kb|bytes?|"
+_SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|kiB|KB|kB|Kb|bytes?|"
          r"(?:kilo|mega|giga|tera)bytes?|"
          r"字节|T(?=[\s。，,;；)）、\u4e00-\u9fff]|$)|P(?=[\s。，,;；)）、\u4e00-\u9fff]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
@@ -261,12 +261,17 @@ def _port_or_year(text: str, v: Value) -> Value:
     return v
 
 
+_POWER = re.compile(r"(?<![\w.])\d+\s?(?:\^|\*\*)\s?\d+(?:\s?[KMGTkmgt]?i?B\b)?")
+
+
 def find_values(text: str) -> list[Value]:
     """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
     calendar = [_port_or_year(text, v) for v in _calendar(text)]
     out: list[Value] = list(calendar)
-    for c in _candidates(text, [(v.start, v.end) for v in calendar]):
+    # (a power, "2^19 B", "2**20", is no figure as written: the value a text equates it with is, "= 512 kiB")
+    powers = [m.span() for m in _POWER.finditer(text)]
+    for c in _candidates(text, [(v.start, v.end) for v in calendar] + powers):
         kind = _kind(c.unit, c.cur or None)
         try:
             if kind == "money":

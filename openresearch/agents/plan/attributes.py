@@ -1418,4 +1418,6 @@ def metric_key(attribute: str) -> str:
                    *with_english(attribute)[len(attribute):].split()]
         if english:
             return metric_key(" ".join(dict.fromkeys(w.lower() for w in english)))
-    return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute
+    # ("minimum frame size" is min_frame_size, as a source's "the minimum frame size is 512 kiB" is read)
+    slug = re.sub(r"[^\w]+", "_", attribute.lower()).strip("_")
+    return re.sub(r"^(min|max)imum_", r"\1_", slug) or attribute

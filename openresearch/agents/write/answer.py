@@ -861,7 +861,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             rf"(?:the\s+)?{re.escape(label)}", plan.question, re.I)))
         # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
-        quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items) if not (
+        # (a word that tells this row from another asked one stays, however many quotes say it: "chunk" of "minimum
+        # chunk size" beside "pack file size")
+        others = [word_stems(with_english(o)) for o, _ in asked_rows(plan) if o != label]
+        quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items, {
+            w for w in word_stems(words) if any(w not in o for o in others)}) if not (
             PLATFORM_EVENT.fullmatch(label)) else set()  # (an event's rows are chosen by what happened, collect)
         # "HTTP read timeout (ZORB_HTTP_TIMEOUT)": the row is that key's, not a key that adds to it
         by_name = named_key(label)  # the question wrote the key itself ("idleTimeout")
@@ -1174,14 +1178,16 @@ def _one_row_each(table: dict[str, dict[str, list[Found]]],
     return out
 
 
-def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView]) -> set[str]:
+def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView],
+                    distinct: set[str] | None = None) -> set[str]:
     """What an attribute's words add to its metric ("parsing", "twitter", not "throughput"), less the words most of
-    the evidence shares (every quote of a JSON corpus says "JSON"): what tells its figures from other ones."""
+    the evidence shares (every quote of a JSON corpus says "JSON") unless they tell this row from another asked one
+    (`distinct`): what tells its figures from other ones."""
     quals = word_stems(label) - word_stems(metric) | figure_words(label)
     if not quals or not items:
         return quals
     seen = [_said(" ".join([ev.quote, *(o.condition or "" for o in ev.observations)])) for ev in items]
-    return {q for q in quals if sum(q in s for s in seen) * 2 <= len(seen)}
+    return {q for q in quals if q in (distinct or set()) or sum(q in s for s in seen) * 2 <= len(seen)}
 
 
 def _relevance(f: Found, quals: set[str]) -> int:
