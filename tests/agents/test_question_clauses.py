@@ -111,3 +111,26 @@ def test_a_chain_of_equals_names_the_value_it_ends_with() -> None:
     got = {(o.metric, o.value, o.unit) for line in text.splitlines() for o in observations(line, [], set(), "Zorbq")}
     assert {("min_frame_size", "512", "kiB"), ("max_frame_size", "8", "MiB"),
             ("target_frame_size", "2", "MiB")} <= got, got
+
+
+def test_a_list_the_defaults_lead_holds_defaults_and_a_long_option_heads_its_entry(tmp_path: Path) -> None:
+    doc = tmp_path / "internals.rst"
+    doc.write_text("Framing\n=======\n\n``zorbq create --framer-params FRAME_MIN_EXP,FRAME_MAX_EXP`` can be used to "
+                   "tune the framer, the default is:\n\n"
+                   "- FRAME_MIN_EXP = 19 (minimum frame size = 2^19 B = 512 kiB)\n"
+                   "- FRAME_MAX_EXP = 23 (maximum frame size = 2^23 B = 8 MiB)\n\n"
+                   "Another framer takes these, the usual values are:\n\n"
+                   "- FRAME_MIN_EXP = 16 (minimum frame size = 2^16 B = 64 kiB)\n\n"
+                   "Pruning\n=======\n\n"
+                   "-  ``--max-stale limit`` allow stale data up to the specified limit.\n\n"
+                   "   The limit can be given as an absolute size or relative to the store.\n\n"
+                   "   Zorbq keeps as little stale data as possible. The default value is 5%.\n\n"
+                   "-  ``--max-frob size`` if set limits the frobs.\n", encoding="utf-8")
+    got = _read(doc, "What minimum and maximum frame sizes does zorbq use by default, and how much stale data does "
+                     "it leave by default?")
+    assert ("zorbq", "min_frame_size", "512", "kiB", "default") in got, got
+    assert ("zorbq", "max_frame_size", "8", "MiB", "default") in got, got
+    # (the usual values of another framer are no defaults; a long option's lower-case argument and description
+    # after it are its entry, the default below them its own)
+    assert not any(o[1] == "min_frame_size" and o[2] == "64" and o[4] == "default" for o in got), got
+    assert ("zorbq", "max_stale", "5", "%", "default") in got, got

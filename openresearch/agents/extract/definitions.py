@@ -29,6 +29,9 @@ _OPTION_ENTRY = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=\S+)?(?:,? --?[A-Za-
 # (or with its argument and a dash: "--frob-limit <int> - Maximum number of ...")
 _OPTION_LEAD = re.compile(r"(?P<term>--?[A-Za-z][\w.-]*(?:=[A-Z][A-Z_]*)?(?:,\s*--?[A-Za-z][\w.-]*(?:=[A-Z][A-Z_]*)?)*)"
                           r"(?:\s+(?=[A-Z](?:[a-z]|\s))|(?:\s+<[\w.|-]+>|\s+[A-Z][A-Z_]*)?\s+[-\u2013\u2014]\s+(?=\S))")
+# ... or a long option opening its paragraph, its argument and description in lower case: "--frob-limit limit allow
+# frobs up to the specified limit" (a list of options, flattened)
+_LONG_OPTION_LEAD = re.compile(r"(?P<term>--[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?=[a-z])")
 # a paragraph of one word that joins two examples of an entry's description
 _CONNECTIVES = frozenset({"or", "and", "then", "else", "otherwise", "also", "e.g.", "i.e.", "or:", "and:"})
 # a command's help line, its tag first and its default last: "-p, --port int   port to listen on (default 1313)"
@@ -109,7 +112,8 @@ def defined_term(text: str, start: int) -> str | None:
     entry's own option tag, else the nearest heading above (a short line of its own) when that heading is a
     keyword-shaped term; a heading of words ("Performance tuning") ends the search."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
-    if (m := _OPTION_ENTRY.match(text, para_start)) or (m := _OPTION_LEAD.match(text, para_start)):
+    if (m := _OPTION_ENTRY.match(text, para_start)) or (m := _OPTION_LEAD.match(text, para_start)) or (
+            m := _LONG_OPTION_LEAD.match(text, para_start)):
         return keyword(m.group("term"))
     if (m := _TERM_ENTRY.match(text, para_start)) and keyword_shape(m.group("term")):
         return m.group("term")  # "summaryLength : (int) ... Default is 70.": a definition list's entry, as ingested
@@ -132,7 +136,7 @@ def defined_term(text: str, start: int) -> str | None:
         if VERSION_NOTE.match(para) or para.lower() in _CONNECTIVES:
             continue  # "added in 0.1.7" under the entry's heading: a note of the entry, not its term; "or"
             # between two examples: a word of the entry's description
-        if m := _OPTION_LEAD.match(para):
+        if (m := _OPTION_LEAD.match(para)) or (m := _LONG_OPTION_LEAD.match(para)):
             return keyword(m.group("term"))  # "--frob-limit=INT Sets the ...": the option's entry, flattened
         if len(para) <= 80 and release_heading(para) is not None:
             return None  # an entry never runs past the release heading above it

@@ -514,6 +514,31 @@ def section_heading(text: str, start: int, reach: int = 3000) -> str | None:
     return None
 
 
+# the paragraph a list of defaults follows ("..., the default is:", "The defaults are:", "by default:")
+_DEFAULTS_LEAD = re.compile(r"(?:\bdefaults?(?:\s+values?|\s+settings?)?\s+(?:is|are)|\bby\s+default|"
+                            r"\bdefault\s+(?:values?|settings?))\s*:\s*$", re.I)
+_LIMIT_WORD = re.compile(r"\b(?:default|minimum|maximum)\b")
+
+
+def _listed_defaults(text: str, start: int, items: int = 12) -> bool:
+    """Whether the unit at `start` is an item of a list (short one-line paragraphs, as a list is ingested) that a
+    paragraph announcing defaults opens ("the default is:")."""
+    pos = text.rfind("\n\n", 0, start)
+    end = text.find("\n\n", start)
+    own = text[pos + 2:end if end >= 0 else len(text)]
+    if pos < 0 or "\n" in own or len(own) > 160:
+        return False
+    for _ in range(items):
+        cut = text.rfind("\n\n", 0, pos)
+        para = text[cut + 2 if cut >= 0 else 0:pos].strip()
+        if _DEFAULTS_LEAD.search(para):
+            return True
+        if not para or "\n" in para or len(para) > 160 or para.endswith(":") or cut < 0:
+            return False  # (a list another lead opens, "the usual values are:", holds no defaults)
+        pos = cut
+    return False
+
+
 @lru_cache(maxsize=16)
 def _release_headings(text: str) -> list[tuple[int, str]]:
     """A change log's release headings, each with where it starts, in order."""
@@ -1168,6 +1193,10 @@ class DeterministicExtractor:
             if section := term_section(source.text, start, term):  # "quality" under "AVIF", again under "JPEG"
                 obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
                        for o in obs]
+        if obs and row is None and _listed_defaults(source.text, start):
+            # "... can be used to tune the frobber, the default is:" over a list: each item's figures are defaults
+            obs = [o if _LIMIT_WORD.search(o.condition or "") else o.model_copy(
+                update={"condition": ", ".join(filter(None, ["default", o.condition]))}) for o in obs]
         obs = [o for o in (obs if heading else self._in_context(source, start, obs, release)) if storable(o)]
         if not heading and row is None:
             obs = self._release_dated(source, start, obs)
