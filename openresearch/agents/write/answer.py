@@ -1183,7 +1183,10 @@ def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView],
     """What an attribute's words add to its metric ("parsing", "twitter", not "throughput"), less the words most of
     the evidence shares (every quote of a JSON corpus says "JSON") unless they tell this row from another asked one
     (`distinct`): what tells its figures from other ones."""
-    quals = word_stems(label) - word_stems(metric) | figure_words(label)
+    # (a metric's "min_"/"max_" is the label's "minimum"/"maximum": "min_frame_size" adds nothing to "minimum frame
+    # size")
+    quals = word_stems(label) - word_stems(re.sub(r"(?<![a-z])(min|max)(?=_|$)", r"\1imum", metric)) | \
+        figure_words(label)
     if not quals or not items:
         return quals
     seen = [_said(" ".join([ev.quote, *(o.condition or "" for o in ev.observations)])) for ev in items]
