@@ -826,7 +826,7 @@ class DeterministicExtractor:
         asked_keys = re.compile(rf"(?<![\w.-])(?:{'|'.join(key_forms)})(?![\w-])") if key_forms else None
         platforms = _asked_platforms(asked, plan.attributes)
         # the things asked as a release brought them ("frob compression added"), and whether this is a change log
-        # whose entries may bring them ("added frob compression. try it!")
+        # whose entries may bring them ("added frob compression.")
         brought = {metric_key(a) for a in plan.attributes if _BROUGHT.search(a) and not PLATFORM_EVENT.fullmatch(a)}
         brought = brought if brought and _is_change_log(text) else set()
         # (the events asked of those versions: "Frob 3.8 support dropped" is answered by a drop of 3.8, not by the

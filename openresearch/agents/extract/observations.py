@@ -469,7 +469,7 @@ _PHRASE_LEAD = re.compile(r"^(max(?:imum)?|min(?:imum)?|default|largest|smallest
 _PHRASE_LINK = re.compile(
     r"(?:,\s*(?:which\s+)?defaulting to|"
     r"\s+(?:is|are|was|were|of|defaults? to|(?:is|are) (?:set|limited|capped|fixed|restricted) (?:to|at)|"
-    # (an equation's chain names the value it ends with: "minimum frame size = 2^19 B = 512 kiB", "~= 2^21 B =")
+    # (an equation's chain names the value it ends with: "minimum frame size = 2^17 B = 128 kiB", "~= 2^20 B =")
     r"(?:must|may|can)(?:not| not)? (?:exceed|be))|\s*~?[:=](?:\s+[^\s=]{1,12}(?:\s[^\s=]{1,4})?\s+~?=)?)\s+"
     r"(?:an?\s+|up to\s+|about\s+|around\s+|"
     r"approximately\s+|"
@@ -1229,7 +1229,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
                 _count_further(text, v, values):
             own = phrase_metric(text, v, values[i - 1].end if i else 0, mentions) if v.kind == "size" else None
             if own is not None and (own[0].endswith(f"_{got[0]}") or re.search(r"_(?:size|length)$", own[0])):
-                # "minimum frame size = 512 kiB": the size its phrase names (the cue says only the kind of quantity)
+                # "minimum frame size = 128 kiB": the size its phrase names (the cue says only the kind of quantity)
                 measured.append((v, own[0], own[1], None))
                 if own[2]:
                     defaults[v.start] = own[2]

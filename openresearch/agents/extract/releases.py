@@ -46,7 +46,7 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?)|"
                              r"(?(joined)\s+release|(?!)))?"
                              r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
-                             # (a time of day may follow the day, and a smiley: "(2022-02-22 22:02:22 :-)")
+                             # (a time of day may follow the day, and a smiley: "(2024-05-06 11:12:13 :-)")
                              r"(?P<date>" + DATE + r")(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:UTC|Z))?)?"
                              r"(?:\s+[:;]-?(?=\)))?\)?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
@@ -128,7 +128,7 @@ _ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|implement(?:
                            r"connector|command|subcommand|support))\b)|"
                            r"^\W*(?i:start(?:s|ed)?)\s+(?:to\s+)?(?P<began>[a-z]+\s[^,;.()]{3,60}?)"
                            r"(?=\s*(?:[,;()]|\.(?:\s|$)|$|\s+but\b))|"
-                           # ("added frob compression. try it!", "Enh #14: Implement wibble command": an entry that
+                           # ("added frob compression.", "Enh #31: Implement wibble command": an entry that
                            # is its verb and what it brought, named in a few words, "scope:" or number before it)
                            r"^\W*(?:[\w#./ -]{1,24}:\s+)?"
                            r"(?i:add(?:s|ed)?|introduc(?:e|es|ed)|implement(?:s|ed)?|new)\s+"

@@ -269,7 +269,7 @@ def find_values(text: str) -> list[Value]:
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
     calendar = [_port_or_year(text, v) for v in _calendar(text)]
     out: list[Value] = list(calendar)
-    # (a power, "2^19 B", "2**20", is no figure as written: the value a text equates it with is, "= 512 kiB")
+    # (a power, "2^17 B", "2**18", is no figure as written: the value a text equates it with is, "= 128 kiB")
     powers = [m.span() for m in _POWER.finditer(text)]
     for c in _candidates(text, [(v.start, v.end) for v in calendar] + powers):
         kind = _kind(c.unit, c.cur or None)

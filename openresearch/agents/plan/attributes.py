@@ -313,10 +313,11 @@ _VERSIONS = re.compile(r"v?\d+(?:\.(?:\d+|x))*(?:\s*(?:to|-|–|through)\s*v?\d+
 # a question for the dates releases came out on: "When were the A releases published?", "When did B ship 2.0?"
 # (at the start of any of its sentences: "I need dates. And on the Zorb side, when was 1.0 released?")
 # (or after a clause of its own: "Which release added frob_limit, and when was that release published?")
-_EN_RELEASE_DATES = re.compile(r"(?:^|[.?!]\s+|,\s+and\s+(?=when\b))(?:(?:and|also|so|but)\b,?\s*)?"
+_EN_RELEASE_DATES = re.compile(r"(?:^|[.?!]\s+|,?\s+and\s+(?=when\b))(?:(?:and|also|so|but)\b,?\s*)?"
                                r"(?:[^,.?!]{1,60},\s*)?"
                                r"(?:when|(?:on |in )?(?:what|which) (?:date|day|month|year)s?)\b[^?]{0,200}?\b"
-                               r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out)\b"
+                               r"(?:published|released|shipped|tagged|cut|made available|ship|release|publish|out|"
+                               r"appear(?:ed)?|arrive[ds]?)\b"
                                r"|\b(?:release|publication|ship) dates? (?:of|for)\b", re.I)
 _ZH_RELEASE_DATES = re.compile(r"(?:什么时候|何时|哪天|哪一天|哪年|哪一年)[^？?]{0,8}发布|发布(?:日期|时间)")
 
@@ -394,8 +395,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     for span, _ in events:
         masked = masked[:span[0]] + " " * (span[1] - span[0]) + masked[span[1]:]
     text = masked.replace("\u2400", " ")
-    # "what chunk sizes does each aim for (minimum/maximum and average size, where ...)": the kinds of it the aside
-    # lists, each asked ("minimum chunk size", ...), the aside read no further
+    # "what frame sizes does each aim for (minimum/maximum and mean size, as documented)": the kinds of it the aside
+    # lists, each asked ("minimum frame size", ...), the aside read no further
     kinds: list[str] = []
     glossed_at: set[int] = set()
     for asks in _WHAT_ASKS.finditer(masked) if language != "zh" else ():
@@ -419,7 +420,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
         # (and what a later sentence asks of a release: "Which Zorbq release added frob_limit, and when ...?")
         settings += [i for i in [*(i for _, items in events for i in items), *_release_items(text)]
                      if i.lower() not in (f.lower() for f in settings)]
-        # ("..., and after how long does it treat a lock as stale?": what a clause of its own asks)
+        # ("..., and after how long does it count a lease as expired?": what a clause of its own asks)
         settings += [i for i in _how_clauses(text[owned.end(1) if owned else 0:])
                      if i.lower() not in (f.lower() for f in settings)]
         if asks_release_dates(text, language) and not any(canonical_metric(f) == "released" for f in settings) \
@@ -638,7 +639,7 @@ def _key_named(item: str) -> str:
     """The key an item names when it names one ("the frob_limit constructor parameter" -> "frob_limit", "the
     --frob-lock option" -> "frob-lock", "the default max-size" -> "default max-size"); the item otherwise."""
     bare = _KIND_OF_KEY.sub("", item)
-    if len(keys := [w.strip("-") for w in bare.split() if keyword_like(w)]) == 1:
+    if len(keys := [w.strip("-") for w in bare.split() if re.fullmatch(r"[\w.-]+", w) and keyword_like(w)]) == 1:
         return ("default " if re.match(r"default\b", bare, re.I) else "") + keys[0]
     return item
 
@@ -686,7 +687,7 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
         for item in _phrase_items(inner.group(1)) if inner else [_clean_item(piece)]:
             item = re.sub(r"^(?:the|a|an)\s+", "", item, flags=re.I)
             # ("the default quit codes for a [job:x] section": what it is under says which, no part of it)
-            # ("the amount of unused space prune leaves in the repository": the amount, a clause after it)
+            # ("the amount of free space compaction keeps in the archive": the amount, a clause after it)
             item = m.group() if len(item.split()) > 5 and (m := _AMOUNT_OF.match(item)) else item
             item = attribute_head(item) if len(item.split()) > 5 else item
             if item and len(item.split()) <= 5 and item.lower() not in (o.lower() for o in out):
@@ -694,7 +695,7 @@ def _settings_items(text: str, owned: re.Match[str]) -> list[str]:
     return [o.replace("\u27ee", " (").replace("\u27ef", ")") for o in out] if len(out) >= 2 else []
 
 
-# a quantity of what the words after it name: "the amount of unused space", "the number of open files"
+# a quantity of what the words after it name: "the amount of free space", "the number of open files"
 _AMOUNT_OF = re.compile(r"(?:amount|number|share|percentage|fraction|count|proportion)\s+of\s+(?:[\w-]+\s+)?[\w-]+",
                         re.I)
 _ASKS_MORE = re.compile(r",?\s+and\s+(?:(?:in|on|at|from|since|by|with|after|within|before|until)\s+)?"
@@ -927,8 +928,8 @@ _GIVES_UP = re.compile(r"\bbefore\s+(?:it\s+|they\s+)?(?:giving|gives?)\s+up\b|\
 _NOMINAL = {"live": "lifetime", "lives": "lifetime", "last": "duration", "lasts": "duration"}
 
 
-# "(after how long does) each treat a lock from another host as stale": what a thing of an age is held to be
-_HELD_AS = re.compile(r"(?:[\w\u2400]+\s+){0,2}?(?:treat|consider|mark|regard|declare|deem)s?\s+"
+# "(after how long does) each count a lease held elsewhere as expired": what a thing of an age is held to be
+_HELD_AS = re.compile(r"(?:[\w\u2400]+\s+){0,2}?(?:treat|consider|count|mark|regard|declare|deem|flag|judge)s?\s+"
                       r"(?:a|an|the|its|their)?\s*(?P<o>[a-z][\w-]*?)(?:s)?\b[^,;?]*?\s+as\s+(?P<state>[a-z][\w-]+)\b",
                       re.I)
 
@@ -959,7 +960,7 @@ def _how_clauses(text: str) -> list[str]:
                 out.append(item)
             continue
         if m.group("q").lower() == "long" and (held := _HELD_AS.match(m.group("rest"))):
-            # "after how long does each treat a lock as stale": the age at which one counts as it ("stale lock age")
+            # "after how long does each count a lease as expired": the age at which one counts so ("expired lease age")
             if (item := f"{held.group('state').lower()} {held.group('o').lower()} age") not in out:
                 out.append(item)
             continue
@@ -1300,13 +1301,13 @@ _WHAT_ASKS = re.compile(rf"(?:^|(?<=[\s,;:]))(?:what|which)\s+(?:(?:is|are|was|w
                         rf"(?:{_AUX}\s+)?(?:each|every|it|they|\u2400(?!\s+[\w-]+\s+{_AUX}\b))(?=[\s'’])", re.I)
 # the aside of a clause that asks a noun phrase, before the clause ends ("... does each aim for (a, b or c)")
 _ASIDE_AFTER = re.compile(r"[^,;?()]*?\(([^()]+)\)")
-# an aside's piece that is a clause of its own ("where the docs say", "if any"): no kind of what is asked
+# an aside's piece that is a clause of its own ("as documented", "if any"): no kind of what is asked
 _ASIDE_CLAUSE = re.compile(r"(?:where|when|if|as|which|that|whichever|whatever|e\.?g|i\.?e)\b", re.I)
 
 
 def _kinds_glossed(asked: str, aside: str) -> list[str]:
-    """The kinds of a noun phrase an aside lists, each a modifier of it ("chunk sizes" glossed "minimum/maximum and
-    average or target size" -> "minimum chunk size", ..., "target chunk size"); none when a piece names anything
+    """The kinds of a noun phrase an aside lists, each a modifier of it ("frame sizes" glossed "minimum/maximum and
+    mean or goal size" -> "minimum frame size", ..., "goal frame size"); none when a piece names anything
     else (a quantity of its own, a longer phrase)."""
     words = asked.split()
     if not words:
@@ -1319,7 +1320,7 @@ def _kinds_glossed(asked: str, aside: str) -> list[str]:
     for piece in pieces:
         piece_words = piece.lower().split()
         if piece_words[-1:] and re.sub(r"(?<=[a-rt-z])s$", "", piece_words[-1]) == head:
-            piece_words = piece_words[:-1]  # "target size": a target chunk size
+            piece_words = piece_words[:-1]  # "goal size": a goal frame size
         if len(piece_words) != 1 or not re.fullmatch(r"[a-z][a-z-]+", piece_words[0]) or \
                 canonical_metric(piece_words[0]) is not None:
             return []

@@ -861,8 +861,8 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             rf"(?:the\s+)?{re.escape(label)}", plan.question, re.I)))
         # the numbers the question asks under ("for a 1,000-page site") say which figures of every row are asked
         asked_numbers = " ".join(w[1:] for w in sorted(figure_words(plan.question) - figure_words(words)))
-        # (a word that tells this row from another asked one stays, however many quotes say it: "chunk" of "minimum
-        # chunk size" beside "pack file size")
+        # (a word that tells this row from another asked one stays, however many quotes say it: "frame" of "minimum
+        # frame size" beside "bundle file size")
         others = [word_stems(with_english(o)) for o, _ in asked_rows(plan) if o != label]
         quals = quals_of[label] = qualifier_stems(f"{words} {asked_numbers}".strip(), metric, items, {
             w for w in word_stems(words) if any(w not in o for o in others)}) if not (
