@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openresearch.agents.extract.document import read_document
+from reading_fixtures import read_facts
+
 from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.observations import observations
 from openresearch.agents.extract.releases import dated_release
@@ -18,11 +19,6 @@ from openresearch.agents.extract.values import find_values
 from openresearch.identity import AliasResolver
 from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
-
-
-def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
-    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
-    return {(o.entity, o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
 
 
 def test_a_signature_gives_each_parameter_its_default_under_the_callable_that_takes_it() -> None:
@@ -54,7 +50,7 @@ def test_a_reference_page_reads_signatures_and_a_prose_default_of_the_parameter_
         "The default is 0 (no limit per host).\n\n"
         "Resolving\n---------\n\n"
         "The default is 7.\n", encoding="utf-8")
-    got = _read(path, "What are zorbq's defaults for the DNS cache TTL and the per-host connection limit?")
+    got = read_facts(path, "What are zorbq's defaults for the DNS cache TTL and the per-host connection limit?")
     assert ("zorbq", "ttl_dns_cache", "10", None, "default, FrobConnector") in got
     assert ("zorbq", "keepalive_timeout", "30", None, "default, FrobConnector") in got
     assert ("zorbq", "limit_per_host", "0", None, "default, no limit per host") in got
@@ -82,7 +78,7 @@ def test_a_change_log_is_the_product_its_address_names_not_a_dependency_its_entr
                     + "".join(f"{v} (2013-0{m}-1{m})\n------------------\n\n{entries}\n- Fixed zorbq's retry "
                               f"{m}.\n\n" for v, m in (("2.1.0", 4), ("2.0.0", 3), ("1.9.0", 2)))
                     + "Zorbq is a client. Zorbq retries. Zorbq pools. Zorbq redirects.\n", encoding="utf-8")
-    got = _read(path, "When were quuxlib 2.0.0 and 2.1.0 released, and when were zorbq 2.0.0 and 2.1.0 released?")
+    got = read_facts(path, "When were quuxlib 2.0.0 and 2.1.0 released, and when were zorbq 2.0.0 and 2.1.0 released?")
     dated = {(e, v, c) for e, m, v, _, c in got if m == "release_date"}
     # (the releases of quuxlib are asked, and its name fills the entries; the log is still zorbq's)
     assert dated == {("zorbq", "2013-04-14", "2.1.0"), ("zorbq", "2013-03-13", "2.0.0"),
@@ -114,7 +110,7 @@ def test_the_release_that_dropped_an_asked_platform_version_is_read_and_cited_wi
     path.write_text("# Changelog\n\n## 0.26.0 (20th December, 2023)\n\n### Added\n\n* Add frob support. (#2900)\n\n"
                     "## 0.25.0 (11th September, 2023)\n\n### Removed\n\n* Drop support for Frob 3.7. (#2813)\n\n"
                     "### Added\n\n* Support Frob 3.12. (#2854)\n", encoding="utf-8")
-    got = _read(path, "For zorbq, which release dropped Frob 3.7 and when did it ship?")
+    got = read_facts(path, "For zorbq, which release dropped Frob 3.7 and when did it ship?")
     assert ("zorbq", "frob_version", "3.7", "version", "dropped, 0.25.0 (11th September, 2023)") in got, got
     # the extractor quotes the entry's release heading with it, so the answer cites where the release is written
     from openresearch.agents.extract.document import plan_for
@@ -150,7 +146,7 @@ def test_a_list_item_that_opens_with_its_key_gives_that_keys_default_in_parenthe
                     "(Defaults 20)\n"
                     "- `max_conns`, maximum number of allowable connections, or `None` for no limits. (Default 100)\n",
                     encoding="utf-8")
-    got = _read(path, "What are zorbq's default max_conns and max_idle_conns?")
+    got = read_facts(path, "What are zorbq's default max_conns and max_idle_conns?")
     assert {("zorbq", "max_idle_conns", "20", None, "default"), ("zorbq", "max_conns", "100", None, "default")} <= got
     # (a sentence's own parenthesised default keeps the words before it: "Sets the maximum depth (default 250)")
     assert [(o.metric, o.value) for o in observations("Sets the maximum depth (default 250)", [], set(), "Zorbq")] \

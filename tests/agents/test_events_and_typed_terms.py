@@ -6,25 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reading_fixtures import read_facts
 from writing_fixtures import entry
 
-from openresearch.agents.extract.document import read_document
-from openresearch.agents.extract.extractor import DeterministicExtractor
 from openresearch.agents.extract.observations import label_line
 from openresearch.agents.extract.releases import release_heading
 from openresearch.agents.plan.analysis import analyse
 from openresearch.agents.write.answer import answer_section
-from openresearch.identity import AliasResolver
-from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
 from openresearch.ingest.metadata import announces_release, parse_date
 from openresearch.ingest.rst import rst_blocks
 from openresearch.models import Plan, SubQuestion
-
-
-def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
-    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
-    return {(o.entity, o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
 
 
 def test_what_a_product_got_is_asked_as_events_and_its_parts_are_no_products() -> None:
@@ -69,7 +61,7 @@ def test_a_release_s_own_notes_titled_by_its_version_date_it_and_say_what_it_bro
                      "* plugin/wibble: Added support for per-server TLS names (https://example.org/pull/7633)\n\n"
                      "## Other\n\nStart to verify peers by default, unless a client opts out.\n",
                      encoding="utf-8")
-    got = _read(notes, "When did Zorbq get the Frob plugin and Blarg3 support?")
+    got = read_facts(notes, "When did Zorbq get the Frob plugin and Blarg3 support?")
     assert ("Zorbq", "release_date", "2025-11-05", "date", "3.7.0") in got, got
     assert {("Zorbq", "frob_plugin", "3.7.0", "version", "added in"),
             ("Zorbq", "blarg3_support", "3.7.0", "version", "added in"),
@@ -100,7 +92,7 @@ def test_a_term_that_gives_its_kind_of_value_heads_its_entry_and_a_default_per_c
                     "    Default: 2048 (libfrob) / 512 (minifrob) / 24 (windows)\n\n\n"
                     "``quux-timeout``: *<msec>*\n    Time in milliseconds before giving up.\n\n    Default: 2500\n",
                     encoding="utf-8")
-    got = _read(page, "What are zorbd's defaults for frob-limit and quux-timeout?")
+    got = read_facts(page, "What are zorbd's defaults for frob-limit and quux-timeout?")
     assert {("zorbd", "frob_limit", "2048", None, "libfrob, default"), ("zorbd", "frob_limit", "512", None,
                                                                         "minifrob, default"),
             ("zorbd", "frob_limit", "24", None, "windows, default"),
@@ -127,7 +119,7 @@ _DATED_LOG = "".join(
 def test_a_dated_log_dates_its_changes_by_their_day_and_its_tags_date_releases(tmp_path: Path) -> None:
     log = tmp_path / "Changelog.txt"
     log.write_text(_DATED_LOG, encoding="utf-8")
-    got = _read(log, "When were Zorbq's frob-stale defaults changed, and which release first shipped it?")
+    got = read_facts(log, "When were Zorbq's frob-stale defaults changed, and which release first shipped it?")
     assert {("Zorbq", "frob_stale_timeout", "12 March 2024", "date", "default changed on"),
             ("Zorbq", "frob_stale_timeout", "2500", None, "default since 12 March 2024"),
             ("Zorbq", "release_date", "8 May 2025", "date", "2.4.0rc1"),
@@ -207,6 +199,6 @@ def test_an_option_with_the_kind_of_value_it_takes_heads_its_fields_and_its_defa
                     ".. option:: frob/size-max: <size B|K|M|G>\n\n   :default: 100M\n\n"
                     "Opens the frob store with a size limit.\n\n.. option:: frob/ttl-min: <time ms|s|m|h|d>\n\n"
                     "   :default: 5s\n\n   Lower TTL bound applied to all frobs.\n", encoding="utf-8")
-    got = _read(page, "What are zorbq's default frob store size and lower TTL bound?")
+    got = read_facts(page, "What are zorbq's default frob store size and lower TTL bound?")
     assert {("zorbq", "frob_size_max", "100M", None, "default"), ("zorbq", "frob_ttl_min", "5", "s", "default")} <= \
         got, got

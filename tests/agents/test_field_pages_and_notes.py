@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openresearch.agents.extract.document import read_document
-from openresearch.agents.extract.extractor import DeterministicExtractor
+from reading_fixtures import read_facts
+
 from openresearch.agents.extract.observations import observations
 from openresearch.agents.extract.releases import release_heading, version_note
 from openresearch.agents.plan.analysis import analyse
-from openresearch.identity import AliasResolver
 from openresearch.ingest.documents import split_header
-from openresearch.ingest.embed import HashEmbedder
 from openresearch.ingest.local import parse_local_file
 
 _ANNOUNCEMENT = """title: Zorbq 3.0 released
@@ -53,11 +51,6 @@ A line of dashes in the text is written with four.
 """
 
 
-def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
-    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
-    return {(o.entity, o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
-
-
 def test_a_field_page_is_read_as_its_fields_and_its_body() -> None:
     fields, body = split_header(_ANNOUNCEMENT)
     assert fields["title"] == "Zorbq 3.0 released" and fields["pub_date"] == "2021-10-13"
@@ -74,14 +67,14 @@ def test_an_announcement_dates_the_release_its_title_names_and_another_page_keep
     src = parse_local_file(page)
     assert src.title == "Zorbq 3.0 released" and str(src.published_at) == "2021-10-13"
     assert src.text.startswith("Zorbq 3.0 released\n\npub_date: 2021-10-13\n\nHello,")
-    got = _read(page, "When was Zorbq 3.0 released?")
+    got = read_facts(page, "When was Zorbq 3.0 released?")
     assert ("Zorbq", "release_date", "2021-10-13", "date", "3.0") in got, got
     # a page that announces nothing has its date as the page's, never as a fact in its text
     other = tmp_path / "pool-design_contents.lr"
     other.write_text(_ANNOUNCEMENT.replace("Zorbq 3.0 released", "Designing a pool for Zorbq"), encoding="utf-8")
     src = parse_local_file(other)
     assert str(src.published_at) == "2021-10-13" and "pub_date" not in src.text and src.text.startswith("Hello,")
-    assert not any(o[1] in ("pub_date", "release_date") for o in _read(other, "When was Zorbq 3.0 released?"))
+    assert not any(o[1] in ("pub_date", "release_date") for o in read_facts(other, "When was Zorbq 3.0 released?"))
     assert release_heading("Announcing Frob 2.0") is not None and release_heading("Frob 3.1 is out!") is not None
 
 
@@ -102,8 +95,8 @@ def test_a_version_note_that_says_what_it_brought_dates_the_key_it_names(tmp_pat
     text = parse_local_file(page).text
     assert "See max_idle and zorbq.Connection.close()." in text and "!" not in text and "~" not in text
     assert "Changed in version 3.3: added frob_limit parameter to the constructor." in text
-    got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle? Which zorbq_pool release added the "
-                      "frob_limit parameter?")
+    got = read_facts(page, "For zorbq_pool's FrobPool, what is the default min_idle? Which zorbq_pool release added "
+                           "the frob_limit parameter?")
     assert any(o[1:] == ("frob_limit", "3.3", "version", "added in") for o in got), got
     assert any(o[1:] == ("min_idle", "1", "hour", "default, class FrobPool") for o in got), got
 
@@ -175,7 +168,7 @@ def test_a_class_documented_from_its_code_is_the_condition_of_its_entries(tmp_pa
                     "   :param min_idle: Always 0, cannot be changed.\n   :type min_idle: `!int`, default: 0\n",
                     encoding="utf-8")
     assert "class NullFrobPool\n\n" in parse_local_file(page).text
-    got = _read(page, "For zorbq_pool's FrobPool, what is the default min_idle?")
+    got = read_facts(page, "For zorbq_pool's FrobPool, what is the default min_idle?")
     assert ("zorbq_pool", "min_idle", "0", None, "default, class NullFrobPool") in got, got
 
 
@@ -224,7 +217,8 @@ def test_a_blog_post_announcing_a_release_in_front_matter_dates_it_by_its_day(tm
                     "We are happy to announce Frobnik 2.0, the fastest release so far. It brings a new parser.\n",
                     encoding="utf-8")
     assert parse_local_file(post).text.startswith("Announcing Frobnik 2.0\n\ndate: 2023-04-05\n\nWe are happy")
-    assert ("Frobnik", "release_date", "2023-04-05", "date", "2.0") in _read(post, "When was Frobnik 2.0 released?")
+    assert ("Frobnik", "release_date", "2023-04-05", "date", "2.0") in read_facts(post,
+                                                                                  "When was Frobnik 2.0 released?")
 
 
 def test_a_parenthesised_default_after_words_that_name_no_quantity_is_the_entrys_default() -> None:
@@ -244,7 +238,7 @@ def test_a_method_documented_from_its_code_owns_its_version_note(tmp_path: Path)
                     "   :type max_idle: `!float`, default: 10 minutes\n\n"
                     "   .. automethod:: drain\n\n      Close every connection in the pool.\n\n"
                     "      .. versionadded:: 3.3\n", encoding="utf-8")
-    got = _read(page, "For zorbq_pool's FrobPool, in which release did drain appear, and what is the default "
+    got = read_facts(page, "For zorbq_pool's FrobPool, in which release did drain appear, and what is the default "
                       "max_idle?")
     assert ("zorbq_pool", "drain", "3.3", "version", "new in") in got, got
     assert not any(o[1] == "max_idle" and o[3] == "version" for o in got), got

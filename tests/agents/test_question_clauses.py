@@ -6,17 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openresearch.agents.extract.document import read_document
-from openresearch.agents.extract.extractor import DeterministicExtractor
+from reading_fixtures import read_facts
+
 from openresearch.agents.plan.analysis import analyse
-from openresearch.identity import AliasResolver
-from openresearch.ingest.embed import HashEmbedder
-from openresearch.ingest.local import parse_local_file
-
-
-def _read(path: Path, question: str) -> set[tuple[str, str, str, str | None, str | None]]:
-    doc = read_document(DeterministicExtractor(HashEmbedder(), AliasResolver({})), parse_local_file(path), question)
-    return {(o.entity, o.metric, o.value, o.unit, o.condition) for u in doc.units for o in u.observations}
 
 
 def test_the_kinds_an_aside_lists_and_the_sizes_how_big_asks_are_each_asked() -> None:
@@ -91,7 +83,7 @@ def test_a_release_s_long_details_hold_for_it_and_the_entry_that_brought_what_is
                    "   Zorbq now has a wibble command.\n\n"
                    "# Changelog for zorbq 0.21.0 (2024-03-09)\n\n * Fix #1: Make frob work\n", encoding="utf-8")
     question = "When did the zorbq releases that introduced the `wibble` command and the `--blarg-lock` option ship?"
-    got = _read(log, question)
+    got = read_facts(log, question)
     assert ("zorbq", "wibble_command", "0.22.0", "version", "added in") in got, got
     assert ("zorbq", "blarg_lock", "0.22.0", "version", "added in") in got, got
 
@@ -125,8 +117,8 @@ def test_a_list_the_defaults_lead_holds_defaults_and_a_long_option_heads_its_ent
                    "   The amount can be given as an absolute size or relative to the store.\n\n"
                    "   Zorbq keeps as little spare room as it can. The default value is 12%.\n\n"
                    "-  ``--max-frob size`` if set limits the frobs.\n", encoding="utf-8")
-    got = _read(doc, "What minimum and maximum frame sizes does zorbq use by default, and how much spare room does "
-                     "it keep by default?")
+    got = read_facts(doc, "What minimum and maximum frame sizes does zorbq use by default, and how much spare room "
+                          "does it keep by default?")
     assert ("zorbq", "min_frame_size", "128", "kiB", "default") in got, got
     assert ("zorbq", "max_frame_size", "4", "MiB", "default") in got, got
     # (the usual values of another framer are no defaults; a long option's lower-case argument and description
