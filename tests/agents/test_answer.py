@@ -472,3 +472,21 @@ def test_a_figure_stays_in_the_row_whose_every_word_it_says() -> None:
     table = metric_table(p, rows)
     assert [f.text for f in table["port"]["quux"]] == ["1313"]
     assert "quux" not in table["live-reload port"]  # "live" and "reload" are not said of it
+
+
+def test_a_row_no_list_names_takes_the_figures_that_say_what_the_size_is_of() -> None:
+    q = "Out of the box, how big are the bundle files zorbq and Quux write, and what is each one's minimum frame size?"
+    p = plan(q, "comparison", ["zorbq", "Quux"], ["bundle file size", "minimum frame size"],
+             ["bundle_file_size", "min_frame_size"])
+    items = [ev("E-000000000301", "Bundles of 20-40MB each are written to the store.",
+                [("zorbq", "size", 30.0, "MB", "20-40MB", "")], src="z"),
+             ev("E-000000000302", "| zorbq gzip | 87.8 | 28% |", [("zorbq", "size", 87.8, "MB", "87.8 MiB", "gzip")],
+                src="z"),
+             ev("E-000000000303", "Restores of 1.7 GiB took a while.", [("Quux", "size", 1700.0, "MB", "1.7 GiB", "")],
+                src="q"),
+             ev("E-000000000304", "minimum frame size = 128 kiB",
+                [("Quux", "min_frame_size", 0.128, "MB", "128 kiB", "default")], src="q")]
+    table = metric_table(p, items)
+    # (the bundles' figure, not a benchmark's output size; a bare size of nothing named is no default of either)
+    assert {e: [f.text for f in fs] for e, fs in table["bundle file size"].items()} == {"zorbq": ["20-40MB"]}
+    assert {e: [f.text for f in fs] for e, fs in table["minimum frame size"].items()} == {"Quux": ["128 kiB"]}

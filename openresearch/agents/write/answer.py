@@ -921,6 +921,17 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
             focused = focus_row({e: fs for e, fs in row.items() if e not in owned}, quals,
                                 date_row) if not changes else row
             row = {e: fs for e, fs in row.items() if e in owned or e in focused} | focused
+            if modifiers := _slug_modifiers(label, metric):
+                # "bundle file size", no quantity any list names: of a product's figures of some size, those that
+                # say what the size is of ("bundles of 20-40MB"), when any does
+                row = {e: _most_relevant(fs, modifiers) for e, fs in row.items()}
+                if _ASKS_DEFAULTS.search(plan.question):
+                    # (asked what each does by default, a figure of the bare kind of quantity that says neither what
+                    # it is of nor that it is a default answers nothing: "1.7 GiB" read in a changelog)
+                    bare = re.findall(r"[^\W_]+", label.lower())[-1]
+                    row = {e: [f for f in fs if f.obs.metric != bare or _relevance(f, modifiers) or _LIMIT_KIND.match(
+                        f.obs.condition or "")] for e, fs in row.items()}
+                    row = {e: fs for e, fs in row.items() if fs}
             if metric == "released":  # release dates: the latest release first, the one a reader asks about
                 row = {e: sorted(fs, key=lambda f: -f.obs.value if f.obs.unit in ("date", "year") else 0.0)
                        for e, fs in row.items()}
@@ -1176,6 +1187,22 @@ def _one_row_each(table: dict[str, dict[str, list[Found]]],
         kept = {e: [f for f in fs if (label, e, _found_key(f)) not in drop] for e, fs in row.items()}
         out[label] = {e: fs for e, fs in kept.items() if fs}
     return out
+
+
+def _slug_modifiers(label: str, metric: str) -> set[str]:
+    """The words before a label's head noun when its metric is the label's own words (no quantity any list names:
+    "bundle file size" -> bundle, file); none otherwise."""
+    words = re.findall(r"[^\W_]+", label.lower())
+    if len(words) < 2 or canonical_metric(label) is not None or metric_key(label) != metric:
+        return set()
+    return word_stems(" ".join(words[:-1])) - word_stems(words[-1])
+
+
+def _most_relevant(found: list[Found], words: set[str]) -> list[Found]:
+    """The figures that say the most of `words`; all of them when none says any."""
+    score = {id(f): _relevance(f, words) for f in found}
+    top = max(score.values(), default=0)
+    return [f for f in found if score[id(f)] == top] if top else found
 
 
 def qualifier_stems(label: str, metric: str, items: Sequence[EvidenceView],
