@@ -42,7 +42,7 @@ def test_a_settings_question_keeps_its_later_clauses() -> None:
                 "elsewhere as expired? Also, in which version did zorbq start defaulting to 32 MiB bundles?")
     assert a.entities == ["zorbq"], a.entities
     assert a.attributes == ["bundle size limit", "number of parallel uploads", "amount of free space",
-                            "default to 32 MiB bundles introduced", "expired lease age"], a.attributes
+                            "bundle default changed", "expired lease age"], a.attributes
 
 
 def test_a_change_log_entry_that_is_its_verb_and_what_it_brought_dates_that_thing() -> None:
@@ -54,6 +54,11 @@ def test_a_change_log_entry_that_is_its_verb_and_what_it_brought_dates_that_thin
         return [(o.metric, o.value, o.condition) for o in change_log_notes(entry, release, "Zorb") or []]
 
     assert notes("added frob compression.") == [("frob_compression", "1.4.2", "added in")]
+    # (a default the release began: "start defaulting to 4 MiB frames" asks the frames' default changed)
+    assert notes("Zorb now uses a target frame size of 4 MiB by default.") == [
+        ("target_frame_size", "1.4.2", "default changed in"), ("target_frame_size", "4", "default since 1.4.2")]
+    assert analyse("In which release did Zorb start defaulting to 4 MiB frames?").attributes == [
+        "frame default changed"]
     assert notes("Enh #31: Implement `wibble` command") == [("wibble_command", "1.4.2", "added in")]
     assert notes("Enh #250: Add `--blarg-lock` option") == [("blarg_lock", "1.4.2", "added in")]
     # (a key it adds is named once; an entry that goes on past a few words names nothing brought)

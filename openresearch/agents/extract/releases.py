@@ -161,7 +161,10 @@ _NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?
                                 r"(?:from\s+\S+\s+)?(?:back\s+)?to\s+(?P<value>-?\d+(?:[.,_]\d+)*)\s*"
                                 r"(?P<unit>(?!rather\b|instead\b)[A-Za-z%]{0,12})|"
                                 r"\b(?i:the)\s+default\s+(?P<words2>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+"
-                                r"(?:is|are)\s+now\s+(?P<value2>-?\d+(?:[.,_]\d+)*)\s*(?P<unit2>[A-Za-z%]{0,12})")
+                                r"(?:is|are)\s+now\s+(?P<value2>-?\d+(?:[.,_]\d+)*)\s*(?P<unit2>[A-Za-z%]{0,12})|"
+                                # ("Zorbq now uses a target frame size of 4 MiB by default")
+                                r"\bnow\s+uses\s+(?i:an?|the)\s+(?P<words3>[a-z][a-z_-]*(?:\s+[a-z][a-z_-]*){0,3}?)\s+"
+                                r"of\s+(?P<value3>-?\d+(?:[.,_]\d+)*)\s*(?P<unit3>[A-Za-z%]{0,12})\s+by\s+default\b")
 
 
 def change_log_notes(text: str, release: Release | None, entity: str | None) -> list[ObservationIn] | None:
@@ -206,9 +209,10 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
         if keyword_shape(key) and keyword_like(key):
             changes.append((key, value.rstrip(".,"), m.group("unit") or m.group("unit4") or m.group("unit5")))
     for m in _NEW_DEFAULT_WORDS.finditer(text):
-        words = m.group("words") or m.group("words2")
+        words = m.group("words") or m.group("words2") or m.group("words3")
         if words.split()[-1] not in {"value", "setting", "option"}:
-            changes.append((words, m.group("value") or m.group("value2"), m.group("unit") or m.group("unit2")))
+            changes.append((words, m.group("value") or m.group("value2") or m.group("value3"),
+                            m.group("unit") or m.group("unit2") or m.group("unit3")))
     for key, value, written in changes:
         metric = term_metric(key)
         unit = written if written and known_unit(written) else None  # "to 20, meaning ..." has no unit

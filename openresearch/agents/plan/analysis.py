@@ -41,6 +41,7 @@ from openresearch.agents.plan.lexicon import (
 from openresearch.agents.plan.vocabulary import ordinary_word, short_name
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.textnorm import STOP_WORDS, guess_lang
+from openresearch.numbers import known_unit
 
 Language = Literal["en", "zh"]
 _QUOTED = re.compile(r"[\"“「《『]([^\"”」》』]{2,60})[\"”」》』]")
@@ -170,6 +171,8 @@ class Analyzer:
             found = kept if kept else found
         if language == "en" and len(found) >= 2:
             found = _acquired_parts(text, found)
+        # ("defaulting to 4 MiB frames": a unit after its number is no name)
+        found = [f for f in found if not (re.search(r"\d\s?$", text[:f[0]]) and known_unit(f[1]))] or found
         named = found
         found = _in_context(text, found)
         found = _versions(text, found, asks_release_dates(text, language))

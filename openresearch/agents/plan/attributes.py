@@ -1035,10 +1035,14 @@ _WHEN_GOT = re.compile(r"\b(?:when|(?:in\s+)?(?:which|what)\s+(?:[\w.-]+\s+)?(?:
                        r"(?P<verb>get|gain|add|introduce|ship|receive|start|begin|stop|drop|remove|deprecate)\s+"
                        r"(?P<obj>(?:\([^()]*\)|(?!,?\s+and\s+(?:when|which|what|how|where|why)\b)[^?;()])+)", re.I)
 # (the same, its subject not yet known: a question of what some product got, no look-up of one fact)
-_WHEN_GOT_ANY = re.compile(r"\bwhen\s+(?:did|does|do|will)\s+[^?,;]{1,60}?\s+(?:(?:get|gain|add|introduce|ship|"
+_WHEN_GOT_ANY = re.compile(r"\b(?:when|(?:in\s+)?(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version))\s+"
+                           r"(?:did|does|do|will)\s+[^?,;]{1,60}?\s+(?:(?:get|gain|add|introduce|ship|"
                            r"receive)\s+(?:the\s+|a\s+|an\s+|initial\s+|basic\s+|new\s+)*[\w.+-]+\s+"
                            r"(?:plugins?|modules?|extensions?|drivers?|backends?|support|commands?|options?)|"
                            r"(?:start|begin|stop)\s+(?:to\s+)?[a-z]+ing)\b", re.I)
+# "default to 4 MiB frames", "default to frames of 4 MiB": what a default that began is of
+_DEFAULTING_TO = re.compile(r"default\s+to\s+(?:-?\d[\d.,]*\s*[A-Za-z%]{0,6}\s+)?(?P<n>[a-z][\w-]*)(?:\s+of\b.*)?\s*$",
+                            re.I)
 # words of degree that say how much of it came, not what came ("initial Quux support" is Quux support)
 _DEGREE = re.compile(r"^(?:(?:the|a|an|initial|basic|first|experimental|preliminary|new|native|full)\s+)+", re.I)
 
@@ -1053,6 +1057,11 @@ def _when_got(text: str) -> list[tuple[tuple[int, int], list[str]]]:
         gerund = re.match(r"(?:to\s+)?([a-z]+ing)\b", obj, re.I) if verb in ("start", "begin", "stop") else None
         if gerund:
             obj = _verb_of(gerund.group(1).lower()) + obj[gerund.end():]
+        if gerund and (to := _DEFAULTING_TO.match(obj)):
+            # "start defaulting to 4 MiB frames": the frames' default changed (the value it set, the answer's to say)
+            noun = re.sub(r"(?<=[a-rt-z])s$", "", to.group("n"))
+            out.append((m.span(), [f"{noun} default changed"]))
+            continue
         done = "removed" if verb in ("stop", "drop", "remove", "deprecate") else "introduced" if gerund else "added"
         if not gerund and re.search(r"(?:^|,|\band\b)\s*[A-Za-z][\w+#-]*\s+v?\d+(?:[.\u2024]\d+)*\s*(?=,|\band\b|$)",
                                     obj):
