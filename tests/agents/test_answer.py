@@ -490,3 +490,22 @@ def test_a_row_no_list_names_takes_the_figures_that_say_what_the_size_is_of() ->
     # (the bundles' figure, not a benchmark's output size; a bare size of nothing named is no default of either)
     assert {e: [f.text for f in fs] for e, fs in table["bundle file size"].items()} == {"zorbq": ["20-40MB"]}
     assert {e: [f.text for f in fs] for e, fs in table["minimum frame size"].items()} == {"Quux": ["128 kiB"]}
+
+
+def test_a_default_a_release_began_is_answered_with_the_release_its_day_and_the_value_with_its_unit() -> None:
+    from openresearch.agents.plan.analysis import analyse
+
+    q = "In which release did Zorbq start defaulting to 4 MiB frames?"
+    a = analyse(q)
+    p = plan(q, "overview", ["Zorbq"], a.attributes, a.metrics)
+    note = ev("E-000000000401", "Zorbq now uses a target frame size of 4 MiB by default.",
+              [("Zorbq", "target_frame_size", 21000.0, "version", "0.21.0", "default changed in"),
+               ("Zorbq", "target_frame_size", 4.0, "MiB", "4", "default since 0.21.0")], src="z")
+    heading = ev("E-000000000402", "Changelog for Zorbq 0.21.0 (2024-03-09)",
+                 [("Zorbq", "release_date", 20240309.0, "date", "2024-03-09", "0.21.0")], src="z")
+    row = metric_table(p, [note, heading])["frame default changed"]["Zorbq"]
+    assert [f.text for f in row] == ["0.21.0 (2024-03-09)", "4 MiB"], [f.text for f in row]
+    # (where the cell shows no value of its own, the note says the value it set, with its unit, as written)
+    from openresearch.agents.write.answer import Found, _value_set
+
+    assert _value_set(Found("0.21.0", note.observations[0], [note])) == "4 MiB"

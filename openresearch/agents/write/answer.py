@@ -972,9 +972,15 @@ def _sets_default(obs: ObservationView) -> bool:
 
 
 def _value_set(f: Found) -> str:
-    """The value the change a note says set, as its entry writes it ("" when the entry says none)."""
-    return next((o.raw_value for e in f.evidence[:1] for o in e.observations if o.metric == f.obs.metric and
-                 _sets_default(o) and o.raw_value and o.raw_value in e.quote), "")
+    """The value the change a note says set, as its entry writes it, its unit with it ("4 MiB"; "" when the entry
+    says none)."""
+    for e in f.evidence[:1]:
+        for o in e.observations:
+            if o.metric == f.obs.metric and _sets_default(o) and o.raw_value and o.raw_value in e.quote:
+                unit = o.raw_unit or ""
+                return next((form for form in (f"{o.raw_value} {unit}", f"{o.raw_value}{unit}")
+                             if unit and form in e.quote), o.raw_value)
+    return ""
 
 
 def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
