@@ -463,9 +463,6 @@ class ResearchRun:
         # "Add a Frob plugin" under it, "12 March 2024: A. Writer" over a dated log's entry)
         sources = {ev.source.id for ev in out.values()}
         out |= {i: ev for i, ev in others.items() if ev.source.id in sources and dates_entries(ev)}
-        import os, pickle  # DEBUG-DUMP
-        if os.environ.get("OR_DUMP"):  # DEBUG-DUMP
-            pickle.dump((list(out.values()), list(others.values())), open(os.environ["OR_DUMP"], "wb"))  # DEBUG-DUMP
         return list(out.values())
 
     def _section_evidence(self, plan: Plan) -> dict[str, list[EvidenceView]]:
