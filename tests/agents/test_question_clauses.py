@@ -1,132 +1,136 @@
-"""What a question asks in clauses of its own: the kinds of a quantity an aside lists, the sizes of things "how
-big are" asks, events a relative clause of releases names, a name joined to an ordinary word named shorter later, a
-lower-case name in "on the X side", and how old a thing is before a product counts it as something else."""
-
-from __future__ import annotations
-
-from pathlib import Path
-
-from reading_fixtures import read_facts
+"""Questions as engineers write them: owners' parts compared, clauses that gloss what is asked, wh-clauses in a row,
+subjects listed before their verb, hyphenated names (names are made up)."""
 
 from openresearch.agents.plan.analysis import analyse
 
 
-def test_the_kinds_an_aside_lists_and_the_sizes_how_big_asks_are_each_asked() -> None:
-    a = analyse("We are comparing zorbq, QuuxStore, Frob and Blarg. What frame sizes does each one's splitter "
-                "produce (minimum/maximum and median size, if documented), and how big are the bundle or segment "
-                "files each one writes to disk?")
-    assert a.entities == ["zorbq", "QuuxStore", "Frob", "Blarg"], a.entities
-    assert sorted(a.attributes) == sorted([
-        "minimum frame size", "maximum frame size", "median frame size", "bundle file size", "segment file size"]), \
-        a.attributes
-    # (an aside that names another quantity, or a clause, lists no kinds: the list readers read it)
-    b = analyse("What frame sizes does each of Zorbq and Quux use (latency, throughput)?")
-    assert "minimum frame size" not in b.attributes and "latency" in b.attributes, b.attributes
+def test_an_owners_part_compared_is_its_owner() -> None:
+    a = analyse("How do zorbs' function decorators, Quux's FrobCache and Blarg-Wibble's DiskStore compare on the "
+                "maximum size and the default timeout?")
+    assert a.entities == ["zorbs", "Quux", "Blarg-Wibble"]
+    assert a.attributes == ["maximum size", "default timeout"]
 
 
-def test_events_a_relative_clause_of_releases_names_and_one_product_named_two_ways() -> None:
-    a = analyse("For a history page: which ZorbBackup version first added frob compression and when was it out, and "
-                "when did Zorb 3.1.0 appear? And on the quux side, when did the versions that introduced the `wibble` "
-                "command and the `--blarg-lock` option land?")
-    # ("Zorb" is "ZorbBackup" named shorter; "quux" is a name by its place, lower-case and all)
-    assert a.entities == ["ZorbBackup", "quux"], a.entities
-    assert a.attributes == ["release date", "wibble command introduced", "blarg-lock introduced",
-                            "frob compression added"], a.attributes
-    # (a name joined to a word of no vocabulary is another product: both stay)
-    assert analyse("Compare ZorbQuux and Zorb on memory").entities == ["ZorbQuux", "Zorb"]
+def test_how_big_a_thing_can_get_asks_its_largest_size_and_a_clause_aside_is_no_attribute() -> None:
+    a = analyse("How do Zorbq, Quux and Frob compare on how big each cache can get before it starts evicting (max "
+                "number of items or max size on disk) and on the default time-out (how long entries live before "
+                "they expire, and how long Frob waits for a lock)?")
+    assert a.entities == ["Zorbq", "Quux", "Frob"]
+    assert a.attributes == ["max number of items", "max size on disk", "default time-out"]
+    b = analyse("How big can a Zorbq queue grow, and what is its default timeout?")
+    assert b.attributes[0] == "maximum queue size"  # (the name is the owner, not part of the size)
 
 
-def test_a_settings_question_keeps_its_later_clauses() -> None:
-    a = analyse("What are zorbq's defaults for the bundle size limit, the number of parallel uploads, and the amount "
-                "of free space compaction keeps in the archive, and after how long does zorbq count a lease held "
-                "elsewhere as expired? Also, in which version did zorbq start defaulting to 32 MiB bundles?")
-    assert a.entities == ["zorbq"], a.entities
-    assert a.attributes == ["bundle size limit", "number of parallel uploads", "amount of free space",
-                            "bundle default changed", "expired lease age"], a.attributes
+def test_subjects_listed_before_their_verb_are_compared_and_stopping_support_is_a_drop() -> None:
+    a = analyse("When did zorbq and frob.cache stop supporting Quux 3.8 (requiring Quux 3.9), in which release and "
+                "on what date?")
+    assert a.entities == ["zorbq", "frob.cache"]
+    assert a.attributes == ["Quux 3.8 support dropped"]  # (its date is the release's: no separate row)
+    b = analyse("When did Zorbq and Wibble drop Blarg 8 and first support Blarg 21?")
+    assert b.entities == ["Zorbq", "Wibble"]
+    assert b.attributes == ["Blarg 8 support dropped", "Blarg 21 support added"]
+    c = analyse("When did zorbq drop 2 workers?")  # a whole number after a word in lower case is no platform
+    assert not any("support" in x for x in c.attributes)
 
 
-def test_a_change_log_entry_that_is_its_verb_and_what_it_brought_dates_that_thing() -> None:
-    from openresearch.agents.extract.releases import Release, change_log_notes, release_heading
-
-    release = Release(None, "1.4.2", "2021-03-04", 0)
-
-    def notes(entry: str) -> list[tuple[str, str, str | None]]:
-        return [(o.metric, o.value, o.condition) for o in change_log_notes(entry, release, "Zorb") or []]
-
-    assert notes("added frob compression.") == [("frob_compression", "1.4.2", "added in")]
-    # (a default the release began: "start defaulting to 4 MiB frames" asks the frames' default changed)
-    assert notes("Zorb now uses a target frame size of 4 MiB by default.") == [
-        ("target_frame_size", "1.4.2", "default changed in"), ("target_frame_size", "4", "default since 1.4.2")]
-    assert analyse("In which release did Zorb start defaulting to 4 MiB frames?").attributes == [
-        "frame default changed"]
-    assert notes("Enh #31: Implement `wibble` command") == [("wibble_command", "1.4.2", "added in")]
-    assert notes("Enh #250: Add `--blarg-lock` option") == [("blarg_lock", "1.4.2", "added in")]
-    # (a key it adds is named once; an entry that goes on past a few words names nothing brought)
-    assert notes("added ZORB_HOME_DIR environment variable, #4021") == [("zorb_home_dir", "1.4.2", "added in")]
-    assert notes("added a switch {flip} for names in upper case") == []
-    assert notes("compact: fix the help page, #4102") == []
-    # and the question's words meet the entry's: the same event
-    from openresearch.agents.plan.attributes import metric_key
-
-    assert metric_key("frob compression added") == "frob_compression"
-    assert metric_key("wibble command introduced") == "wibble_command"
-    # a heading that writes a time of day after the day, or "Changelog for" before the name
-    heading = release_heading("Version 3.4.0 (2024-05-06 11:12:13 :-)")
-    assert heading is not None and (heading.version, heading.date) == ("3.4.0", "2024-05-06")
-    heading = release_heading("Changelog for zorb 0.21.0 (2024-03-09)")
-    assert heading is not None and (heading.name, heading.version, heading.date) == ("zorb", "0.21.0", "2024-03-09")
+def test_wh_clauses_in_a_row_each_ask_their_noun_phrase() -> None:
+    a = analyse("I'm choosing between Zorbq, Quux and Frob. For each, what is the default per-job run time limit, how "
+                "long are outputs kept before they expire, how many times is a failed job retried, and what is the "
+                "default worker parallelism and batch size?")
+    assert a.entities == ["Zorbq", "Quux", "Frob"]
+    assert a.attributes == ["outputs expiry time", "job retries", "default per-job run time limit",
+                            "default worker parallelism", "batch size"]
 
 
-def test_a_release_s_long_details_hold_for_it_and_the_entry_that_brought_what_is_asked_is_read(tmp_path: Path) -> None:
-    # a summary, then each entry's details, far longer than a heading's reach: the details are still the release's
-    filler = "".join(f" * Bugfix #{n}: Fix the frobnication of blarg number {n}\n\n   Some words about the fix "
-                     f"that explain what went wrong before and how it is handled now in detail.\n\n"
-                     for n in range(120))
-    log = tmp_path / "CHANGELOG.md"
-    log.write_text("# Changelog for zorbq 0.22.0 (2024-06-30)\n\n## Summary\n\n * Enh #250: Add `--blarg-lock` "
-                   "option\n\n## Details\n\n" + filler + " * Enhancement #31: Implement `wibble` command\n\n"
-                   "   Zorbq now has a wibble command.\n\n"
-                   "# Changelog for zorbq 0.21.0 (2024-03-09)\n\n * Fix #1: Make frob work\n", encoding="utf-8")
-    question = "When did the zorbq releases that introduced the `wibble` command and the `--blarg-lock` option ship?"
-    got = read_facts(log, question)
-    assert ("zorbq", "wibble_command", "0.22.0", "version", "added in") in got, got
-    assert ("zorbq", "blarg_lock", "0.22.0", "version", "added in") in got, got
+def test_a_list_after_differ_in_and_after_what_are_the_defaults_for() -> None:
+    a = analyse("How do Zorbq, Quux and Frob differ in their default idle timeout, drain timeout and accept() queue "
+                "length?")
+    assert a.attributes == ["default idle timeout", "drain timeout", "accept queue length"]
+    b = analyse("For Zorbq specifically: what are the current defaults for --frob-limit, --backlog and --quux-delay?")
+    assert b.entities == ["Zorbq"]
+    assert b.attributes == ["frob-limit", "backlog", "quux-delay"]
+    c = analyse("For Zorbq (py-zorbq): what is the default run timeout, the default output TTL, and how many workers "
+                "does `zorbq pool` start?")
+    assert c.attributes == ["workers per pool", "default run timeout", "default output TTL", "workers"]
 
 
-def test_a_chain_of_equals_names_the_value_it_ends_with() -> None:
-    from openresearch.agents.extract.values import find_values
-
-    # (a power is no figure as written; "kiB" is a size)
-    assert [(v.raw, v.unit) for v in find_values("minimum frame size = 2^17 B = 128 kiB")] == [("128", "kiB")]
-    assert find_values("an XOR of 2**18 bytes") == []
-    text = "- FRAME_MIN_EXP = 17 (minimum frame size = 2^17 B = 128 kiB)\n" \
-           "- FRAME_MAX_EXP = 22 (maximum frame size = 2^22 B = 4 MiB)\n" \
-           "- MASK_BITS = 20 (target frame size ~= 2^20 B = 1 MiB)\n"
-    from openresearch.agents.extract.observations import observations
-
-    got = {(o.metric, o.value, o.unit) for line in text.splitlines() for o in observations(line, [], set(), "Zorbq")}
-    assert {("min_frame_size", "128", "kiB"), ("max_frame_size", "4", "MiB"),
-            ("target_frame_size", "1", "MiB")} <= got, got
+def test_a_hyphenated_name_is_one_name_but_a_word_after_a_hyphen_is_not_part_of_it() -> None:
+    a = analyse("What are Zorbq-Caching's documented configuration defaults for the default timeout, the item "
+                "threshold, the Frob port and the cache-key hash method?")
+    assert a.entities == ["Zorbq-Caching"]
+    assert a.attributes == ["default timeout", "item threshold", "Frob port", "cache-key hash method"]
+    b = analyse("Give the Frob-version support timeline of Zorbq and Quux: when did each drop Frob 3.8?")
+    assert b.entities == ["Zorbq", "Quux"]
 
 
-def test_a_list_the_defaults_lead_holds_defaults_and_a_long_option_heads_its_entry(tmp_path: Path) -> None:
-    doc = tmp_path / "internals.rst"
-    doc.write_text("Framing\n=======\n\n``zorbq create --framer-params FRAME_MIN_EXP,FRAME_MAX_EXP`` can be used to "
-                   "tune the framer, the default is:\n\n"
-                   "- FRAME_MIN_EXP = 17 (minimum frame size = 2^17 B = 128 kiB)\n"
-                   "- FRAME_MAX_EXP = 22 (maximum frame size = 2^22 B = 4 MiB)\n\n"
-                   "Another framer takes these, the usual values are:\n\n"
-                   "- FRAME_MIN_EXP = 15 (minimum frame size = 2^15 B = 32 kiB)\n\n"
-                   "Compaction\n==========\n\n"
-                   "-  ``--max-spare amount`` keep spare room up to the given amount.\n\n"
-                   "   The amount can be given as an absolute size or relative to the store.\n\n"
-                   "   Zorbq keeps as little spare room as it can. The default value is 12%.\n\n"
-                   "-  ``--max-frob size`` if set limits the frobs.\n", encoding="utf-8")
-    got = read_facts(doc, "What minimum and maximum frame sizes does zorbq use by default, and how much spare room "
-                          "does it keep by default?")
-    assert ("zorbq", "min_frame_size", "128", "kiB", "default") in got, got
-    assert ("zorbq", "max_frame_size", "4", "MiB", "default") in got, got
-    # (the usual values of another framer are no defaults; a long option's lower-case argument and description
-    # after it are its entry, the default below them its own)
-    assert not any(o[1] == "min_frame_size" and o[2] == "32" and o[4] == "default" for o in got), got
-    assert ("zorbq", "max_spare", "12", "%", "default") in got, got
+def test_two_classes_a_slash_offers_as_alternatives_are_no_repository() -> None:
+    from openresearch.ingest.records.spec import routed_specs
+
+    assert routed_specs("What is the ZorbCache/QuuxCache item threshold, and is that version released yet?") == []
+    assert [s.target for s in routed_specs("How many releases did zorbq/QuuxLib publish in 2024?")] == ["zorbq/QuuxLib"]
+
+
+def test_a_later_sentence_that_asks_to_compare_names_what_is_compared_and_its_clause_items_are_no_attributes() -> None:
+    a = analyse("Before I choose a store for a Zorbq app: how large can each of these stores get before old "
+                "entries go, and what default lifetime/TTL applies to keys set without one? Compare quuxkits' "
+                "quuxkits.memo helpers (memo/timed_memo), FrobStore's Store/ShardedStore (disk limit, number of "
+                "shards and how the limit is shared between them, and what its 'lease' option really does), "
+                "and Blarg-Store's MemoryStore/FileStore kinds.")
+    assert a.entities == ["quuxkits", "FrobStore", "Blarg-Store"]
+    assert a.attributes == ["maximum store size", "disk limit", "number of shards", "lease", "default lifetime/TTL"]
+
+
+def test_two_names_that_share_only_what_their_quantities_are_of_answer_nothing_of_each_other() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert not answers_metric("zorb_prefetch_factor", None, "default zorb concurrency")
+    assert not answers_metric("frob_protocol", None, "frob retries")
+    assert answers_metric("frob_ttl", "s", "frob expiry time")  # (a synonym of the head is the head)
+    assert answers_metric("zorb_threads", None, "zorb threads per process")
+    assert answers_metric("keep_alive_timeout", "seconds", "idle keep-alive connection is kept open duration")
+
+
+def test_a_later_compare_sentence_makes_a_comparison_and_a_written_unit_is_not_repeated() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+    from openresearch.numbers import written_with_unit
+
+    a = analyse("Before I choose a store for a Zorbq app: how large can each of these stores get? Compare quuxkit, "
+                "FrobStore and Blarg.")
+    assert a.kind == "comparison"  # (not a choice made for the asker)
+    assert written_with_unit("one gigabyte", "gigabytes") == "one gigabyte"
+    assert answers_metric("maxsize", None, "max size on disk")  # ("maxsize" is a size)
+
+
+def test_release_questions_in_the_plural_with_coordinated_changes_and_lists_ask_each_one() -> None:
+    a = analyse("For Zorbq: what is the default --frob-delay, and in which releases (with dates) did the frob_delay "
+                "default change to 0.25 and the Quux max_size default become 16MB?")
+    assert a.attributes == ["default --frob-delay", "frob_delay changed", "max_size changed"]
+    b = analyse("For Zorbq (py-zorbq): what is the default run timeout? Also, according to CHANGES.md, in which Zorbq "
+                "releases (with dates) were automatic cleanup of stale locks (LockRegistry), automatic retrying of "
+                "failed runs, and FrobPool introduced?")
+    assert b.attributes == ["default run timeout", "automatic cleanup of stale locks (LockRegistry) introduced",
+                            "automatic retrying of failed runs introduced", "FrobPool introduced"]
+    c = analyse("According to their changelogs, in which release and on what date did Zorbq and Quux each drop "
+                "support for Frob 3.8 and for Frob 3.9, and when did each first declare support for Frob 3.14?")
+    assert c.attributes == ["Frob 3.8 support dropped", "Frob 3.9 support dropped", "Frob 3.14 support added"]
+
+
+def test_a_chinese_item_is_asked_once_and_prefetch_has_its_english_word() -> None:
+    a = analyse("对 Zorbq、Quux 和 Frob 每一个：默认的单个任务执行时间限制是多少？"
+                "默认的 worker 并发数和预取（prefetch）是多少？")
+    assert "默认的单个任务执行时间限制是多少" not in a.attributes and "单个任务执行时间限制" in a.attributes
+    assert "prefetch" in a.metrics
+
+
+def test_a_timeout_of_a_thing_answers_no_other_quantity_of_that_thing() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert not answers_metric("zorb_soft_shutdown_timeout", "ms", "default zorb concurrency")
+
+
+def test_a_need_stated_for_an_owners_defaults_lists_the_settings_and_keys_joined_by_and() -> None:
+    a = analyse("For a frobd deployment I need Zorbq's defaults for the main log rotation (frob_maxbytes and "
+                "frob_backups), the default wibble descriptor floor, and the default quitcodes for a [job:x] "
+                "section.")
+    assert a.entities == ["Zorbq"]
+    assert a.attributes[:4] == ["frob_maxbytes", "frob_backups", "default wibble descriptor floor", "default quitcodes"]
