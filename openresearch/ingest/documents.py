@@ -27,8 +27,9 @@ from openresearch.ingest.manpage import looks_like_roff, man_to_markdown
 from openresearch.ingest.metadata import announces_release, dateline, header_date, parse_date
 from openresearch.ingest.rst import rst_blocks
 from openresearch.ingest.safe_open import LocalFile, read_regular
+from openresearch.ingest.scdoc import looks_like_scdoc, scdoc_to_markdown
 from openresearch.ingest.settings_lines import FENCE as _FENCE
-from openresearch.ingest.settings_lines import fence_at, setting_lines
+from openresearch.ingest.settings_lines import closes_fence, fence_at, setting_lines
 from openresearch.ingest.sniff import looks_like_markup, looks_like_prose
 from openresearch.ingest.textnorm import collapse
 from openresearch.ingest.xmldoc import xml_to_markdown
@@ -40,11 +41,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # .mdx (Markdown with JSX components, as documentation sites write it) is read as Markdown; AsciiDoc through
-# ingest/asciidoc.py, XML references through ingest/xmldoc.py; a file whose name does not say ("ChangeLog",
-# "NEWS", "site.org__CHANGES") by its content (a script or build file is not a document, see sniff.py)
+# ingest/asciidoc.py, XML references through ingest/xmldoc.py, scdoc manual pages through ingest/scdoc.py; a file
+# whose name does not say ("ChangeLog", "NEWS", "site.org__CHANGES") by its content (a script or build file is not a
+# document, see sniff.py)
 SUFFIXES = {".md": "text", ".markdown": "text", ".mdx": "text", ".rst": "text", ".txt": "text", ".text": "text",
             ".adoc": "asciidoc", ".asciidoc": "asciidoc",
-            **{f".{n}": "man" for n in range(1, 10)}, ".man": "man",
+            **{f".{n}": "man" for n in range(1, 10)}, ".man": "man", ".scd": "scdoc",
             ".html": "html", ".htm": "html", ".xhtml": "html", ".pdf": "pdf", ".xml": "xml"}
 # what is never a document to read: code, data, images, archives and binaries. A name that ends any other way
 # ("NEWS", "quollgate1.4__NEWS", "site.org__en_CHANGES", "guide.mt") is read when its content shows a document
@@ -64,7 +66,7 @@ _NOT_DOCUMENTS = frozenset(
 
 
 def reader_for(path: Path) -> str | None:
-    """The reader a file's name calls for ("text", "man", "html", "pdf", "asciidoc", "xml"); "sniff" when only
+    """The reader a file's name calls for ("text", "man", "html", "pdf", "asciidoc", "xml", "scdoc"); "sniff" when only
     its content can tell; None for a kind of file that is never a document."""
     suffix = path.suffix.lower()
     if suffix in SUFFIXES:
@@ -135,11 +137,11 @@ def markup_lines(lines: list[str], settings: set[int] | frozenset[int] = frozens
                                                 0 < len(stripped.split()) <= 4 and "=" not in stripped)
             if not is_bench_line(stripped) and not banner and i not in settings:
                 out.add(i)  # a setting with its default (settings_lines.py) stays
-            if m and m.group(1) == fence and not stripped[3:].strip():
+            if closes_fence(fence, lines[i]):
                 fence = None
         elif m and fence_at(lines, i) and not _LIST_TABLE.match(lines[i]):
             # (a list-table in a MyST fence is a table, not code; an underline of tildes no fence)
-            fence = m.group(1)
+            fence = lines[i]  # (the opening line: its run of backticks or tildes is what closes the block)
             out.add(i)
         elif _MDX_MODULE.match(stripped) or _LINK_DEFINITION.match(lines[i]) or _TAB_LABEL.match(lines[i]):
             out.add(i)
@@ -615,6 +617,8 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             heading, body = asciidoc_to_markdown(body)
         elif kind == "man":
             heading, body = man_to_markdown(body)
+        elif kind == "scdoc":
+            heading, body = scdoc_to_markdown(body)
         elif kind == "xml":
             heading, body = xml_to_markdown(body)
         named = fields.get("url")
@@ -689,6 +693,8 @@ def _kind_by_content(path: Path, data: bytes, mode: int) -> str:
             return "html"  # a page or a page template ("guide.mt", "index.tmpl")
         if looks_like_roff(data) and not looks_like_prose(data):
             return "man"
+        if looks_like_scdoc(data[:4096].decode("utf-8", "replace")):
+            return "scdoc"
         if looks_like_prose(data):
             return "text"
         fields = _field_blocks(data[:65536].decode("utf-8", "replace"))

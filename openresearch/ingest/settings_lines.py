@@ -32,6 +32,14 @@ def fence_at(lines: list[str], i: int) -> re.Match[str] | None:
     return m
 
 
+def closes_fence(opening: str, line: str) -> bool:
+    """Whether `line` closes the code block that the line `opening` opened: a run of the same fence character,
+    at least as long as the opening's ("````" closes a block opened with three), and nothing after it."""
+    run = re.match(r"\s*(`{3,}|~{3,})", opening)
+    return run is not None and re.fullmatch(rf"\s*{re.escape(run.group(1)[0])}{{{len(run.group(1))},}}\s*",
+                                            line) is not None
+
+
 # "key: value", "key = value", "key : value,", optionally quoted keys and a trailing comment
 SETTING = re.compile(r"^\s*[\"']?(?P<key>[A-Za-z_][\w.-]{0,60})[\"']?\s*[:=]\s*(?P<value>[^\s#/,{}\[\]()][^#]{0,60}?)"
                      r"\s*,?\s*(?:(?:#|//).*)?$")
@@ -59,8 +67,7 @@ def setting_lines(lines: list[str]) -> set[int]:
         if not m:
             i += 1
             continue
-        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip().startswith(m.group(1))
-                    and not lines[j].strip()[3:].strip()), len(lines))
+        end = next((j for j in range(i + 1, len(lines)) if closes_fence(lines[i], lines[j])), len(lines))
         keep |= _block(lines, i, end)
         i = end + 1
     return keep

@@ -102,6 +102,11 @@ def _heading_of(el: ET.Element) -> tuple[str | None, ET.Element | None]:
     named = el.get("name") or el.get("title")
     if named:
         return _words(named), None
+    if version := el.get("version"):
+        # an element for one release ("<release version=\"2.1\" date=\"2024-05-02\">"): the release's heading,
+        # its date beside it as a change log writes one
+        dated = el.get("date")
+        return _words(f"{version} ({dated})" if dated else version), None
     first = next((c for c in el if isinstance(c.tag, str)), None)
     if first is not None and _local(first.tag) in _TITLE and not len(first):
         return _words(_inline(first)), first

@@ -177,11 +177,19 @@ _EDITION = re.compile(r"\b(?:cloud[ -](?:serverless|dedicated)|serverless|dedica
                       r"community edition|open source edition|self-hosted)\b", re.I)
 
 
+_MANUAL_TITLE = re.compile(r"([A-Za-z][\w.+-]*)\(\d\w*\)")
+
+
 def title_name(title: str | None, text: str) -> str | None:
     """The product a document is titled with: a title of one or two name-like words ("orjson", "simdjson",
     "Apache Kafka") that the text itself uses at least three times as a word. A heading such as "Introduction"
     or "Status of Python Versions" is no name: the text does not keep repeating it."""
     name = (title or "").strip()
+    if manual := _MANUAL_TITLE.fullmatch(name):
+        # a manual page is titled with the command it documents and its section ("QUUX(5)"): the command's name,
+        # in the form the text writes it most
+        forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(manual.group(1))}(?![\w-])", text, re.I))
+        return str(forms.most_common(1)[0][0]) if forms else manual.group(1)
     if not name or len(name.split()) > 2 or len(name) > 40 or not re.search(r"[A-Za-z]", name):
         return None
     uses = len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text))

@@ -45,10 +45,11 @@ RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–
                              r"(?P<joined>[A-Za-z][\w+]{0,30}-)(?=v?\d))?"
                              r"(?:version |release )?" + _VERSION + r"(?: branch)?(?:\s+" + ANNOUNCED + r"(?!\s*\?)|"
                              r"(?(joined)\s+release|(?!)))?"
-                             r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*\(|\s+)\s*(?:released:? |released on )?"
-                             # (a time of day may follow the day, and a smiley: "(2024-05-06 11:12:13 :-)")
+                             r"(?:(?:\s*(?:--|[-–—,:/|])\s*|\s*[(\[]|\s+)\s*(?:released:? |released on )?"
+                             # (in parentheses or brackets; a time of day may follow the day, and a smiley: "(2024-05-06
+                             # 11:12:13 :-)")
                              r"(?P<date>" + DATE + r")(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:UTC|Z))?)?"
-                             r"(?:\s+[:;]-?(?=\)))?\)?)?(?:\s*\[[\w -]{1,20}\])?"
+                             r"(?:\s+[:;]-?(?=\)))?[)\]]?)?(?:\s*\[[\w -]{1,20}\])?"
                              r"(?:\s*[:–—-]\s*(?:\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”))?"
                              r"(?:(?<=[\w)\]\"”])\?)?", re.I)  # "What's new in Zorbq 3.3.9?"
 # words a heading writes before its version that name no product ("Release v1.19.0", "Version 10.44")
