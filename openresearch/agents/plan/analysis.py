@@ -703,12 +703,17 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     # clearCache" lists keys)
     names = [(s, e) for s, e in spans if not (_SETTING_KEY.fullmatch(text[s:e]) or keyword_like(text[s:e]))]
     out: list[tuple[int, str]] = []
+    dates_asked = asks_release_dates(text, "en")
     for m in _BARE_WORD.finditer(text):
         word = m.group()
-        if word in known or word in NOT_ENTITIES or word in STOP_WORDS or ordinary_word(word) or \
+        versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
+        # (an ordinary word is a name too where releases' dates are asked of it by number: "when were quill 0.40
+        # and 0.42 released"; "section 3.2 of the spec" is a part of another thing, "requiring 3.9+" a verb's)
+        if word in known or word in NOT_ENTITIES or word in STOP_WORDS or (ordinary_word(word) and not (
+                versioned and dates_asked and not re.match(r"\s+\S+\s+of\b", text[m.end():]) and
+                not re.search(r"(?:ing|ed)$", word))) or \
                 _SETTING_KEY.fullmatch(word) or keyword_like(word) or any(s <= m.start() < e for s, e in spans):
             continue
-        versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
         # ("on the zorbq side", "for zorbq's part": whose the clause's figures are)
         versioned = versioned or (re.search(r"\b(?:on|from|for)\s+the\s+$", text[:m.start()], re.I) and re.match(
             r"(?:['’]s)?\s+(?:side|part|end)\b", text[m.end():]))

@@ -80,11 +80,16 @@ _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
         (r"^(.{2,60}?), (?:when|what year|in what year|which year) (?:was|is|did) (?:he|she|it|they) (\w+)\s*[?？]?$",
          2, 1),
     ))
+# the quantity a "how <adjective>" question asks of its thing: "how big is ..." its size, "how loud is the bell" its
+# volume, "how fast does the cursor blink" the speed of its blinking
+_MEASURE_OF = {"big": "size", "large": "size", "small": "size", "loud": "volume", "quiet": "volume",
+               "fast": "speed", "quick": "speed", "slow": "speed", "wide": "width", "narrow": "width",
+               "tall": "height", "high": "height", "heavy": "weight", "deep": "depth", "bright": "brightness",
+               "hot": "temperature", "far": "distance"}
 # Where ... -> "location"; Who directed -> "director"; "how much" -> "cost"
 _ATTR_WORDS = {"located": "location", "situated": "location", "based": "location", "headquartered": "location",
-               "much": "cost", "people": "population", "tall": "height", "high": "height", "old": "age",
-               "long": "length",
-               "big": "size", "large": "size", "fast": "speed", "refer to": "meaning", "stand for": "meaning",
+               "much": "cost", "people": "population", "old": "age", "long": "length", **_MEASURE_OF,
+               "refer to": "meaning", "stand for": "meaning",
                "mean": "meaning", "directed": "director", "wrote": "author", "written": "author",
                "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator",
                "married to": "spouse", "die": "died", "open": "opened", "first held": "held",
@@ -626,6 +631,9 @@ def _release_items(text: str) -> list[str]:
             item = _CHANGED_KEY.sub("", out[-1]) + f" {item}"
         # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
         verb = m.group("verb").lower()
+        if m.re is _RELEASE_CHANGED and verb in _BROUGHT_VERBS and (
+                whom := _FOR_WHAT.match(text, m.end())) and item == _clean_item(m.group("x")):
+            item = f"{item} {whom.group(1)} {_clean_item(whom.group(2))}"  # "added undo for closed frobs": one feature
         verb = ("changed" if verb.startswith("become") and "available" not in verb else
                 _DID_VERBS.get(" ".join(verb.split()), "added")) if m.re in (_RELEASE_DID, _ALSO_DID) else verb
         if item and re.fullmatch(CHANGE_VERBS, verb, re.I):
@@ -659,9 +667,13 @@ _SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-
 
 def _restated_event(item: str, found: list[str]) -> bool:
     """Whether a list item ("support for Frob 3.8") only restates a platform version asked as an event ("Frob 3.8
-    support dropped")."""
+    support dropped"), or what an event's feature is for."""
     if (m := _SUPPORT_FOR.fullmatch(item)) is not None:
         return any(f.lower().startswith(f"{m.group('p')} {m.group('v')} support ".lower()) for f in found)
+    # ("closed frobs" of "undo for closed frobs added": what the event's feature is for, asked with it)
+    if any(re.search(rf"\s(?:for|of|on)\s+(?:the\s+|all\s+)?{re.escape(item)}\s+(?:{CHANGE_VERBS})$", f, re.I)
+           for f in found if f != item):
+        return True
     # ("each drop Frob 3.8", "Frob 3.9": a piece of the clause that asked the event)
     events = [e for f in found if f != item and (e := PLATFORM_EVENT.fullmatch(f.replace("\u2024", ".")))]
     named = re.findall(r"([A-Za-z][\w+#]*)[\s-]v?(\d+(?:[.\u2024]\d+){1,2})", item)
@@ -881,7 +893,8 @@ def _spans_asked(question: str, found: list[str], entities: Sequence[str] = ()) 
                 item = _clean_item(" ".join(w for w in piece.split() if w.lower() not in named))
                 if re.match(r"how \w+ (?:are|were|do)\b", m.group(), re.I):
                     item = re.sub(r"(?<=[a-rt-z])s$", "", item)  # "how big are the frob files": a frob file's
-                if item and (size := f"{item} size") not in out:
+                measure = _MEASURE_OF.get((m.groupdict().get("adj") or "big").lower(), "size")
+                if item and (size := f"{item} {measure}") not in out:
                     out.append(size if m.re is _HOW_BIG else f"maximum {size}")
     return [a for a in out if a not in found]
 
@@ -894,8 +907,9 @@ def _one_of(phrase: str) -> str:
 
 
 # "how big is the default connection pool (...)", "how large are the write buffers": a size
-_HOW_BIG = re.compile(r"\bhow (?:big|large|small) (?:is|are|was|were|does|do)\s+(?:the\s+|a\s+|an\s+|its\s+|each\s+|"
-                      r"their\s+|(?:each(?:\s+one)?|every\s+one|\u2400)\s*['’]s\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get)\b|"
+_HOW_BIG = re.compile(r"\bhow (?P<adj>" + "|".join(_MEASURE_OF) + r") (?:is|are|was|were|does|do)\s+"
+                      r"(?:the\s+|a\s+|an\s+|its\s+|each\s+|"
+                      r"their\s+|(?:each(?:\s+one)?|every\s+one|\u2400)\s*['’]s\s+)?(?P<n>(?:[\w-]+\s+){0,4}?[\w-]+?)(?=\s*(?:\(|[,;?]|$)|\s+(?:and|of|for|in|on|at|with|when|get|by|out|per|from)\b|"
                       # (up to a relative clause's subject: "the frob files each one uploads")
                       r"\s+(?:each|every|it|they|we|you|that|which)\s)",
                      re.I)
@@ -918,6 +932,10 @@ _HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[
 # what names no subject of its own: the compared things themselves ("each", "it", "they", a masked name)
 _OWNER_WORDS = frozenset({"each", "every", "it", "they", "them", "one", "\u2400", "its", "their"})
 _PRONOUNS = _OWNER_WORDS - {"each", "every", "one"}  # an owner word that stands for its noun, not before one
+# the asker as a clause's subject: "how long can I undo ...", "how many can we open": no thing asked of
+_ASKERS = frozenset({"i", "we", "you"})
+# verbs whose subject consumes what is counted ("how much memory may images use"), rather than holds it
+_CONSUME = frozenset({"use", "take", "consume", "need", "require", "occupy", "allocate"})
 _DETERMINERS = frozenset({"a", "an", "the", "one", "single", "new", "each", "every", "any", "its", "their"})
 # the word after a clause's verb that ends it: a preposition, a conjunction, an adverb of its own
 _AFTER_VERB = frozenset({"before", "after", "for", "until", "till", "in", "on", "by", "when", "while", "to", "per",
@@ -965,7 +983,7 @@ def _how_clauses(text: str) -> list[str]:
                 out.append(item)
             continue
         lead: list[str] = []
-        while words and words[0].lower() in _DETERMINERS | _OWNER_WORDS:
+        while words and words[0].lower() in _DETERMINERS | _OWNER_WORDS | _ASKERS:
             lead.append(words.pop(0).lower())
         # the verb: the first word after the subject's words that a preposition, a conjunction or the end follows
         at = next((k for k in range(1, len(words)) if k + 1 == len(words) or words[k + 1].lower() in _AFTER_VERB),
@@ -973,7 +991,7 @@ def _how_clauses(text: str) -> list[str]:
         if at < 0 and not lead:
             continue
         subject: list[str]
-        if at < 0 or (lead and lead[-1] in _PRONOUNS) or (
+        if at < 0 or (lead and lead[-1] in _PRONOUNS | _ASKERS) or (
                 lead and lead[-1] in ("each", "every") and (len(words) < 2 or words[1].lower() in _AFTER_VERB)):
             subject, verb, after = [], (words[0] if words else ""), words[1:]  # "does it wait for ...", "each wait"
         else:
@@ -991,6 +1009,12 @@ def _how_clauses(text: str) -> list[str]:
             continue
         if m.group("q").lower() in ("many", "much"):
             thing = _clean_item(m.group("n"))
+            if thing and subject and verb.lower().rstrip("s") in _CONSUME:
+                # "how much memory may frob images use per page": what the subject uses, per what it says
+                per = " ".join(w for w in after[1:] if w.lower() not in _DETERMINERS) if after[:1] == ["per"] else ""
+                owner = " ".join(re.sub(r"(?<=[a-rt-z])s$", "", w) for w in subject)
+                out.append(f"{owner} {thing}" + (f" per {per}" if per else ""))
+                continue
             if thing:
                 # (a count already per something, "rows per round trip", is asked as it is)
                 out.append(f"{thing} per {' '.join(subject)}" if subject and " per " not in f" {thing} " else thing)
@@ -1021,6 +1045,8 @@ def _how_clauses(text: str) -> list[str]:
                 out.append(item)
             continue
         kind = "timeout" if _GIVES_UP.search(m.group("rest")) else "duration"
+        if lead and lead[-1] in _ASKERS and aux in ("can", "could", "may", "might"):
+            kind = "time limit"  # "how long can I undo a frob": how long one may still, its limit
         noun = _NOMINAL.get(verb)
         item = " ".join([*subject, *of[:3], noun or verb, *([] if noun else [kind])])
         if verb and item not in out:
@@ -1222,6 +1248,9 @@ def attribute_head(attribute: str) -> str:
     return _QUALIFIER.sub("", attribute).strip() or attribute
 
 
+# what a feature a release brought is for ("added undo for closed frobs"): part of the feature's name
+_FOR_WHAT = re.compile(r"\s+(for|of|on)\s+((?:the\s+|all\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)(?=\s+and\b|\s*[,?.;]|$)", re.I)
+_BROUGHT_VERBS = frozenset({"added", "introduced", "removed", "deprecated"})
 _RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?P<verb>changed|"
                               r"raised|lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
                               r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of|used|needed|required|called|named)\b|"
