@@ -342,10 +342,47 @@ _NOT_KEYS = frozenset({"this", "that", "the", "a", "an", "its", "their", "each",
                        "one", "which", "these", "those", "some", "another", "additional", "second", "first", "given"})
 
 
-def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None, quote: str = "") -> list[ObservationIn]:
-    """Observations whose metric names no quantity ("value", "default", "min_value") become the term's, the
-    kind of limit a condition; a bare one takes the entry's unit. Others stay as they are, and so does a default of
-    another key the entry's `quote` writes ("the default for the zorb_connect timeout is 30 seconds")."""
+# the words a description opens with, up to what is no part of its noun phrase: "Font size in points." -> "Font
+# size", "Wobble interval of the pointer, in milliseconds" -> "Wobble interval"
+_DESCRIBED = re.compile(r"(?:(?:the|a|an)\s+)?((?:[A-Za-z][a-z]+\s+){0,3}?[A-Za-z][a-z]+)(?=\s*(?:[.,;:(]|$)|"
+                        r"\s+(?:in|of|for|to|is|are|was|that|which|used|when|if|at|on|by|with|before|after|"
+                        r"between)\b)")
+
+
+def described_metric(term: str, description: str) -> str:
+    """The metric of a term, qualified as its description names it: an entry "size" described as "Font size in
+    points." is of the font size ("font_size"), "blink_interval" described as "Pointer blinking interval" of the
+    pointer's ("pointer_blink_interval"). Only when the description's noun phrase ends with the term's own last word,
+    and adds at most two words; the term's metric otherwise."""
+    metric = term_metric(term)
+    m = _DESCRIBED.match(description.strip())
+    if not m:
+        return metric
+    words = m.group(1).lower().split()
+    own = metric.split("_")
+
+    def stem(w: str) -> str:
+        return re.sub(r"(?:ing|s)$", "", w)
+
+    if len(words) <= 1 or stem(words[-1]) != stem(own[-1]):
+        return metric
+    extra = [w for w in words[:-1] if stem(w) not in {stem(o) for o in own}]
+    if not extra or len(extra) > 2 or any(w in _NOT_QUALIFIERS for w in extra):
+        return metric
+    return "_".join([*extra, *own])
+
+
+# words before a description's noun that say what kind of value it is, not what it is of
+_NOT_QUALIFIERS = frozenset({"default", "maximum", "minimum", "max", "min", "total", "initial", "current", "new",
+                             "optional", "number", "amount", "this", "that", "each", "every", "some", "any"})
+
+
+def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None, quote: str = "",
+            described: str = "") -> list[ObservationIn]:
+    """Observations whose metric names no quantity ("value", "default", "min_value") become the term's (as its
+    `described` description qualifies it, described_metric), the kind of limit a condition; a bare one takes the
+    entry's unit. Others stay as they are, and so does a default of another key the entry's `quote` writes ("the
+    default for the zorb_connect timeout is 30 seconds")."""
     out = []
     for o in obs:
         # an entry's default is the term's, whatever the entry's words call it ("port to listen on (default 1313)")
@@ -358,7 +395,7 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None, quote: st
         parts = [p for p in (o.condition or "").split(", ") if p]
         parts += [kind] if kind and kind not in (p.lower() for p in parts) else []  # ("Default" says it already)
         condition = ", ".join(dict.fromkeys(parts)) or None
-        out.append(o.model_copy(update={"metric": term_metric(term), "condition": condition,
+        out.append(o.model_copy(update={"metric": described_metric(term, described), "condition": condition,
                                         "unit": o.unit or unit}))
     return out
 

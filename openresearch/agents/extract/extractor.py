@@ -410,13 +410,8 @@ def _is_change_log(text: str) -> bool:
     """A document whose headings are releases ("8.7.0 (2023-09-22)", "[1.3.8] - 2024-03-01"), two or more, or whose
     title is one (the notes of one release, "7.3.0 -- 2025-06-20"): a change log, whose other headings ("Bug Fixes",
     "New Dependency Information") divide a release."""
-    found = 0
-    for n, m in enumerate(re.finditer(r"(?:^|\n\n)([^\n]{1,60})(?=\n\n|$)", text)):
-        if release_heading(m.group(1)) is not None:
-            found += 1
-            if found >= 2 or (n == 0 and m.start(1) == 0):
-                return True
-    return False
+    heads = _release_headings(text)
+    return len(heads) >= 2 or bool(heads and heads[0][0] == 0)
 
 
 @lru_cache(maxsize=64)
@@ -545,6 +540,13 @@ def _listed_defaults(text: str, start: int, items: int = 12) -> bool:
             return False  # (a list another lead opens, "the usual values are:", holds no defaults)
         pos = cut
     return False
+
+
+@lru_cache(maxsize=4096)
+def _entry_events(entry: str) -> frozenset[str]:
+    """The metrics of what a change log's entry brought ("frob_compression" of "Added frob compression."), read once
+    per entry however many sub-questions score it."""
+    return frozenset(o.metric for o in change_log_notes(entry, _SOME_RELEASE, "_") or [])
 
 
 @lru_cache(maxsize=16)
@@ -884,8 +886,7 @@ class DeterministicExtractor:
                             # ("now requires Frob >= 3.9" dropped 3.8: the minor before the new minimum)
                             _RAISED_MINIMUM.search(sent) and (_minor(on.group("v"), -1), True) in events))
                         else 0.0)
-                if brought and any(o.metric in brought for o in
-                                   change_log_notes(text[span[0]:span[1]], _SOME_RELEASE, "_") or []):
+                if brought and _entry_events(text[span[0]:span[1]]) & brought:
                     figure = True  # an entry that brings what is asked: its release, and the day it came, answer
                     bonus += _ASKED_METRIC_BONUS + _ASKED_RELEASE_BONUS
                 if not figure:
@@ -1197,7 +1198,7 @@ class DeterministicExtractor:
                    *of_term([o for o in obs if o.metric in GENERIC_METRICS], named, None)]
         if obs and term:
             # "The default value is 16384" of quoll.bufsize
-            obs = of_term(obs, term, entry_unit(source.text, start), quote)
+            obs = of_term(obs, term, entry_unit(source.text, start), quote, entry_description(source.text, start, term))
             if section := term_section(source.text, start, term):  # "quality" under "AVIF", again under "JPEG"
                 obs = [o.model_copy(update={"condition": ", ".join(filter(None, [o.condition, section]))})
                        for o in obs]
