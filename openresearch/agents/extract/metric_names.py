@@ -223,6 +223,8 @@ _ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|
              ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")),
              # how many times something is done: a count, never a time ("retried for up to 30 days")
              ("count", re.compile(r"^(?:retries|attempts|tries|restarts|redeliveries)$")))
+# a metric of how often a thing recurs, whose time is a period (the other side of its rate)
+_PERIODIC = re.compile(r"(?:^|_)(?:interval|period|rate|frequency|cadence)(?:_|$)")
 # an attribute that counts things: "number of ...", or a plural noun at its end ("total connections", "rows per
 # network round trip" counts rows; not a unit, "seconds", nor a word that only ends in s, "status", "class")
 _COUNTED = re.compile(r"^(?:number|count) of\b|\b(?!(?:seconds|minutes|hours|days|weeks|months|years|bytes|times|"
@@ -498,5 +500,7 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if not asked and (_COUNTED.search(wanted.lower().replace("_", " ")) or _COUNT_WORD.search(wanted.lower())):
         asked = {"count"}  # "total connections", "number of host pools": a count, never a time or a size
     have = unit_kind(unit)
+    if "rate" in asked and have == "time" and _PERIODIC.search(metric):
+        return True  # how fast a thing recurs is its period: "frob_wobble_interval" 640 ms for "frob wobble speed"
     # a setting without a unit ("encoder_speed" 10) answers an attribute it shares two words with ("AVIF encoder speed")
     return not asked or have in asked or (not unit and len(shared) >= 2) or ("count" in asked and have is None)

@@ -986,8 +986,8 @@ def _value_set(f: Found) -> str:
 def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict[str, dict[str, list[Found]]]:
     """A question that asks when the release a change came in was published ("in which release was it changed, and
     when was that release published?") and names no release of its own: the release-date row gives the dates of
-    the releases the other rows date already, not the product's latest releases; an entity whose change row dates
-    its release needs no other."""
+    the releases the other rows date already, not the product's latest releases (none, where no change is found);
+    an entity whose change row dates its release needs no other."""
     dates = [label for label in table if metric_key(label) == "released"]
     if not dates or asked_releases(plan.question):
         return table
@@ -1001,20 +1001,20 @@ def _dated_by_rows(plan: Plan, table: dict[str, dict[str, list[Found]]]) -> dict
             days = [d for f in found if f.obs.unit == "date" and (d := calendar_value(f.obs.raw_value or "", "date"))]
             if days:
                 changed_on[entity] = min(days + ([changed_on[entity]] if entity in changed_on else []))
-    if not said and not changed_on:
+    if not any(PLATFORM_EVENT.fullmatch(label) or _CHANGE_ASKED.search(label) for label in table if label not in dates):
         return table
     out = dict(table)
     for label in dates:
         row = {}
         for entity, found in table[label].items():
+            if not said.get(entity) and entity not in changed_on:
+                continue  # the date asked is that of the release a change came in: another release's answers nothing
             if not said.get(entity) and entity in changed_on:
                 # a change a dated log says was made that day shipped in the first release after it (and, when
                 # that is a pre-release, in the first final release after it)
                 row[entity] = first_releases(found, changed_on[entity],
                                              lambda f: calendar_value(f.obs.raw_value or "", "date"),
                                              lambda f: (f.obs.condition or "").strip())
-            elif not said.get(entity):
-                row[entity] = found
             elif kept := [f for f in found if (f.obs.condition or "").strip("[] ") in said[entity]]:
                 row[entity] = kept
         if row:
@@ -1127,6 +1127,10 @@ _LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
 _ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|\bout[ -]of[ -]the[ -]box\b|"
                             r"\b(?:with|without) (?:any |no )?configuration\b|\bunconfigured\b|"
                             r"\bwithout (?:tuning|configuring|changing) (?:anything|it|them)\b|"
+                            # ("if I install them and don't touch their configs", "as installed, untouched")
+                            r"\b(?:don'?t|do not|never|without) (?:touch|touching|chang(?:e|ing)|edit(?:ing)?) "
+                            r"(?:the |their |its |any |my )?(?:configs?|configuration|settings?)\b|\buntouched\b|"
+                            r"\bfresh(?:ly)? install(?:ed|ation)?\b|"
                             r"\bconfigure nothing\b|\bstock (?:values?|settings?|configuration|limits?)\b|"
                             r"默认|开箱即用", re.I)
 MAX_SETTINGS = 8
@@ -1240,6 +1244,10 @@ _ASKS_DATES = re.compile(r"\b(?:dates|deadlines)\b|\bwhen (?:was|were|is|are|did
                          r"\b(?:what|which) (?:date|day|month|year)\b|日期分别|哪天|什么时候|何时|时间表", re.I)
 
 
+_DATE_OR_EVENT = re.compile(rf"\b(?:dates?|days?|years?|released|published|shipped)\b|\s(?:{CHANGE_VERBS}|dropped)$",
+                            re.I)
+
+
 def dated_clause(question: str, label: str) -> bool:
     """Whether a question that asks for dates asks one of an attribute: the clause that asks when writes it ("when
     does Frob 1.2 reach end of life"), or the question writes it nowhere ("release date" of "When were the 1.0 and 2.0
@@ -1251,7 +1259,10 @@ def dated_clause(question: str, label: str) -> bool:
     def writes(clause: str, attribute: str) -> bool:
         return bool(word_stems(with_english(attribute))) and word_stems(with_english(attribute)) <= word_stems(clause)
 
-    return any(writes(c, label) for c in clauses) or not writes(question, label)
+    # (a row the question does not write is dated when it is a date or an event: "release date", "frob added"; not
+    # "bell volume" of "how loud is the bell", asked beside "when did it come out")
+    return any(writes(c, label) for c in clauses) or (not writes(question, label) and bool(
+        canonical_metric(label) == "released" or _DATE_OR_EVENT.search(label)))
 
 
 _SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|cadence|length|years|months)\b|"
