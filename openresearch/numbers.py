@@ -45,8 +45,8 @@ _add("ms", 60e3, "min", "mins", "minute", "minutes", "分钟")
 _add("ms", 3.6e6, "h", "hr", "hrs", "hour", "hours", "小时")
 # spans of the calendar ("30 months", "2 years of security fixes", "every six weeks"): their own family, in days, so a
 # support window never meets a latency; "year" alone is a calendar year (a date's unit), its plural a span
-_add("days", 1.0, "day", "days", "天")
-_add("days", 7.0, "week", "weeks", "wk", "wks", "周", "个星期", "星期")
+_add("days", 1.0, "d", "day", "days", "天")
+_add("days", 7.0, "w", "week", "weeks", "wk", "wks", "周", "个星期", "星期")
 _add("days", 30.4375, "month", "months", "mo", "mos", "个月", "个月份")
 _add("days", 365.25, "years", "yrs", "yr")
 _add("%", 1.0, "%", "percent", "per cent", "pct", "％")

@@ -12,6 +12,7 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from itertools import takewhile
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -81,6 +82,7 @@ def may_be_document(path: Path) -> bool:
 
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 _FRONT_TOML = re.compile(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n", re.S)  # static-site generator pages
+_BLOCK_SCALAR = re.compile(r"[|>][+-]?")
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}):\s*(.+)$")
 # a heading or quote mark (at most three spaces in), or a list item's marker at any depth: a nested item and a
 # change log's indented "    - BUG: ..." entries are items of their own
@@ -193,6 +195,12 @@ def _field_blocks(text: str) -> tuple[dict[str, str], str] | None:
     return fields, body
 
 
+def _indented_after(lines: list[str], n: int) -> list[str]:
+    """The lines after line `n` indented deeper than it (blank ones among them): a block that line opens."""
+    depth = _indent(lines[n])
+    return list(takewhile(lambda ln: not ln.strip() or _indent(ln) > depth, lines[n + 1:]))
+
+
 def split_header(text: str) -> tuple[dict[str, str], str]:
     """Header fields (lower-case keys) and the body after the header."""
     if toml := _FRONT_TOML.match(text):
@@ -202,9 +210,14 @@ def split_header(text: str) -> tuple[dict[str, str], str]:
     m = _FRONT.match(text)
     if m:
         fields = {}
-        for line in m.group(1).splitlines():
+        lines = m.group(1).splitlines()
+        for n, line in enumerate(lines):
             if hm := _HEADER_LINE.match(line.strip()):
-                fields[hm.group(1).strip().lower()] = hm.group(2).strip().strip('"').strip("'")
+                value = hm.group(2).strip()
+                if _BLOCK_SCALAR.fullmatch(value):
+                    # "description: |-" over indented lines: the field's value is those lines (YAML's block scalar)
+                    value = " ".join(ln.strip() for ln in _indented_after(lines, n) if ln.strip())
+                fields[hm.group(1).strip().lower()] = value.strip('"').strip("'")
         return fields, text[m.end():]
     fields = {}
     lines = text.splitlines(keepends=True)
@@ -634,6 +647,11 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             # (the title over the header's own date line, as written)
             day = re.match(r"\d{4}-\d{1,2}-\d{1,2}(?=[T\s]|$)", dated[1])  # (its day, not its clock time)
             body = f"{title}\n\n{dated[0]}: {day.group() if day else dated[1]}\n\n{body.lstrip()}"
+        elif title and (about := fields.get("description") or fields.get("summary")) and re.search(
+                r"\d\.\d", title) and re.search(r"\breleased\b", about, re.I) and parse_date(about):
+            # a release's page titled "Frob 3.0" whose header describes it as "released on September 15, 2025": the
+            # description says the release's date, a fact its text keeps under the title (the release its notes are of)
+            body = f"{title}\n\n{about}\n\n{body.lstrip()}"
         doc_kind = _kind(fields.get("kind"), default_kind)
         text = normalise_plain(body)
         published = published or dateline(body)

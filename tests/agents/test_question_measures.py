@@ -46,3 +46,72 @@ def test_an_ordinary_word_with_release_numbers_is_a_name_when_their_dates_are_as
     assert b.entities == ["Zorbq"]
     c = analyse("Which release of Zorbq dropped Frob 3.8 and started requiring 3.9+, and on what date?")
     assert "requiring" not in c.entities
+
+
+def test_a_possessive_between_a_product_and_its_release_numbers_keeps_them_its() -> None:
+    from openresearch.agents.extract.releases import releases_asked_of
+
+    q = "When were wobble 0.40 and 0.42 released, and when did Zorbq put out its 1.5.0 and 1.6.0 releases?"
+    assert [a.written for a in releases_asked_of(q, "Zorbq", ["wobble", "Zorbq"])] == ["1.5.0", "1.6.0"]
+    assert [a.written for a in releases_asked_of(q, "wobble", ["wobble", "Zorbq"])] == ["0.40", "0.42"]
+
+
+def test_leaving_the_configuration_untouched_asks_the_defaults() -> None:
+    from openresearch.agents.write.answer import _ASKS_DEFAULTS
+
+    assert _ASKS_DEFAULTS.search("If I install Zorbq and Quux and don't touch their configs, what glyph size ...")
+    assert _ASKS_DEFAULTS.search("On a fresh install, how many rows does Zorbq keep?")
+    assert not _ASKS_DEFAULTS.search("How do I touch the config file of Zorbq?")
+
+
+def test_how_fast_a_thing_recurs_is_answered_by_its_period() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    assert answers_metric("pointer_wobble_interval", "ms", "pointer wobble speed")
+    assert answers_metric("pointer_wobble_rate", "ms", "pointer_wobble_speed")
+    # a time that is no period answers no speed
+    assert not answers_metric("pointer_wobble_delay", "ms", "pointer wobble speed")
+    assert not answers_metric("parse_time", "ms", "parsing speed")
+
+
+def test_a_verb_and_its_particle_ask_one_event() -> None:
+    assert analyse("When did Zorbq 2.3.0 come out?").attributes == ["released"]
+    assert analyse("When did Zorbq 2.3.0 ship?").attributes == ["released"]
+    assert analyse("When did Zorbq 2.3.0 come out?").entities == ["Zorbq 2.3.0"]
+
+
+def test_a_row_the_question_rewords_is_no_date_beside_a_when_clause() -> None:
+    from openresearch.agents.write.answer import dated_clause
+
+    q = "In Zorbq, how loud is the chime by default? And which release added undo, and when did it come out?"
+    assert not dated_clause(q, "chime volume")
+    assert dated_clause(q, "release date")
+
+
+def test_a_day_or_week_glued_to_its_number_is_a_time() -> None:
+    from openresearch.agents.extract.values import find_values
+
+    (day,) = find_values("ttl-max: 1d")
+    assert (day.raw, day.unit, day.kind, day.quantity.value, day.quantity.unit) == ("1", "d", "time", 1.0, "days")
+    (weeks,) = find_values("keep frobs for 2w")
+    assert weeks.quantity.value == 14.0 and weeks.quantity.unit == "days"
+    # a letter apart from its number is no unit
+    assert [v.unit for v in find_values("the 3 d wobbler")] == [""]
+
+
+def test_the_ends_of_a_range_are_its_least_and_its_most() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    read = {(o.value, o.unit, o.condition) for o in observations(
+        "Small files are kept whole, frobs are of 256 KiB to 4 MiB in size.", [], set(), "Zorbq")}
+    assert ("256", "KiB", "minimum") in read and ("4", "MiB", "maximum") in read
+    # a value that moved is an old value and a new one, no range
+    moved = observations("The frob limit was raised from 4 MB to 8 MB.", [], set(), "Zorbq")
+    assert all(o.condition in (None, "changed from 4 MB") for o in moved)
+
+
+def test_an_age_compared_is_an_age() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    (age,) = observations("A lease is expired when its stamp is older than 45 minutes.", [], set(), "Zorbq")
+    assert (age.metric, age.value, age.unit) == ("age", "45", "minutes")

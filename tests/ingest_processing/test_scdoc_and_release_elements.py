@@ -142,3 +142,31 @@ def test_a_release_heading_may_write_its_date_in_brackets() -> None:
     # a bracketed label is still no date
     labelled = release_heading("2.4.1 [YANKED]")
     assert labelled is not None and labelled.version == "2.4.1" and labelled.date is None
+
+
+def test_an_entrys_description_qualifies_its_bare_term(tmp_path: Path) -> None:
+    # "size" under "Glyph size in points." is the glyph size; "Maximum number of rows ..." qualifies nothing
+    page = SCD.replace("# BLINKING", "# GLYPHS\n\n*size* = _<float>_\n\n\tGlyph size in points.\n\n\tDefault: _13.5_\n\n"
+                       "# BLINKING")
+    path = tmp_path / "quuxterm.5.scd"
+    path.write_text(page, encoding="utf-8")
+    facts = read_facts(path, "What glyph size does Quuxterm use by default?")
+    assert ("Quuxterm", "glyph_size", "13.5", None, "default") in facts
+    assert ("Quuxterm", "depth", "4096", None, "default") in facts
+
+
+def test_a_release_page_whose_header_describes_its_release_date_keeps_it(tmp_path: Path) -> None:
+    page = ("---\ntitle: Zorbq 2.3.0\ndescription: |-\n  Release notes for Zorbq 2.3.0, released on March 4, 2025.\n"
+            "---\n\nZorbq 2.3.0 brings a wobble mode and many fixes from many contributors.\n")
+    path = tmp_path / "2-3-0.mdx"
+    path.write_text(page, encoding="utf-8")
+    doc = parse_file(path)
+    assert doc.title == "Zorbq 2.3.0"
+    assert doc.text.startswith("Zorbq 2.3.0\n\nRelease notes for Zorbq 2.3.0, released on March 4, 2025.")
+    facts = read_facts(path, "When did Zorbq 2.3.0 come out?")
+    assert any(f[0].startswith("Zorbq") and f[2] == "March 4, 2025" and f[3] == "date" for f in facts)
+    # a page whose header only describes it keeps its text as it is
+    other = tmp_path / "guide.mdx"
+    other.write_text("---\ntitle: Guide\ndescription: >-\n  How to wobble.\n---\n\nWobbling is easy to do.\n",
+                     encoding="utf-8")
+    assert parse_file(other).text.startswith("Wobbling is easy")

@@ -168,6 +168,8 @@ def _latency_metric(before: str, after: str) -> str | None:
     return None  # a bare duration ("15 minutes") says nothing comparable
 
 
+# an age compared: "older than 30 minutes", "younger than a week"
+_OLDER_THAN = re.compile(r"\b(?:older|younger|newer)\s+than\s+(?:about\s+|around\s+|roughly\s+)?$", re.I)
 # a time after which something times out, and an idle time after which something ends
 _TIMES_OUT = re.compile(r"\b(?:times?\s*out|timed\s*out|\w*timeout\w*|expires?|expired)\b[^.;:]{0,60}?\bafter\s+"
                         r"(?:about\s+|around\s+|roughly\s+|only\s+)?$", re.I)
@@ -347,6 +349,8 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
     if v.kind == "rate":
         return _rate_metric(v, window), v.unit
     if v.kind == "time":
+        if _OLDER_THAN.search(before):
+            return "age", v.unit  # "locks with timestamps older than 30 minutes": how old a thing is
         if _is_span(v):  # days to years: an age, a retention, or what the clause's own words say it spans
             keys = [m.key for m in metric_mentions(window)]
             metric = "age" if "age" in keys else "retention" if _cue(r"retention|retain|保留|回溯", window) else \
@@ -1163,6 +1167,41 @@ def _workloads(text: str, values: Sequence[Value]) -> dict[int, tuple[str, str, 
     return out
 
 
+# what joins the two ends of a range: "512 KiB to 8 MiB", "4-16 MB", "between 2 and 8 workers"
+_RANGE_JOIN = re.compile(r"\s?(?:to|[-–—])\s?|\s(?:and)\s")
+# ... unless the sentence says the value moved: "raised from 4 to 8" is an old value and a new one
+_MOVED = re.compile(r"\b(?:from|changed|raised|lowered|increased|decreased|reduced|bumped|grew|went|dropped|rose|"
+                    r"fell|moved)\b[^.;]{0,40}$", re.I)
+
+
+def _figure(raw: str) -> float | None:
+    try:
+        return float(raw.replace(",", "").replace("_", ""))
+    except ValueError:
+        return None
+
+
+def _range_ends(text: str, values: Sequence[Value], olds: dict[int, str]) -> dict[int, str]:
+    """The two ends of each range a sentence writes ("Blobs are of 512 KiB to 8 MiB in size", "between 2 and 8
+    workers"): its first figure the minimum, its second the maximum, when both are of one kind (or the first bare,
+    its unit the second's) and the first is no smaller; none where the sentence says a value moved ("from 4 to 8")."""
+    out: dict[int, str] = {}
+    for a, b in itertools.pairwise(values):
+        join = _RANGE_JOIN.fullmatch(text[a.end:b.start])
+        if join is None or a.start in olds or b.start in olds or b.kind in ("date", "year", "bare") or (
+                a.kind != b.kind and a.kind != "bare") or _MOVED.search(text[max(0, a.start - 60):a.start]):
+            continue
+        if "and" in join.group(0) and not re.search(r"\bbetween\s$", text[max(0, a.start - 9):a.start]):
+            continue
+        if a.kind == "bare":  # "4-16 MB": the first end written with the second's unit
+            ends = _figure(a.raw), _figure(b.raw)
+        else:
+            ends = (a.quantity.value, b.quantity.value) if a.quantity.unit == b.quantity.unit else (None, None)
+        if ends[0] is not None and ends[1] is not None and ends[0] < ends[1]:
+            out[a.start], out[b.start] = "minimum", "maximum"
+    return out
+
+
 def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str],
                  context_entity: str | None = None, context_conditions: Sequence[str] = (),
                  asked: Asked | None = None) -> list[ObservationIn]:
@@ -1183,6 +1222,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     paired: dict[int, int] = {}  # the second figure of such a pair -> the first (the same setting's, the same owner's)
     old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
         _was_values(text, values)
+    ranged = _range_ends(text, values, olds)  # "blocks of 512 KiB to 8 MiB": its least and its most
     loads = _workloads(text, values)  # "builds 1000 pages in 283 ms": a time, and the work it took that long for
     load_at = {start for _, _, start in loads.values()}
     for i, v in enumerate(values):
@@ -1324,6 +1364,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(f"changed from {olds[v.start]}")
         if v.start in defaults:
             parts.append(defaults[v.start])
+        if v.start in ranged and not any(_LIMIT_KINDS.get(p.lower(), p) in ("minimum", "maximum") for p in parts):
+            parts.append(ranged[v.start])
         if v.start in qualifiers:
             parts.append(qualifiers[v.start])
         if scope and entity == context_entity:

@@ -21,7 +21,8 @@ _RATE = (r"(?:[KMGT]i?B|kB|bytes?|(?:kilo|mega|giga|tera)bytes?)(?:/sec(?:ond)?\
          r"queries per second|queries/s|行/秒|条记录/秒")
 _TIME = (r"milliseconds?|microseconds?|nanoseconds?|"
          r"ms|µs|μs|us|ns|毫秒|微秒|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?(?! old)|"
-         r"秒|分钟|小时|天|个月|s|h")
+         # (a day or a week as a letter glued to its number, as configurations write them: "1d", "2w")
+         r"秒|分钟|小时|天|个月|s|h|(?<=\d)[dw]")
 _SPAN = r"days?|weeks?|months?|years?"
 _SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|kiB|KB|kB|Kb|bytes?|"
          r"(?:kilo|mega|giga|tera)bytes?|"
@@ -102,7 +103,7 @@ def _count_unit(unit: str) -> str:
 def _kind(unit: str, cur: str | None) -> str:
     if cur or re.fullmatch(_MONEY, unit):
         return "money"
-    for kind, pattern in (("rate", _RATE), ("pct", r"%|％|percent|per cent"), ("time", _TIME), ("size", _SIZE),
+    for kind, pattern in (("rate", _RATE), ("pct", r"%|％|percent|per cent"), ("time", f"{_TIME}|d|w"), ("size", _SIZE),
                           ("ratio", r"倍|x|times")):
         if re.fullmatch(pattern, unit):
             return kind

@@ -92,8 +92,11 @@ _ATTR_WORDS = {"located": "location", "situated": "location", "based": "location
                "refer to": "meaning", "stand for": "meaning",
                "mean": "meaning", "directed": "director", "wrote": "author", "written": "author",
                "produced": "producer", "founded": "founded", "invented": "inventor", "created": "creator",
-               "married to": "spouse", "die": "died", "open": "opened", "first held": "held",
+               "married to": "spouse", "die": "died", "open": "opened", "first held": "held", "ship": "released",
                "known for": "known for", "named after": "namesake", "named for": "namesake"}
+# a verb and its particle that say one event ("come out": be released)
+_PHRASAL = {f"{v} {p}": "released" for v, p in (("come", "out"), ("came", "out"), ("go", "live"), ("went", "live"),
+                                                ("become", "available"), ("became", "available"), ("get", "released"))}
 _WHEN_WORDS = frozenset({"year", "date", "day", "month", "decade", "century"})
 _ZH_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(p), a, e) for p, a, e in (
@@ -206,9 +209,12 @@ def lookup(question: str, language: str) -> Lookup | None:
             verb = canonical_metric(text[m.end(ei):m.start(ai)])
             attr = next((w for w in re.findall(r"[a-z]+", text[m.end(ei):m.start(ai)].lower())
                          if canonical_metric(w) == verb), attr) if verb else attr
+        subject = m.group(ei).strip(" ,")
+        if (particle := re.search(r"\s+([a-z]+)$", subject)) and (
+                said := _PHRASAL.get(f"{particle.group(1)} {attr}")):
+            attr, subject = said, subject[:particle.start()]  # "When did Zorbq 2.3 come out?": it was released
         if attr not in _WHO_WORDS or text.lower().startswith("who"):
             attr = _ATTR_WORDS.get(attr, attr)
-        subject = m.group(ei).strip(" ,")
         if attr in ("length", "age") and (done := re.search(r"\s+([a-z]{3,})ed$", subject)):
             # "How long is a Zorbly release supported?": how long it is supported, not the length of a release
             stem = done.group(1)
