@@ -649,7 +649,7 @@ def _parse_bytes(data: bytes, *, kind: str, url: str, content_type: str | None, 
             body = f"{title}\n\n{dated[0]}: {day.group() if day else dated[1]}\n\n{body.lstrip()}"
         elif title and (about := fields.get("description") or fields.get("summary")) and re.search(
                 r"\d\.\d", title) and re.search(r"\breleased\b", about, re.I) and parse_date(about):
-            # a release's page titled "Frob 3.0" whose header describes it as "released on September 15, 2025": the
+            # a release's page titled "Frob 3.0" whose header describes it as "released on March 4, 2025": the
             # description says the release's date, a fact its text keeps under the title (the release its notes are of)
             body = f"{title}\n\n{about}\n\n{body.lstrip()}"
         doc_kind = _kind(fields.get("kind"), default_kind)

@@ -5,9 +5,10 @@ scdoc's own syntax, not any one page's words, decides: the first line ``NAME(5)`
 lines are headings, ``*bold*`` and ``_underlined_`` words keep their words, a ``++`` at a line's end breaks the
 line, tab indentation nests a block, ``. item``/``- item`` lines are list items, lines opening with ``[``, ``|``
 or ``:`` are a table's rows and cells (its first row the header), ``;`` lines are comments and fenced blocks
-stay fenced. An entry of a reference ("*history* = _<integer>_" or "*-e, --command* _<command>_" over its tab-
-indented description) is one list item, "tag: description", as a roff page's ``.TP`` entry reads; the
-entry's further indented paragraphs (its "Default: _10000_") follow it as paragraphs of their own.
+stay fenced. A reference's entry is a tag line over its tab-indented description: a key's ("*limit* =
+_<integer>_") is its term over that description, as a definition list writes it ("limit <integer>", what
+agents/extract/definitions.py reads the entry's "Default: _100_" as the default of); an option's ("*-z, --zap*")
+is one list item, "tag: description", as a roff page's ``.TP`` entry reads, its further paragraphs its own.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ _ESCAPED = re.compile(r"\\(.)")
 _BOLD = re.compile(r"(?<![\w\\])\*(?=\S)([^*\n]*?\S)\*(?!\w)")
 _UNDERLINE = re.compile(r"(?<![\w\\])_(?=\S)([^\n]*?\S)_(?!\w)")
 _LIST = re.compile(r"(\t*)([.-])\s+(.*)$")
-# an entry's tag: a line of its own that opens with a bold word ("*history* = _<integer>_", "*--hold*")
+# an entry's tag: a line of its own that opens with a bold word ("*limit* = _<integer>_", "*--zap*")
 _TAG = re.compile(r"\*[^*\s][^*]*\*(?:\s.*)?$")
-_ASSIGNED = re.compile(r"\s+=\s+")  # "history = <integer>": the key, then the values it takes
+_ASSIGNED = re.compile(r"\s+=\s+")  # "limit = <integer>": the key, then the values it takes
 _TABLE_LINE = re.compile(r"([\[|:\]])([\[\-\]<>\s]|$)(.*)$")
 
 
@@ -84,8 +85,8 @@ def scdoc_to_markdown(text: str) -> tuple[str | None, str]:
             out += ["", _inline(raw), ""]
             item = False
             continue
-        if raw[:1] == "[" and (not out or not out[-1].strip()) and _TABLE_LINE.match(raw):
-            table = [[_inline(_TABLE_LINE.match(raw).group(3).strip())]]  # type: ignore[union-attr]
+        if raw[:1] == "[" and (not out or not out[-1].strip()) and (first := _TABLE_LINE.match(raw)):
+            table = [[_inline(first.group(3).strip())]]
             continue
         line = raw.removesuffix("++").rstrip()
         depth = _depth(raw)
@@ -98,9 +99,9 @@ def scdoc_to_markdown(text: str) -> tuple[str | None, str]:
         if (not out or not out[-1].strip()) and _TAG.match(raw.strip()) and _depth(following) > depth:
             tag = _inline(line.strip())
             if tag.startswith("-"):
-                out.append(f"- {tag}:")  # an option's entry, as a roff page's .TP entry reads: "--hold: Remain ..."
+                out.append(f"- {tag}:")  # an option's entry, as a roff page's .TP entry reads: "--zap: Zaps ..."
                 item = True
-            else:  # a key's entry: its term over its description, as a definition list ("history <integer>")
+            else:  # a key's entry: its term over its description, as a definition list ("limit <integer>")
                 out.append(_ASSIGNED.sub(" ", tag, count=1))
                 item = False
             while n < len(lines) and not lines[n].strip():

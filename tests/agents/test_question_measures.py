@@ -1,8 +1,8 @@
 """What a question asks by the measure of an adjective, a modal clause or a feature's purpose, whatever the
 domain: "how loud is the X" asks its volume, "how fast does the X wobble" the speed of its wobbling, "how long can
-I undo A" how long one may still, "how much memory may frobs use per page" the frobs' memory per page, "which
-release added undo for closed frobs" one feature; and a lower-case product that is an ordinary word is a name
-where the dates of its numbered releases are asked. The names are made up."""
+I restore A" how long one may still, "how much disk may thumbnails take per album" the thumbnails' disk per album,
+"which release added recovery for deleted frobs" one feature; and a lower-case product that is an ordinary word is a
+name where the dates of its numbered releases are asked. The names are made up."""
 
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ def test_how_much_a_thing_may_use() -> None:
 
 
 def test_a_feature_a_release_added_for_something_is_one_feature() -> None:
-    a = analyse("Which Zorbq release added undo for closed frobs, and when did it ship?")
-    assert "undo for closed frobs added" in a.attributes
-    assert "closed frobs" not in a.attributes
+    a = analyse("Which Zorbq release added recovery for deleted frobs, and when did it ship?")
+    assert "recovery for deleted frobs added" in a.attributes
+    assert "deleted frobs" not in a.attributes
 
 
 def test_an_ordinary_word_with_release_numbers_is_a_name_when_their_dates_are_asked() -> None:
-    a = analyse("When were wobble 0.40 and 0.42 released, and when did Zorbq put out its 1.5.0 release?")
+    a = analyse("When were wobble 3.7 and 3.9 released, and when did Zorbq publish its 1.5.0 release?")
     assert a.entities == ["wobble", "Zorbq"]
     # a part of another thing, or a verb before a version, is none
     b = analyse("When was section 3.2 of the Zorbq spec published, and when was Zorbq 1.0 released?")
@@ -51,17 +51,17 @@ def test_an_ordinary_word_with_release_numbers_is_a_name_when_their_dates_are_as
 def test_a_possessive_between_a_product_and_its_release_numbers_keeps_them_its() -> None:
     from openresearch.agents.extract.releases import releases_asked_of
 
-    q = "When were wobble 0.40 and 0.42 released, and when did Zorbq put out its 1.5.0 and 1.6.0 releases?"
+    q = "When were wobble 3.7 and 3.9 released, and when did Zorbq publish its 1.5.0 and 1.6.0 releases?"
     assert [a.written for a in releases_asked_of(q, "Zorbq", ["wobble", "Zorbq"])] == ["1.5.0", "1.6.0"]
-    assert [a.written for a in releases_asked_of(q, "wobble", ["wobble", "Zorbq"])] == ["0.40", "0.42"]
+    assert [a.written for a in releases_asked_of(q, "wobble", ["wobble", "Zorbq"])] == ["3.7", "3.9"]
 
 
 def test_leaving_the_configuration_untouched_asks_the_defaults() -> None:
     from openresearch.agents.write.answer import _ASKS_DEFAULTS
 
-    assert _ASKS_DEFAULTS.search("If I install Zorbq and Quux and don't touch their configs, what glyph size ...")
+    assert _ASKS_DEFAULTS.search("If we set up Zorbq and Quux and never edit the settings, what glyph size ...")
     assert _ASKS_DEFAULTS.search("On a fresh install, how many rows does Zorbq keep?")
-    assert not _ASKS_DEFAULTS.search("How do I touch the config file of Zorbq?")
+    assert not _ASKS_DEFAULTS.search("How do I edit the settings file of Zorbq?")
 
 
 def test_how_fast_a_thing_recurs_is_answered_by_its_period() -> None:
@@ -83,7 +83,7 @@ def test_a_verb_and_its_particle_ask_one_event() -> None:
 def test_a_row_the_question_rewords_is_no_date_beside_a_when_clause() -> None:
     from openresearch.agents.write.answer import dated_clause
 
-    q = "In Zorbq, how loud is the chime by default? And which release added undo, and when did it come out?"
+    q = "In Zorbq, how loud is the chime by default? And which release added wobbling, and when was that?"
     assert not dated_clause(q, "chime volume")
     assert dated_clause(q, "release date")
 
@@ -91,8 +91,8 @@ def test_a_row_the_question_rewords_is_no_date_beside_a_when_clause() -> None:
 def test_a_day_or_week_glued_to_its_number_is_a_time() -> None:
     from openresearch.agents.extract.values import find_values
 
-    (day,) = find_values("ttl-max: 1d")
-    assert (day.raw, day.unit, day.kind, day.quantity.value, day.quantity.unit) == ("1", "d", "time", 1.0, "days")
+    (day,) = find_values("frob-max-age: 3d")
+    assert (day.raw, day.unit, day.kind, day.quantity.value, day.quantity.unit) == ("3", "d", "time", 3.0, "days")
     (weeks,) = find_values("keep frobs for 2w")
     assert weeks.quantity.value == 14.0 and weeks.quantity.unit == "days"
     # a letter apart from its number is no unit
@@ -113,5 +113,5 @@ def test_the_ends_of_a_range_are_its_least_and_its_most() -> None:
 def test_an_age_compared_is_an_age() -> None:
     from openresearch.agents.extract.observations import observations
 
-    (age,) = observations("A lease is expired when its stamp is older than 45 minutes.", [], set(), "Zorbq")
+    (age,) = observations("A lease counts as lost when its stamp is older than 45 minutes.", [], set(), "Zorbq")
     assert (age.metric, age.value, age.unit) == ("age", "45", "minutes")

@@ -23,52 +23,50 @@ SCD = """QUUXTERM(5)
 
 # NAME
 
-Quuxterm - configuration file format of the Quuxterm frob viewer.
+Quuxterm - the settings file of the Quuxterm frob viewer.
 
 # SYNTAX
 
 Quuxterm reads its settings from a TOML file; every key below has a default.
 
-# HISTORY
-
-This section documents the *[history]* table of the configuration file.
+# WOBBLE LOG
 
 *depth* = _<integer>_
 
-\tMaximum number of rows kept in the history buffer.++
-Specifying _0_ disables the buffer.++
-Limited to _250000_.
+\tLargest count of rows the wobble log keeps.++
+A value of _0_ switches the log off.++
+At most _250000_ rows are allowed.
 
 \tDefault: _4096_
 
 *step* = _<integer>_
 
-\tRows moved for every wheel increment.
+\tHow far one wheel notch moves the log.
 
 \tDefault: _3_
 
-# BLINKING
+# WOBBLING
 
-*wobble_interval* = _<integer>_
+*wobble_period* = _<integer>_
 
-\tWobble interval in milliseconds.
+\tWobble period in milliseconds.
 
 \tDefault: _640_
 
-# KEYS
+# GESTURES
 
-[[ *key*
-:[ *action*
-|  _"Up"_
-:  _"ScrollUp"_
-|  _"Down"_
-:  _"ScrollDown"_
+[[ *gesture*
+:[ *effect*
+|  _"Left"_
+:  _"Spin"_
+|  _"Right"_
+:  _"Flip"_
 
 # FLAGS
 
-*-q, --quiet*
+*-z, --zap*
 
-\tPrints nothing but errors.
+\tZaps every frob before starting.
 """
 
 
@@ -79,12 +77,12 @@ def test_an_scdoc_page_reads_as_markdown_with_its_entries() -> None:
     assert title == "QUUXTERM(5)"
     assert md.startswith("# QUUXTERM(5)\n\n# NAME")
     # a key's entry: its term over its tab-indented description, as a definition list writes it
-    assert "depth <integer>\n    Maximum number of rows kept in the history buffer.\nSpecifying 0 disables" in md
+    assert "depth <integer>\n    Largest count of rows the wobble log keeps.\nA value of 0 switches" in md
     assert "    Default: 4096" in md
     # an option's entry: one list item, its tag then its description
-    assert "- -q, --quiet: Prints nothing but errors." in md
+    assert "- -z, --zap: Zaps every frob before starting." in md
     # a table: its first row the header, one row per "|" line
-    assert "| key | action |\n| --- | --- |\n| \"Up\" | \"ScrollUp\" |\n| \"Down\" | \"ScrollDown\" |" in md
+    assert "| gesture | effect |\n| --- | --- |\n| \"Left\" | \"Spin\" |\n| \"Right\" | \"Flip\" |" in md
     assert "*" not in md.replace("**", "") and "_<" not in md
 
 
@@ -93,12 +91,12 @@ def test_an_scdoc_page_on_disk_gives_each_key_its_default(tmp_path: Path) -> Non
     path.write_text(SCD, encoding="utf-8")
     doc = parse_file(path)
     assert doc.title == "QUUXTERM(5)"
-    facts = read_facts(path, "What does Quuxterm keep in its history by default?")
+    facts = read_facts(path, "How many rows does the Quuxterm wobble log keep by default?")
     # the manual's title names the product, in the form its text writes it; each default is its key's
     assert ("Quuxterm", "depth", "4096", None, "default") in facts
     assert ("Quuxterm", "step", "3", None, "default") in facts
     # a unit the entry states for its values is the figure's
-    assert any(f[:3] == ("Quuxterm", "wobble_interval", "640") and f[3] == "milliseconds" for f in facts)
+    assert any(f[:3] == ("Quuxterm", "wobble_period", "640") and f[3] == "milliseconds" for f in facts)
 
 
 def test_a_suffixless_scdoc_page_is_read_by_its_content(tmp_path: Path) -> None:
@@ -121,33 +119,33 @@ def test_an_element_for_one_release_heads_it_with_its_date() -> None:
     xml = ("<component><name>Zorbq</name><summary>Zorbq is a frob viewer for the desktop and the web.</summary>"
            "<description><p>Zorbq shows frobs quickly and keeps a long history of every frob it showed.</p>"
            "<p>It runs on every desktop and reads every frob format that exists today.</p></description>"
-           "<releases><release version=\"2.1.0\" date=\"2024-09-18\"><description><ul>"
+           "<releases><release version=\"2.1.0\" date=\"2023-05-02\"><description><ul>"
            "<li>Adds a wobble mode that shows every frob twice as large as before.</li></ul></description>"
            "</release><release version=\"2.2.0\" type=\"development\"><description><ul>"
            "<li>Fixes the wobble mode on the web so that it shows frobs in the right place.</li></ul></description>"
            "</release></releases></component>")
     _, md = xml_to_markdown(xml)
-    assert "2.1.0 (2024-09-18)" in md.splitlines()[md.splitlines().index("- Adds a wobble mode that shows every "
+    assert "2.1.0 (2023-05-02)" in md.splitlines()[md.splitlines().index("- Adds a wobble mode that shows every "
                                                                          "frob twice as large as before.") - 2]
     assert any(line.endswith(" 2.2.0") for line in md.splitlines())
-    release = release_heading("2.1.0 (2024-09-18)")
-    assert release is not None and release.date == "2024-09-18"
+    release = release_heading("2.1.0 (2023-05-02)")
+    assert release is not None and release.date == "2023-05-02"
 
 
 def test_a_release_heading_may_write_its_date_in_brackets() -> None:
-    release = release_heading("2.4.0 [2025-03-08]")
-    assert release is not None and (release.version, release.date) == ("2.4.0", "2025-03-08")
-    named = release_heading("Zorbq 2.4.0 [2025-03-08]")
-    assert named is not None and (named.name, named.date) == ("Zorbq", "2025-03-08")
+    release = release_heading("2.4.0 [2022-11-19]")
+    assert release is not None and (release.version, release.date) == ("2.4.0", "2022-11-19")
+    named = release_heading("Zorbq 2.4.0 [2022-11-19]")
+    assert named is not None and (named.name, named.date) == ("Zorbq", "2022-11-19")
     # a bracketed label is still no date
     labelled = release_heading("2.4.1 [YANKED]")
     assert labelled is not None and labelled.version == "2.4.1" and labelled.date is None
 
 
 def test_an_entrys_description_qualifies_its_bare_term(tmp_path: Path) -> None:
-    # "size" under "Glyph size in points." is the glyph size; "Maximum number of rows ..." qualifies nothing
-    page = SCD.replace("# BLINKING", "# GLYPHS\n\n*size* = _<float>_\n\n\tGlyph size in points.\n\n\tDefault: _13.5_\n\n"
-                       "# BLINKING")
+    # "size" under "Glyph size, in pixels." is the glyph size; "Largest count of rows ..." qualifies nothing
+    page = SCD.replace("# WOBBLING", "# GLYPHS\n\n*size* = _<float>_\n\n\tGlyph size, in pixels.\n\n"
+                       "\tDefault: _13.5_\n\n# WOBBLING")
     path = tmp_path / "quuxterm.5.scd"
     path.write_text(page, encoding="utf-8")
     facts = read_facts(path, "What glyph size does Quuxterm use by default?")
@@ -156,13 +154,13 @@ def test_an_entrys_description_qualifies_its_bare_term(tmp_path: Path) -> None:
 
 
 def test_a_release_page_whose_header_describes_its_release_date_keeps_it(tmp_path: Path) -> None:
-    page = ("---\ntitle: Zorbq 2.3.0\ndescription: |-\n  Release notes for Zorbq 2.3.0, released on March 4, 2025.\n"
-            "---\n\nZorbq 2.3.0 brings a wobble mode and many fixes from many contributors.\n")
+    page = ("---\ntitle: Zorbq 2.3.0\ndescription: |-\n  What changed in Zorbq 2.3.0, which was released on March 4,\n"
+            "  2025.\n---\n\nZorbq 2.3.0 brings a wobble mode and many fixes from many contributors.\n")
     path = tmp_path / "2-3-0.mdx"
     path.write_text(page, encoding="utf-8")
     doc = parse_file(path)
     assert doc.title == "Zorbq 2.3.0"
-    assert doc.text.startswith("Zorbq 2.3.0\n\nRelease notes for Zorbq 2.3.0, released on March 4, 2025.")
+    assert doc.text.startswith("Zorbq 2.3.0\n\nWhat changed in Zorbq 2.3.0, which was released on March 4, 2025.")
     facts = read_facts(path, "When did Zorbq 2.3.0 come out?")
     assert any(f[0].startswith("Zorbq") and f[2] == "March 4, 2025" and f[3] == "date" for f in facts)
     # a page whose header only describes it keeps its text as it is

@@ -342,7 +342,7 @@ _NOT_KEYS = frozenset({"this", "that", "the", "a", "an", "its", "their", "each",
                        "one", "which", "these", "those", "some", "another", "additional", "second", "first", "given"})
 
 
-# the words a description opens with, up to what is no part of its noun phrase: "Font size in points." -> "Font
+# the words a description opens with, up to what is no part of its noun phrase: "Glyph size, in pixels." -> "Glyph
 # size", "Wobble interval of the pointer, in milliseconds" -> "Wobble interval"
 _DESCRIBED = re.compile(r"(?:(?:the|a|an)\s+)?((?:[A-Za-z][a-z]+\s+){0,3}?[A-Za-z][a-z]+)(?=\s*(?:[.,;:(]|$)|"
                         r"\s+(?:in|of|for|to|is|are|was|that|which|used|when|if|at|on|by|with|before|after|"
@@ -350,9 +350,9 @@ _DESCRIBED = re.compile(r"(?:(?:the|a|an)\s+)?((?:[A-Za-z][a-z]+\s+){0,3}?[A-Za-
 
 
 def described_metric(term: str, description: str) -> str:
-    """The metric of a term, qualified as its description names it: an entry "size" described as "Font size in
-    points." is of the font size ("font_size"), "blink_interval" described as "Pointer blinking interval" of the
-    pointer's ("pointer_blink_interval"). Only when the description's noun phrase ends with the term's own last word,
+    """The metric of a term, qualified as its description names it: an entry "size" described as "Glyph size, in
+    pixels." is of the glyph size ("glyph_size"), "wobble_interval" described as "Pointer wobbling interval" of the
+    pointer's ("pointer_wobble_interval"). Only when the description's noun phrase ends with the term's own last word,
     and adds at most two words; the term's metric otherwise."""
     metric = term_metric(term)
     m = _DESCRIBED.match(description.strip())

@@ -168,7 +168,7 @@ def _latency_metric(before: str, after: str) -> str | None:
     return None  # a bare duration ("15 minutes") says nothing comparable
 
 
-# an age compared: "older than 30 minutes", "younger than a week"
+# an age compared: "older than 45 minutes", "younger than a week"
 _OLDER_THAN = re.compile(r"\b(?:older|younger|newer)\s+than\s+(?:about\s+|around\s+|roughly\s+)?$", re.I)
 # a time after which something times out, and an idle time after which something ends
 _TIMES_OUT = re.compile(r"\b(?:times?\s*out|timed\s*out|\w*timeout\w*|expires?|expired)\b[^.;:]{0,60}?\bafter\s+"
@@ -350,7 +350,7 @@ def metric_for(v: Value, before: str, after: str = "") -> tuple[str, str] | None
         return _rate_metric(v, window), v.unit
     if v.kind == "time":
         if _OLDER_THAN.search(before):
-            return "age", v.unit  # "locks with timestamps older than 30 minutes": how old a thing is
+            return "age", v.unit  # "leases stamped older than 45 minutes count as lost": how old a thing is
         if _is_span(v):  # days to years: an age, a retention, or what the clause's own words say it spans
             keys = [m.key for m in metric_mentions(window)]
             metric = "age" if "age" in keys else "retention" if _cue(r"retention|retain|保留|回溯", window) else \
@@ -1167,7 +1167,7 @@ def _workloads(text: str, values: Sequence[Value]) -> dict[int, tuple[str, str, 
     return out
 
 
-# what joins the two ends of a range: "512 KiB to 8 MiB", "4-16 MB", "between 2 and 8 workers"
+# what joins the two ends of a range: "256 KiB to 4 MiB", "4-16 MB", "between 2 and 8 workers"
 _RANGE_JOIN = re.compile(r"\s?(?:to|[-–—])\s?|\s(?:and)\s")
 # ... unless the sentence says the value moved: "raised from 4 to 8" is an old value and a new one
 _MOVED = re.compile(r"\b(?:from|changed|raised|lowered|increased|decreased|reduced|bumped|grew|went|dropped|rose|"
@@ -1182,9 +1182,10 @@ def _figure(raw: str) -> float | None:
 
 
 def _range_ends(text: str, values: Sequence[Value], olds: dict[int, str]) -> dict[int, str]:
-    """The two ends of each range a sentence writes ("Blobs are of 512 KiB to 8 MiB in size", "between 2 and 8
+    """The two ends of each range a sentence writes ("frobs are of 256 KiB to 4 MiB", "between 2 and 8
     workers"): its first figure the minimum, its second the maximum, when both are of one kind (or the first bare,
-    its unit the second's) and the first is no smaller; none where the sentence says a value moved ("from 4 to 8")."""
+    its unit the second's) and the first is the smaller; none where the sentence says a value moved ("from 4 to
+    8")."""
     out: dict[int, str] = {}
     for a, b in itertools.pairwise(values):
         join = _RANGE_JOIN.fullmatch(text[a.end:b.start])
@@ -1222,7 +1223,7 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
     paired: dict[int, int] = {}  # the second figure of such a pair -> the first (the same setting's, the same owner's)
     old_at = {values[i].start for i in range(len(values) - 1) if values[i + 1].start in olds} | \
         _was_values(text, values)
-    ranged = _range_ends(text, values, olds)  # "blocks of 512 KiB to 8 MiB": its least and its most
+    ranged = _range_ends(text, values, olds)  # "frobs of 256 KiB to 4 MiB": its least and its most
     loads = _workloads(text, values)  # "builds 1000 pages in 283 ms": a time, and the work it took that long for
     load_at = {start for _, _, start in loads.values()}
     for i, v in enumerate(values):

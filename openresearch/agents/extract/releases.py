@@ -431,7 +431,7 @@ def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[
 # the words that may stand between a product and its release numbers ("Quux 1.0, 1.16 and 2.0", "Quux release 2.0")
 # (or a possessive that stands for the product: "when did Zorb put out its 1.0 and 2.0 releases")
 _RELEASE_GLUE = frozenset({"and", "or", "to", "through", "until", "release", "releases", "version", "versions", "v",
-                           "of", "than", "from", "between", "the", "vs", "versus", "its", "their", "his", "her"})
+                           "of", "than", "from", "between", "the", "vs", "versus", "its", "their"})
 
 
 def _owned_by_other(before: str, names: set[str]) -> bool:

@@ -707,8 +707,8 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     for m in _BARE_WORD.finditer(text):
         word = m.group()
         versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
-        # (an ordinary word is a name too where releases' dates are asked of it by number: "when were quill 0.40
-        # and 0.42 released"; "section 3.2 of the spec" is a part of another thing, "requiring 3.9+" a verb's)
+        # (an ordinary word is a name too where releases' dates are asked of it by number: "when were quill 3.7
+        # and 3.9 released"; "section 3.2 of the spec" is a part of another thing, "requiring 3.9+" a verb's)
         if word in known or word in NOT_ENTITIES or word in STOP_WORDS or (ordinary_word(word) and not (
                 versioned and dates_asked and not re.match(r"\s+\S+\s+of\b", text[m.end():]) and
                 not re.search(r"(?:ing|ed)$", word))) or \

@@ -80,8 +80,8 @@ _EN_LOOKUPS: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
         (r"^(.{2,60}?), (?:when|what year|in what year|which year) (?:was|is|did) (?:he|she|it|they) (\w+)\s*[?？]?$",
          2, 1),
     ))
-# the quantity a "how <adjective>" question asks of its thing: "how big is ..." its size, "how loud is the bell" its
-# volume, "how fast does the cursor blink" the speed of its blinking
+# the quantity a "how <adjective>" question asks of its thing: "how big is ..." its size, "how loud is the chime" its
+# volume, "how fast does the pointer wobble" the speed of its wobbling
 _MEASURE_OF = {"big": "size", "large": "size", "small": "size", "loud": "volume", "quiet": "volume",
                "fast": "speed", "quick": "speed", "slow": "speed", "wide": "width", "narrow": "width",
                "tall": "height", "high": "height", "heavy": "weight", "deep": "depth", "bright": "brightness",
@@ -639,7 +639,7 @@ def _release_items(text: str) -> list[str]:
         verb = m.group("verb").lower()
         if m.re is _RELEASE_CHANGED and verb in _BROUGHT_VERBS and (
                 whom := _FOR_WHAT.match(text, m.end())) and item == _clean_item(m.group("x")):
-            item = f"{item} {whom.group(1)} {_clean_item(whom.group(2))}"  # "added undo for closed frobs": one feature
+            item = f"{item} {whom.group(1)} {_clean_item(whom.group(2))}"  # "recovery for deleted frobs": one feature
         verb = ("changed" if verb.startswith("become") and "available" not in verb else
                 _DID_VERBS.get(" ".join(verb.split()), "added")) if m.re in (_RELEASE_DID, _ALSO_DID) else verb
         if item and re.fullmatch(CHANGE_VERBS, verb, re.I):
@@ -676,7 +676,7 @@ def _restated_event(item: str, found: list[str]) -> bool:
     support dropped"), or what an event's feature is for."""
     if (m := _SUPPORT_FOR.fullmatch(item)) is not None:
         return any(f.lower().startswith(f"{m.group('p')} {m.group('v')} support ".lower()) for f in found)
-    # ("closed frobs" of "undo for closed frobs added": what the event's feature is for, asked with it)
+    # ("deleted frobs" of "recovery for deleted frobs added": what the event's feature is for, asked with it)
     if any(re.search(rf"\s(?:for|of|on)\s+(?:the\s+|all\s+)?{re.escape(item)}\s+(?:{CHANGE_VERBS})$", f, re.I)
            for f in found if f != item):
         return True
@@ -938,9 +938,9 @@ _HOW_CLAUSE = re.compile(rf"\bhow (?P<q>many|much|long)\s+(?P<n>(?:(?!{_AUX}\b)[
 # what names no subject of its own: the compared things themselves ("each", "it", "they", a masked name)
 _OWNER_WORDS = frozenset({"each", "every", "it", "they", "them", "one", "\u2400", "its", "their"})
 _PRONOUNS = _OWNER_WORDS - {"each", "every", "one"}  # an owner word that stands for its noun, not before one
-# the asker as a clause's subject: "how long can I undo ...", "how many can we open": no thing asked of
+# the asker as a clause's subject: "how long can I restore ...", "how many can we open": no thing asked of
 _ASKERS = frozenset({"i", "we", "you"})
-# verbs whose subject consumes what is counted ("how much memory may images use"), rather than holds it
+# verbs whose subject consumes what is counted ("how much disk may thumbnails take"), rather than holds it
 _CONSUME = frozenset({"use", "take", "consume", "need", "require", "occupy", "allocate"})
 _DETERMINERS = frozenset({"a", "an", "the", "one", "single", "new", "each", "every", "any", "its", "their"})
 # the word after a clause's verb that ends it: a preposition, a conjunction, an adverb of its own
@@ -1016,7 +1016,7 @@ def _how_clauses(text: str) -> list[str]:
         if m.group("q").lower() in ("many", "much"):
             thing = _clean_item(m.group("n"))
             if thing and subject and verb.lower().rstrip("s") in _CONSUME:
-                # "how much memory may frob images use per page": what the subject uses, per what it says
+                # "how much disk may thumbnails take per album": what the subject uses, per what it says
                 per = " ".join(w for w in after[1:] if w.lower() not in _DETERMINERS) if after[:1] == ["per"] else ""
                 owner = " ".join(re.sub(r"(?<=[a-rt-z])s$", "", w) for w in subject)
                 out.append(f"{owner} {thing}" + (f" per {per}" if per else ""))
@@ -1052,7 +1052,7 @@ def _how_clauses(text: str) -> list[str]:
             continue
         kind = "timeout" if _GIVES_UP.search(m.group("rest")) else "duration"
         if lead and lead[-1] in _ASKERS and aux in ("can", "could", "may", "might"):
-            kind = "time limit"  # "how long can I undo a frob": how long one may still, its limit
+            kind = "time limit"  # "how long can I restore a frob": how long one may still, its limit
         noun = _NOMINAL.get(verb)
         item = " ".join([*subject, *of[:3], noun or verb, *([] if noun else [kind])])
         if verb and item not in out:
@@ -1254,7 +1254,7 @@ def attribute_head(attribute: str) -> str:
     return _QUALIFIER.sub("", attribute).strip() or attribute
 
 
-# what a feature a release brought is for ("added undo for closed frobs"): part of the feature's name
+# what a feature a release brought is for ("added recovery for deleted frobs"): part of the feature's name
 _FOR_WHAT = re.compile(r"\s+(for|of|on)\s+((?:the\s+|all\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)(?=\s+and\b|\s*[,?.;]|$)", re.I)
 _BROUGHT_VERBS = frozenset({"added", "introduced", "removed", "deprecated"})
 _RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?P<verb>changed|"

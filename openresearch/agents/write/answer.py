@@ -219,7 +219,9 @@ def value_text(ev: EvidenceView, obs: ObservationView) -> str | None:
     text = _quote_form(ev, obs)
     unit = obs.raw_unit or obs.unit
     measure = canonical_unit(unit)[0] if unit else ""
-    if text is not None and unit and unit not in _COUNT_UNITS and re.fullmatch(r"[\d.,_\s]+", text) and (
+    # (a range's figures too: "20-40" of "20-40MB" is "20-40 MB")
+    if text is not None and unit and unit not in _COUNT_UNITS and re.fullmatch(r"[\d.,_\s]+(?:[-–]\s?[\d.,_]+)?",
+                                                                               text) and (
             "|" in ev.quote or measure in ("ms", "MB") or measure.endswith("/s")):
         return f"{text} {unit}"
     return text
@@ -1127,7 +1129,7 @@ _LIMIT_KIND = re.compile(r"\b(?:default|minimum|maximum)\b")
 _ASKS_DEFAULTS = re.compile(r"\bdefaults?\b|\bout[ -]of[ -]the[ -]box\b|"
                             r"\b(?:with|without) (?:any |no )?configuration\b|\bunconfigured\b|"
                             r"\bwithout (?:tuning|configuring|changing) (?:anything|it|them)\b|"
-                            # ("if I install them and don't touch their configs", "as installed, untouched")
+                            # ("if we never edit the settings", "left untouched", "on a fresh install")
                             r"\b(?:don'?t|do not|never|without) (?:touch|touching|chang(?:e|ing)|edit(?:ing)?) "
                             r"(?:the |their |its |any |my )?(?:configs?|configuration|settings?)\b|\buntouched\b|"
                             r"\bfresh(?:ly)? install(?:ed|ation)?\b|"
@@ -1260,7 +1262,7 @@ def dated_clause(question: str, label: str) -> bool:
         return bool(word_stems(with_english(attribute))) and word_stems(with_english(attribute)) <= word_stems(clause)
 
     # (a row the question does not write is dated when it is a date or an event: "release date", "frob added"; not
-    # "bell volume" of "how loud is the bell", asked beside "when did it come out")
+    # "chime volume" of "how loud is the chime", asked beside "and when was that")
     return any(writes(c, label) for c in clauses) or (not writes(question, label) and bool(
         canonical_metric(label) == "released" or _DATE_OR_EVENT.search(label)))
 

@@ -1,0 +1,25 @@
+"""A cell's value as its quote writes it, with its unit: a range keeps its unit ("12-24 MB"), and so does a span
+written with a unit letter glued to its number ("3d"). The names are made up."""
+
+from __future__ import annotations
+
+from openresearch.agents.write.answer import value_text
+from openresearch.models import EvidenceView, ObservationView, SourceView
+
+
+def _ev(quote: str, value: float, unit: str, raw: str, raw_unit: str) -> EvidenceView:
+    return EvidenceView(
+        id="E-000000000101", quote=quote, type="statistic", score=0.5,
+        source=SourceView(id="S-a", url="local:///docs/a.txt", title="a.txt"), entities=["Zorbq"],
+        observations=[ObservationView(id="O-1", entity="Zorbq", metric="size", value=value, unit=unit,
+                                      raw_value=raw, raw_unit=raw_unit, condition="")])
+
+
+def test_a_range_keeps_its_unit() -> None:
+    ev = _ev("Zorbq bundles its frobs into wibbles of 12-24MB before it uploads them.", 12.0, "MB", "12-24", "MB")
+    assert value_text(ev, ev.observations[0]) == "12-24 MB"
+
+
+def test_a_day_glued_to_its_number_stays_as_written() -> None:
+    ev = _ev("frob-max-age: 3d", 3.0, "days", "3", "d")
+    assert value_text(ev, ev.observations[0]) == "3d"
