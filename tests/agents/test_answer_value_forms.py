@@ -23,3 +23,20 @@ def test_a_range_keeps_its_unit() -> None:
 def test_a_day_glued_to_its_number_stays_as_written() -> None:
     ev = _ev("frob-max-age: 3d", 3.0, "days", "3", "d")
     assert value_text(ev, ev.observations[0]) == "3d"
+
+
+def test_a_product_that_counts_what_others_measure_in_bytes_keeps_its_default() -> None:
+    from openresearch.agents.write.answer import Found, focus_row
+
+    def found(entity: str, metric: str, value: float, unit: str, cond: str) -> Found:
+        o = ObservationView(id=f"O-{entity}", entity=entity, metric=metric, value=value, unit=unit,
+                            raw_value=f"{value:g}", raw_unit=unit, condition=cond)
+        return Found(f"{value:g}", o, [_ev("...", value, unit, f"{value:g}", unit)])
+
+    row = {"Zorbq": [found("Zorbq", "size_limit", 1000.0, "MB", "default")],
+           "Quux": [found("Quux", "max_size", 64.0, "MB", "")],
+           "Wibble": [found("Wibble", "maxsize", 128.0, "", "default, frob_cache"),
+                      found("Wibble", "frobs", 3.0, "", "")]}
+    kept = focus_row(row, set())
+    assert [f.text for f in kept["Wibble"]] == ["128"]  # its default count, not a count said in passing
+    assert set(kept) == {"Zorbq", "Quux", "Wibble"}

@@ -115,3 +115,14 @@ def test_an_age_compared_is_an_age() -> None:
 
     (age,) = observations("A lease counts as lost when its stamp is older than 45 minutes.", [], set(), "Zorbq")
     assert (age.metric, age.value, age.unit) == ("age", "45", "minutes")
+
+
+def test_a_bound_is_one_word_however_it_is_written() -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    # a setting's "maxsize=64" (no unit) answers "maximum wobble size": a maximum and a size
+    assert answers_metric("maxsize", None, "maximum wobble size")
+    assert answers_metric("max_size", "", "maximum wobble size")
+    # another maximum, or the other bound, does not
+    assert not answers_metric("max_frobs", None, "maximum wobble size")
+    assert not answers_metric("min_size", None, "maximum wobble size")

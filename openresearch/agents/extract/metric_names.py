@@ -238,6 +238,9 @@ _UNIT_KINDS = (("time", re.compile(r"^(?:ns|µs|μs|us|ms|s|sec|secs?|seconds?|m
                ("size", re.compile(r"^(?:[kmgtp]?i?b|bytes?|kb|mb|gb|tb|b/op|bytes/op)$", re.I)))
 
 
+_BOUND_FORM = re.compile(r"(?:max|min)(?:imum|imal|ima|size|len|length|count|items|age)?")
+
+
 def _stems(key: str, synonyms: bool = True) -> set[str]:
     words = re.findall(r"[a-z]+|[\u4e00-\u9fff]+", key.lower().replace("_", " "))
     # a short word and the next one are also the compound they are written as elsewhere ("bug fix", "bugfix")
@@ -246,6 +249,8 @@ def _stems(key: str, synonyms: bool = True) -> set[str]:
     plain = {w[:4] for w in words if w not in _FILLER and len(w) >= 3} | joined
     # (a bound written into its quantity's word is that quantity too: "maxsize" is a size, "maxlen" a length)
     plain |= {w[3:][:4] for w in words if re.fullmatch(r"(?:max|min)(?:size|len|length|count|items|age)", w)}
+    # (and a bound is one word however it is written: "max" of "max_size" is "maximum" of "maximum cache size")
+    plain |= {w[:3] for w in words if _BOUND_FORM.fullmatch(w)}
     if not synonyms:
         return plain
     return plain | {syn for w in words for syn in _SAME_AS.get(w, ())} | \

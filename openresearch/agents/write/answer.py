@@ -1305,7 +1305,10 @@ def focus_row(row: dict[str, list[Found]], quals: set[str], dates: bool = False)
                 kinds[_unit_family(f.obs.unit)].add(entity)
     main = max(kinds, key=lambda k: len(kinds[k]), default=None)
     if main is not None and len(kinds[main]) >= 2:
-        row = {e: [f for f in fs if _relative(f) or _unit_family(f.obs.unit) == main] for e, fs in row.items()}
+        # (a product that sets the quantity by a count of its own, "maxsize=128" beside others' "1 GB", keeps that
+        # default where it has no figure of the row's unit)
+        row = {e: [f for f in fs if _relative(f) or _unit_family(f.obs.unit) == main] or [
+            f for f in fs if not f.obs.unit and _LIMIT_KIND.match(f.obs.condition or "")] for e, fs in row.items()}
     return {e: fs for e, fs in row.items() if fs}
 
 
