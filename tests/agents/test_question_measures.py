@@ -126,3 +126,12 @@ def test_a_bound_is_one_word_however_it_is_written() -> None:
     # another maximum, or the other bound, does not
     assert not answers_metric("max_frobs", None, "maximum wobble size")
     assert not answers_metric("min_size", None, "maximum wobble size")
+
+
+def test_default_right_before_a_setting_value_says_it_is_the_default() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    for sentence in ("wobble_limit (int, in bytes) default one gigabyte - how large the wobble log may grow.",
+                     "frob_cache_pages, default 4,096 pages."):
+        (o,) = observations(sentence, [], set(), "Zorbq")
+        assert o.condition == "default", sentence
