@@ -40,3 +40,14 @@ def test_a_product_that_counts_what_others_measure_in_bytes_keeps_its_default() 
     kept = focus_row(row, set())
     assert [f.text for f in kept["Wibble"]] == ["128"]  # its default count, not a count said in passing
     assert set(kept) == {"Zorbq", "Quux", "Wibble"}
+
+
+def test_a_question_for_speed_ups_is_answered_by_a_faster_claim() -> None:
+    from openresearch.agents.write.answer import collect
+
+    ev = EvidenceView(
+        id="E-000000000102", quote="Zorbq parses frobs roughly 9x faster than Quux.", type="statistic", score=0.5,
+        source=SourceView(id="S-b", url="local:///docs/b.txt", title="b.txt"), entities=["Zorbq"],
+        observations=[ObservationView(id="O-2", entity="Zorbq", metric="speedup", value=9.0, unit="x",
+                                      raw_value="9", raw_unit="x", condition="vs Quux")])
+    assert [f.text for f in collect([ev], "speedup", "Zorbq", "frob parsing speed-ups")["Zorbq"]] == ["9"]

@@ -135,3 +135,11 @@ def test_default_right_before_a_setting_value_says_it_is_the_default() -> None:
                      "frob_cache_pages, default 4,096 pages."):
         (o,) = observations(sentence, [], set(), "Zorbq")
         assert o.condition == "default", sentence
+
+
+def test_a_list_keeps_baselines_and_shared_work_with_their_items() -> None:
+    a = analyse("What figures does Zorbq give for itself (load speed-ups over Quux, Frob and Blarg, wobble "
+                "speed-ups, memory and time to parse a big frob file, install size)?")
+    assert a.attributes == ["load speed-ups", "wobble speed-ups", "memory to parse a big frob file",
+                            "time to parse a big frob file", "install size"]
+    assert "speedup" in a.metrics  # (speed-ups are speedups)

@@ -65,7 +65,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("query_latency", r"\bquery (?:latency|response time|time|speed|performance)\b|\bquery execution time\b|"
                       r"查询(?:延迟|时延|耗时|响应时间|速度|性能)"),
     ("latency", r"\blatency\b|\blatencies\b|\bresponse times?\b|延迟|时延|响应时间"),
-    ("speedup", r"\bspeed-?up\b|\bfaster\b|快\s?\d*\s?倍|更快"),
+    ("speedup", r"\bspeed-?ups?\b|\bfaster\b|快\s?\d*\s?倍|更快"),
     ("recall", r"\brecall(?:@\d+)?\b|召回率?"),
     ("precision", r"\bprecision\b|精确率|准确率"),
     ("accuracy", r"\baccuracy\b|准确度"),

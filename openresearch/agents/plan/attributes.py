@@ -1163,7 +1163,9 @@ _SPAN_WORDS = re.compile(r"\b(?:interval|duration|cadence|period|frequency|windo
 # what an attribute is measured under or of, after the quantity itself: "build time for a 1,000-page site", "peak
 # memory use during the build", "default port of their local development server"
 _QUALIFIER = re.compile(r"\s+(?:(?:for|during|in|on|at|under|with|across|when|while)\s+(?:a|an|the|their|its|each|"
-                        r"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every))\b.*$", re.I)
+                        r"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every)|"
+                        # ("time to decode a large file": the time, and the work it is measured on)
+                        r"to\s+[a-z]+\s+(?:a|an|the|one|\d[\d,.]*)\s)\b.*$", re.I)
 
 
 KEY_GLOSS = re.compile(r"\(\s*`?([A-Za-z][\w.-]*[A-Za-z0-9])`?\s*\)\s*$")
@@ -1413,15 +1415,36 @@ _PLACE = re.compile(r"^(?P<head>.+?)\s+(?P<prep>on|in|for|with|under)\s+\S.*$", 
 
 def _shared_heads(pieces: list[str]) -> list[str]:
     """List items that share the quantity before them: "the visibility timeout on Zorb and on Frob" asks for the
-    visibility timeout on Zorb and on Frob, two items ("on Frob" alone names no quantity)."""
+    visibility timeout on Zorb and on Frob, two items ("on Frob" alone names no quantity); that share what the last
+    one is measured on: "memory and time to decode a large file" asks for the memory to decode it too; and the names
+    a quantity is compared against: "speed-ups over Quux, Frob and Blarg" is one item, its baselines no items."""
     out: list[str] = []
-    for piece in pieces:
+    against = False  # the item before was a quantity over named baselines, its list going on
+    for n, piece in enumerate(pieces):
+        words = _content_words(piece)
+        if against and len(words) == 1 and canonical_metric(words[0]) is None:
+            continue  # ("speed-ups over Quux, Frob and Blarg": Frob and Blarg are baselines too)
+        if (over := _OVER.search(piece)) and n + 1 < len(pieces) and len(_content_words(pieces[n + 1])) == 1:
+            piece, against = piece[:over.start()], True
+        else:
+            against = False
         lead = re.match(r"\s*(on|in|for|with|under)\s+\S", piece, re.I)
         prev = _PLACE.match(out[-1]) if out and lead else None
         if lead and prev and prev.group("prep").lower() == lead.group(1).lower():
             piece = f"{prev.group('head')} {piece.strip()}"
         out.append(piece)
+    for n in range(len(out) - 1):
+        # ("memory and time to decode a large file": each measured on that work)
+        if len(_content_words(out[n])) == 1 and (on := _MEASURED_ON.search(out[n + 1])) and \
+                attribute_head(out[n + 1]) != out[n + 1]:
+            out[n] = f"{out[n].strip()} {on.group(0).strip()}"
     return out
+
+
+# a quantity compared against a named baseline: "speed-ups over Quux", "faster than Frob"
+_OVER = re.compile(r"\s+(?:over|than|vs\.?|versus|against)\s+\S+\s*$", re.I)
+# what a list's last item is measured on, shared by a lone quantity word before it
+_MEASURED_ON = re.compile(r"\s+to\s+[a-z]+\s+(?:a|an|the|one|\d[\d,.]*)\s.*$", re.I)
 
 
 def _qualified_item(item: str) -> str | None:

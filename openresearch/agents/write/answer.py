@@ -322,9 +322,10 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             if attribute and not (wanted and same_family(obs.metric, wanted)) and not says_what_is_measured(
                     obs.metric, attribute, f"{ev.quote} {obs.condition or ''}"):
                 continue  # "16086 bytes" (a size) says of no connection pool that it is its size
-            if wanted is not None and obs.metric == "speedup" and not _names_quantity(
+            if wanted is not None and wanted != "speedup" and obs.metric == "speedup" and not _names_quantity(
                     f"{ev.source.title or ''} {ev.quote}", wanted):
-                continue  # "1.7x faster" answers a question about ingestion only where quote or title says so
+                continue  # "1.7x faster" answers a question about ingestion only where quote or title says so (a
+                # question for speed-ups is answered by it)
             if focus is not None and not same_thing(obs.entity, focus):
                 continue
             if not _fits_bound(obs, " ".join(filter(None, [wanted, attribute]))):
