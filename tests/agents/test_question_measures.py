@@ -132,7 +132,7 @@ def test_default_right_before_a_setting_value_says_it_is_the_default() -> None:
     from openresearch.agents.extract.observations import observations
 
     for sentence in ("wobble_limit (int, in bytes) default one gigabyte - how large the wobble log may grow.",
-                     "frob_cache_pages, default 4,096 pages."):
+                     "frob_cache_pages, default 4,096 pages.", "The default wobble_depth is 12."):
         (o,) = observations(sentence, [], set(), "Zorbq")
         assert o.condition == "default", sentence
 

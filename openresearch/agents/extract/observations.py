@@ -490,7 +490,9 @@ _PHRASE_STOP = frozenset({
     "no", "each", "every", "all", "any", "some"})
 _ARTICLES = frozenset({"a", "an", "the"})
 # ("frob_limit, default 64 megabytes": the word right before the value)
-_DEFAULT_IS = re.compile(r"\b(?:the default (?:is|was)\s+(?:an?\s+)?|default\s*[:=]?\s*|defaults\s+to\s+)$", re.I)
+_DEFAULT_IS = re.compile(r"\b(?:the default (?:is|was)\s+(?:an?\s+)?|default\s*[:=]?\s*|defaults\s+to\s+|"
+                         # ("The default frob_limit is 5")
+                         r"the\s+default\s+[\w.-]+\s+(?:is|was)\s+(?:set\s+to\s+)?)$", re.I)
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)
 _SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)
