@@ -143,3 +143,13 @@ def test_a_list_keeps_baselines_and_shared_work_with_their_items() -> None:
     assert a.attributes == ["load speed-ups", "wobble speed-ups", "memory to parse a big frob file",
                             "time to parse a big frob file", "install size"]
     assert "speedup" in a.metrics  # (speed-ups are speedups)
+
+
+def test_a_range_from_one_figure_to_another_is_no_change() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    read = {(o.value, o.condition) for o in observations("Wobble sizes range from 256 KiB to 4 MiB.", [], set(),
+                                                          "Zorbq")}
+    assert read == {("256", "minimum"), ("4", "maximum")}
+    (moved,) = observations("The wobble limit went from 4 MB to 8 MB in 2.0.", [], set(), "Zorbq")
+    assert moved.condition == "changed from 4 MB"

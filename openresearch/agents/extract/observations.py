@@ -1035,6 +1035,8 @@ def _asked_value(text: str, v: Value, previous: Value | None, asked: Asked) -> b
 
 
 _CHANGE_FROM = re.compile(r"(?:\bfrom|从)\s*$", re.I)
+# ... but "sizes range from 4 to 8 MB", "it varies from 4 to 8", "anywhere from 4 to 8" span a range, no change
+_RANGE_FROM = re.compile(r"\b(?:range[sd]?|ranging|var(?:y|ies|ied|ying)|anywhere|be|is|are)\s+from\s*$", re.I)
 _CHANGE_TO = re.compile(r"\s*(?:\bx\b|×|\btimes\b|倍)?\s*(?:\b(?:down |up )?to\b|到|至|降到|降至|缩小到|缩小至)\s*$",
                         re.I)
 # the words that open a clause a figure changes under ("... to 3x if compression is configured"); a condition
@@ -1107,7 +1109,8 @@ def _old_values(text: str, values: Sequence[Value]) -> dict[int, str]:
     out: dict[int, str] = {}
     for a, b in itertools.pairwise(values):
         if a.kind != "ratio" and _CHANGE_FROM.search(text[max(0, a.start - 12):a.start]) and \
-                re.fullmatch(r"\s*(?:to|->|→|到|至)\s*", text[a.end:b.start]):
+                re.fullmatch(r"\s*(?:to|->|→|到|至)\s*", text[a.end:b.start]) and \
+                not _RANGE_FROM.search(text[max(0, a.start - 30):a.start]):
             out[b.start] = text[a.start:a.end].strip() + ("" if a.unit or not b.unit else f" {b.unit}")
     return out
 
@@ -1173,7 +1176,7 @@ def _workloads(text: str, values: Sequence[Value]) -> dict[int, tuple[str, str, 
 # what joins the two ends of a range: "256 KiB to 4 MiB", "4-16 MB", "between 2 and 8 workers"
 _RANGE_JOIN = re.compile(r"\s?(?:to|[-–—])\s?|\s(?:and)\s")
 # ... unless the sentence says the value moved: "raised from 4 to 8" is an old value and a new one
-_MOVED = re.compile(r"\b(?:from|changed|raised|lowered|increased|decreased|reduced|bumped|grew|went|dropped|rose|"
+_MOVED = re.compile(r"\b(?:changed|raised|lowered|increased|decreased|reduced|bumped|grew|went|dropped|rose|"
                     r"fell|moved)\b[^.;]{0,40}$", re.I)
 
 
