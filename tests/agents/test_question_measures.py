@@ -153,3 +153,11 @@ def test_a_range_from_one_figure_to_another_is_no_change() -> None:
     assert read == {("256", "minimum"), ("4", "maximum")}
     (moved,) = observations("The wobble limit went from 4 MB to 8 MB in 2.0.", [], set(), "Zorbq")
     assert moved.condition == "changed from 4 MB"
+
+
+def test_a_name_the_tagger_misses_is_still_the_subject_whose_figure_it_is() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    # a figure of another product the page mentions is that product's, not the page's own
+    read = observations("QuuxGL 4.3 was released in 2012, so Zorbq needs no newer driver.", [], set(), "Zorbq")
+    assert [(o.entity, o.value) for o in read if o.metric == "released"] == [("QuuxGL", "2012")]

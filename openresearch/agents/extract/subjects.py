@@ -78,7 +78,11 @@ def subject_at(sentence: str, pos: int) -> Subject | None:
                 left -= 1
             start, end = toks[left][0], toks[k][1]
             name = None
-            if toks[k][4] == "PROPN":
+            word = sentence[toks[k][0]:toks[k][1]]
+            # (a name the tagger takes for a common noun: written with an inner capital, "QuuxGL", or numbered by
+            # a version right after it, "Quux 4.3 was released in ...")
+            if toks[k][4] == "PROPN" or (word[:1].isupper() and (re.search(r"[a-z][A-Z]", word) or re.match(
+                    r"\s+v?\d+\.\d+", sentence[toks[k][1]:]))):
                 first = next(j for j in range(left, k + 1) if toks[j][3] != "det")
                 name = sentence[toks[first][0]:end]
             return Subject(start, end, bool(_SELF.match(sentence[start:end])), name)
