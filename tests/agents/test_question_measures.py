@@ -159,5 +159,5 @@ def test_a_name_the_tagger_misses_is_still_the_subject_whose_figure_it_is() -> N
     from openresearch.agents.extract.observations import observations
 
     # a figure of another product the page mentions is that product's, not the page's own
-    read = observations("QuuxGL 4.3 was released in 2012, so Zorbq needs no newer driver.", [], set(), "Zorbq")
-    assert [(o.entity, o.value) for o in read if o.metric == "released"] == [("QuuxGL", "2012")]
+    read = observations("WibbleGL 4.3 was released in 2012, so Zorbq needs no newer driver.", [], set(), "Zorbq")
+    assert [(o.entity, o.value) for o in read if o.metric == "released"] == [("WibbleGL", "2012")]
