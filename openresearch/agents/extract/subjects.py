@@ -76,6 +76,9 @@ def subject_at(sentence: str, pos: int) -> Subject | None:
             while left > 0 and toks[left - 1][2] == k and toks[left - 1][3] in ("compound", "det", "amod", "poss",
                                                                                  "nmod", "nummod"):
                 left -= 1
+            if left == k and k > 0 and re.fullmatch(r"v?\d+(?:\.\d+)+", sentence[toks[k][0]:toks[k][1]]) and \
+                    re.fullmatch(r"[A-Z][\w.+-]*", sentence[toks[k - 1][0]:toks[k - 1][1]]):
+                left = k = k - 1  # "Quux 4.3 was released in ...": the version's name is the subject
             start, end = toks[left][0], toks[k][1]
             name = None
             word = sentence[toks[k][0]:toks[k][1]]
