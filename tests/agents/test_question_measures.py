@@ -161,3 +161,12 @@ def test_a_name_the_tagger_misses_is_still_the_subject_whose_figure_it_is() -> N
     # a figure of another product the page mentions is that product's, not the page's own
     read = observations("WibbleGL 4.3 was released in 2012, so Zorbq needs no newer driver.", [], set(), "Zorbq")
     assert [(o.entity, o.value) for o in read if o.metric == "released"] == [("WibbleGL", "2012")]
+
+
+def test_a_date_a_release_is_planned_for_is_a_plan() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    (planned,) = observations("Zorbq 2.4 is scheduled for release in March 2027.", [], set(), "Zorbq")
+    assert (planned.metric, planned.condition) == ("released", "planned")
+    (done,) = observations("Zorbq 2.3 was released in March 2025.", [], set(), "Zorbq")
+    assert done.condition is None

@@ -1173,6 +1173,9 @@ def _workloads(text: str, values: Sequence[Value]) -> dict[int, tuple[str, str, 
     return out
 
 
+# a date a release is planned for, not one it came out on
+_PLANNED = re.compile(r"\b(?:planned|scheduled|expected|slated|targeted|due)\b(?:\s+(?:for|in|on|by|around|at))?"
+                      r"(?:\s+(?:release|general availability))?(?:\s+(?:in|on|by|around))?\s*$", re.I)
 # what joins the two ends of a range: "256 KiB to 4 MiB", "4-16 MB", "between 2 and 8 workers"
 _RANGE_JOIN = re.compile(r"\s?(?:to|[-–—])\s?|\s(?:and)\s")
 # ... unless the sentence says the value moved: "raised from 4 to 8" is an old value and a new one
@@ -1373,6 +1376,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append(defaults[v.start])
         if v.start in ranged and not any(_LIMIT_KINDS.get(p.lower(), p) in ("minimum", "maximum") for p in parts):
             parts.append(ranged[v.start])
+        if v.kind in ("date", "year") and _PLANNED.search(text[max(0, v.start - 50):v.start]):
+            parts.append("planned")  # "the next release is planned for March 2027": a plan, not a release that was
         if v.start in qualifiers:
             parts.append(qualifiers[v.start])
         if scope and entity == context_entity:
