@@ -1162,10 +1162,10 @@ _SPAN_WORDS = re.compile(r"\b(?:interval|duration|cadence|period|frequency|windo
 
 # what an attribute is measured under or of, after the quantity itself: "build time for a 1,000-page site", "peak
 # memory use during the build", "default port of their local development server"
+# ("time to decode a large file": the time, and the work it is measured on)
+_TO_DO = r"to\s+[a-z]+\s+(?:a|an|the|one|\d[\d,.]*)\s"
 _QUALIFIER = re.compile(r"\s+(?:(?:for|during|in|on|at|under|with|across|when|while)\s+(?:a|an|the|their|its|each|"
-                        r"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every)|"
-                        # ("time to decode a large file": the time, and the work it is measured on)
-                        r"to\s+[a-z]+\s+(?:a|an|the|one|\d[\d,.]*)\s)\b.*$", re.I)
+                        rf"every|one|\d[\d,.]*)|of\s+(?:their|its|each|every)|{_TO_DO})\b.*$", re.I)
 
 
 KEY_GLOSS = re.compile(r"\(\s*`?([A-Za-z][\w.-]*[A-Za-z0-9])`?\s*\)\s*$")
@@ -1444,7 +1444,7 @@ def _shared_heads(pieces: list[str]) -> list[str]:
 # a quantity compared against a named baseline: "speed-ups over Quux", "faster than Frob"
 _OVER = re.compile(r"\s+(?:over|than|vs\.?|versus|against)\s+\S+\s*$", re.I)
 # what a list's last item is measured on, shared by a lone quantity word before it
-_MEASURED_ON = re.compile(r"\s+to\s+[a-z]+\s+(?:a|an|the|one|\d[\d,.]*)\s.*$", re.I)
+_MEASURED_ON = re.compile(rf"\s+{_TO_DO}.*$", re.I)
 
 
 def _qualified_item(item: str) -> str | None:
