@@ -168,3 +168,11 @@ def test_a_release_page_whose_header_describes_its_release_date_keeps_it(tmp_pat
     other.write_text("---\ntitle: Guide\ndescription: >-\n  How to wobble.\n---\n\nWobbling is easy to do.\n",
                      encoding="utf-8")
     assert parse_file(other).text.startswith("Wobbling is easy")
+
+
+def test_an_entry_described_as_a_number_of_things_counts_them(tmp_path: Path) -> None:
+    page = SCD.replace("# WOBBLING", "# TRAIL\n\n*trail* = _<integer>_\n\n"
+                       "\tMaximum number of frames the trail keeps.\n\n\tDefault: _900_\n\n# WOBBLING")
+    path = tmp_path / "quuxterm.5.scd"
+    path.write_text(page, encoding="utf-8")
+    assert ("Quuxterm", "trail_frames", "900", None, "default") in read_facts(path, "How long is the Quuxterm trail?")

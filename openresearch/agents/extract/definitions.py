@@ -352,9 +352,15 @@ _DESCRIBED = re.compile(r"(?:(?:the|a|an)\s+)?((?:[A-Za-z][a-z]+\s+){0,3}?[A-Za-
 def described_metric(term: str, description: str) -> str:
     """The metric of a term, qualified as its description names it: an entry "size" described as "Glyph size, in
     pixels." is of the glyph size ("glyph_size"), "wobble_interval" described as "Pointer wobbling interval" of the
-    pointer's ("pointer_wobble_interval"). Only when the description's noun phrase ends with the term's own last word,
-    and adds at most two words; the term's metric otherwise."""
+    pointer's ("pointer_wobble_interval"), only when the description's noun phrase ends with the term's own last word
+    and adds at most two words; "depth" described as "Maximum number of rows kept" counts rows ("depth_rows"); the
+    term's metric otherwise."""
     metric = term_metric(term)
+    own_words = metric.split("_")
+    if (counted := _COUNT_OF.match(description.strip())) and not any(
+            re.sub(r"s$", "", counted.group(1).lower()) == re.sub(r"s$", "", w) for w in own_words):
+        # "history" described as "Largest number of rows kept ..." counts rows: "history_rows"
+        return f"{metric}_{counted.group(1).lower()}"
     m = _DESCRIBED.match(description.strip())
     if not m:
         return metric
@@ -372,6 +378,8 @@ def described_metric(term: str, description: str) -> str:
     return "_".join([*extra, *own])
 
 
+# a description that says what its term counts: "Maximum number of rows in the log", "The number of frobs kept"
+_COUNT_OF = re.compile(r"(?:the\s+)?(?:(?:maximum|minimum|max|min|total|default)\s+)?number\s+of\s+([a-z]{3,})\b", re.I)
 # words before a description's noun that say what kind of value it is, not what it is of
 _NOT_QUALIFIERS = frozenset({"default", "maximum", "minimum", "max", "min", "total", "initial", "current", "new",
                              "optional", "number", "amount", "this", "that", "each", "every", "some", "any"})
