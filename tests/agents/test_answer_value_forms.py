@@ -21,7 +21,13 @@ def test_a_range_keeps_its_unit() -> None:
 
 
 def test_a_day_glued_to_its_number_stays_as_written() -> None:
-    ev = _ev("frob-max-age: 3d", 3.0, "days", "3", "d")
+    from openresearch.agents.extract.observations import observations
+    from openresearch.numbers import parse_quantity
+
+    (o,) = observations("The default frob-max-age is 3d.", [], set(), "Zorbq")  # read as a time, in days
+    q = parse_quantity(o.value, o.unit)
+    assert (o.unit, q.unit, q.value) == ("d", "days", 3.0)
+    ev = _ev("The default frob-max-age is 3d.", q.value, q.unit, o.value, o.unit or "")
     assert value_text(ev, ev.observations[0]) == "3d"
 
 
