@@ -170,3 +170,10 @@ def test_a_date_a_release_is_planned_for_is_a_plan() -> None:
     assert (planned.metric, planned.condition) == ("released", "planned")
     (done,) = observations("Zorbq 2.3 was released in March 2025.", [], set(), "Zorbq")
     assert done.condition is None
+
+
+def test_an_amount_as_a_clause_subject_names_nothing() -> None:
+    from openresearch.agents.extract.observations import observations
+
+    read = observations("Frobs smaller than 256 KiB are kept whole by the splitter.", [], set(), "Zorbq")
+    assert {o.entity for o in read} == {"Zorbq"}

@@ -27,6 +27,7 @@ from openresearch.agents.extract.values import Value, find_values
 from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.identity import entity_key
 from openresearch.models import ObservationIn, ObservationRole
+from openresearch.numbers import known_unit
 
 _N = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|single)"
 _CONDITIONS = [re.compile(p, re.I) for p in (
@@ -999,6 +1000,8 @@ def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: 
         return None
     if subj.name and not re.search(r"[^\W\d_]", subj.name):
         return None  # "⚡️ 10-100x faster than ...": a pictograph names nothing
+    if subj.name and (amount := re.fullmatch(r"\d[\d.,]*\s*([^\W\d_]+)", subj.name)) and known_unit(amount.group(1)):
+        return None  # "Files smaller than 512 KiB are not split": an amount names nothing
     return subj.name if subj.name and not any(subj.start <= m.start < subj.end for m in mentions) else None
 
 
