@@ -27,7 +27,7 @@ from openresearch.agents.extract.values import Value, find_values
 from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.identity import entity_key
 from openresearch.models import ObservationIn, ObservationRole
-from openresearch.numbers import known_unit
+from openresearch.numbers import NumberFormatError, known_unit, parse_quantity
 
 _N = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|single)"
 _CONDITIONS = [re.compile(p, re.I) for p in (
@@ -1186,13 +1186,6 @@ _MOVED = re.compile(r"\b(?:changed|raised|lowered|increased|decreased|reduced|bu
                     r"fell|moved)\b[^.;]{0,40}$", re.I)
 
 
-def _figure(raw: str) -> float | None:
-    try:
-        return float(raw.replace(",", "").replace("_", ""))
-    except ValueError:
-        return None
-
-
 def _range_ends(text: str, values: Sequence[Value], olds: dict[int, str]) -> dict[int, str]:
     """The two ends of each range a sentence writes ("frobs are of 256 KiB to 4 MiB", "between 2 and 8
     workers"): its first figure the minimum, its second the maximum, when both are of one kind (or the first bare,
@@ -1206,11 +1199,16 @@ def _range_ends(text: str, values: Sequence[Value], olds: dict[int, str]) -> dic
             continue
         if "and" in join.group(0) and not re.search(r"\bbetween\s$", text[max(0, a.start - 9):a.start]):
             continue
-        if a.kind == "bare":  # "4-16 MB": the first end written with the second's unit
-            ends = _figure(a.raw), _figure(b.raw)
+        if a.kind == "bare":  # "4 to 16 MB": the first end written with the second's unit, compared as written
+            try:
+                low, high = a.quantity.value, parse_quantity(b.raw).value
+            except NumberFormatError:
+                continue
+        elif a.quantity.unit == b.quantity.unit:
+            low, high = a.quantity.value, b.quantity.value
         else:
-            ends = (a.quantity.value, b.quantity.value) if a.quantity.unit == b.quantity.unit else (None, None)
-        if ends[0] is not None and ends[1] is not None and ends[0] < ends[1]:
+            continue
+        if low < high:
             out[a.start], out[b.start] = "minimum", "maximum"
     return out
 

@@ -1247,8 +1247,7 @@ _ASKS_DATES = re.compile(r"\b(?:dates|deadlines)\b|\bwhen (?:was|were|is|are|did
                          r"\b(?:what|which) (?:date|day|month|year)\b|日期分别|哪天|什么时候|何时|时间表", re.I)
 
 
-_DATE_OR_EVENT = re.compile(rf"\b(?:dates?|days?|years?|released|published|shipped)\b|\s(?:{CHANGE_VERBS}|dropped)$",
-                            re.I)
+_DATE_WORD = re.compile(r"\b(?:dates?|days?|years?|released|published|shipped)\b", re.I)
 
 
 def dated_clause(question: str, label: str) -> bool:
@@ -1265,7 +1264,8 @@ def dated_clause(question: str, label: str) -> bool:
     # (a row the question does not write is dated when it is a date or an event: "release date", "frob added"; not
     # "chime volume" of "how loud is the chime", asked beside "and when was that")
     return any(writes(c, label) for c in clauses) or (not writes(question, label) and bool(
-        canonical_metric(label) == "released" or _DATE_OR_EVENT.search(label)))
+        canonical_metric(label) == "released" or _DATE_WORD.search(label) or _CHANGE_ASKED.search(label) or
+        PLATFORM_EVENT.fullmatch(label)))
 
 
 _SPAN_ATTRIBUTE = re.compile(r"\b(?:how long|duration|period|span|interval|cadence|length|years|months)\b|"
