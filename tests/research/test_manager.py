@@ -9,7 +9,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -274,3 +276,44 @@ def test_an_owner_renews_only_the_runs_it_owns(store: GraphStore, corpus: Path, 
             await manager.stop()
 
     asyncio.run(main())
+
+
+class StatusAtEnd(GraphStore):
+    """Records a run's stored status at the moment its terminal event is stored: what a client that read that
+    event and then asked for the run's status would be told."""
+
+    def __init__(self, store: GraphStore) -> None:
+        super().__init__(store.backend)
+        self.seen: dict[str, str] = {}
+
+    def append_run_events(self, run_id: str, rows: Sequence[dict[str, Any]]) -> None:
+        if any(r["type"] == "failed" for r in rows):
+            self.seen[run_id] = self.get_run(run_id)["status"]
+        super().append_run_events(run_id, rows)
+
+
+def test_a_run_that_ends_without_its_own_terminal_event_has_its_status_stored_first(
+        store: GraphStore, corpus: Path, offline_services: Services) -> None:
+    """A run that fails before its first event, and a run whose process left that is cancelled, are given a
+    terminal event: by then the run's status is already the one the event says (not 'running' or 'queued')."""
+    def broken(_: RunOptions) -> Components:
+        raise RuntimeError("no roles today")
+
+    watching = StatusAtEnd(store)
+    services = Services(offline_services.settings, watching, offline_services.embedder, broken)
+
+    async def main() -> str:
+        manager = RunManager(services, workers=1, lease_s=3600)
+        await manager.start()
+        try:
+            left_by(watching, "run-left", corpus, "queued", dead_owner())
+            await manager.cancel("run-left")
+            run_id = await manager.submit(opts(corpus), door=ANY)
+            await asyncio.wait_for(collect(manager, run_id), 120)
+            await manager.wait(run_id)
+            return run_id
+        finally:
+            await manager.stop()
+
+    failed = asyncio.run(main())
+    assert watching.seen == {"run-left": "cancelled", failed: "failed"}

@@ -130,8 +130,8 @@ class RunManager:
             return False
         seq = resume_seq(store, run["id"]) + 1
         record = EventRecord(run_id=run["id"], seq=seq, at=now_ms(), event=RunFailed(status=status, error=error))
-        store.append_run_events(run["id"], [event_row(record)])
         RunState(store, run["id"], opts, run.get("started_at")).save(run["stage"] or "plan", status=status)
+        store.append_run_events(run["id"], [event_row(record)])  # after the status, as `_end` sends it
         return True
 
     def _elsewhere(self, run: dict[str, Any], doing: str) -> RunConflict:
@@ -174,9 +174,12 @@ class RunManager:
                 raise self._elsewhere(run, "cancel")
             await asyncio.to_thread(self._end_orphan, run, "cancelled", "cancelled after its process had stopped")
             return
-        if job.task is None:  # still queued: it never starts
-            self._jobs.pop(run_id, None)
-            await asyncio.to_thread(self._end, job, "cancelled", "cancelled before it started")
+        if job.task is None:  # still queued: it never starts (the worker skips a job whose run has ended)
+            job.ended = True
+            try:
+                await asyncio.to_thread(self._end, job, "cancelled", "cancelled before it started")
+            finally:
+                self._jobs.pop(run_id, None)
             return
         job.task.cancel()
 
@@ -245,10 +248,8 @@ class RunManager:
     def _end(self, job: _Job, status: Literal["failed", "cancelled", "interrupted"], error: str) -> None:
         """A run that stopped without its own terminal event (it failed before its first one: options, the
         graph, the roles) gets one, persisted, so no event stream waits for it forever."""
-        job.bus.bind(job.run_id, self.services.store.last_run_event(job.run_id))  # number after what is stored
-        record = job.bus.emit(RunFailed(status=status, error=error[:500]))
-        self.services.store.append_run_events(job.run_id, [
-            {"seq": record.seq, "type": record.event.type, "at": record.at, "data": record.event.model_dump_json()}])
+        # the status first: a client that reads the terminal event and then asks for the run's status must not
+        # find it still running
         try:
             run = self.services.store.get_run(job.run_id)
             if run["status"] in ACTIVE:
@@ -256,6 +257,10 @@ class RunManager:
                     run["stage"] or "plan", status=status)
         except NotFound:
             pass
+        job.bus.bind(job.run_id, self.services.store.last_run_event(job.run_id))  # number after what is stored
+        record = job.bus.emit(RunFailed(status=status, error=error[:500]))
+        self.services.store.append_run_events(job.run_id, [
+            {"seq": record.seq, "type": record.event.type, "at": record.at, "data": record.event.model_dump_json()}])
 
     def _deliver(self, job: _Job, record: EventRecord) -> None:
         if record.terminal:
@@ -272,7 +277,7 @@ class RunManager:
     async def _work(self) -> None:
         while True:
             job = await self._queue.get()
-            if job.run_id not in self._jobs:  # cancelled while queued
+            if job.run_id not in self._jobs or job.ended:  # cancelled while queued
                 continue
             job.task = asyncio.create_task(self._run(job), name=f"research-{job.run_id}")
             # asyncio.wait neither raises the run's outcome nor swallows this worker's own cancellation
