@@ -8,34 +8,19 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from openresearch.agents.run.event_writer import event_row, resume_seq
-from openresearch.agents.run.events import EventRecord, RunFailed
-from openresearch.agents.run.lease import now_ms, owner_alive
-from openresearch.agents.run.run_config import RunOptions
-from openresearch.agents.run.state import RunState
+from openresearch.agents.run.lease import owner_alive
+from openresearch.agents.run.state import ACTIVE, end_left_run
 from openresearch.errors import NotFound
 from openresearch.graph.monitor_store import MonitorStore
 from openresearch.graph.store import GraphStore
 from openresearch.monitor.runner import Recovered
 
 log = logging.getLogger(__name__)
-ACTIVE = ("queued", "running")
 
 
 def mark_interrupted(store: GraphStore, run: dict[str, Any], why: str) -> bool:
-    """End a run the graph says is queued or running as `interrupted`, with a terminal event numbered after
-    whatever its dead owner sent (so every stream of it ends). False: not active, or options unreadable."""
-    if run.get("status") not in ACTIVE:
-        return False
-    try:
-        opts = RunOptions.model_validate(run["options"])
-    except ValueError:
-        return False
-    seq = resume_seq(store, run["id"]) + 1
-    record = EventRecord(run_id=run["id"], seq=seq, at=now_ms(), event=RunFailed(status="interrupted", error=why))
-    store.append_run_events(run["id"], [event_row(record)])
-    RunState(store, run["id"], opts, run.get("started_at")).save(run.get("stage") or "plan", status="interrupted")
-    return True
+    """End a run the graph says is queued or running as `interrupted` (state.end_left_run)."""
+    return end_left_run(store, run, "interrupted", why)
 
 
 def interrupted_runs(ms: MonitorStore, run_ids: list[str]) -> list[str]:

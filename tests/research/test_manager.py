@@ -317,3 +317,17 @@ def test_a_run_that_ends_without_its_own_terminal_event_has_its_status_stored_fi
 
     failed = asyncio.run(main())
     assert watching.seen == {"run-left": "cancelled", failed: "failed"}
+
+
+def test_a_save_still_in_flight_when_a_run_ended_does_not_store_it_running_again(store: GraphStore,
+                                                                                 corpus: Path) -> None:
+    """A cancelled task's thread goes on: its 'running' save, arriving after the run was ended, is not stored."""
+    from openresearch.agents.run.state import RunState
+
+    state = RunState(store, "run-late", opts(corpus))
+    state.save("plan")
+    state.save("plan", status="cancelled")
+    state.save("gather")  # the thread of a save that started before the cancel
+    assert store.get_run("run-late")["status"] == "cancelled"
+    RunState(store, "run-late", opts(corpus)).save("plan", status="queued")  # a resume: a state of its own
+    assert store.get_run("run-late")["status"] == "queued"

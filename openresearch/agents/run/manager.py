@@ -22,19 +22,17 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from openresearch.agents.run.event_writer import event_row, resume_seq
 from openresearch.agents.run.events import EventBus, EventRecord, RunFailed
-from openresearch.agents.run.lease import HEARTBEAT_S, LEASE_S, keep_alive, now_ms, run_owner_alive
+from openresearch.agents.run.lease import HEARTBEAT_S, LEASE_S, keep_alive, run_owner_alive
 from openresearch.agents.run.pipeline import replay_events, research
 from openresearch.agents.run.research import new_run_id
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.run.services import Services
-from openresearch.agents.run.state import RunState
+from openresearch.agents.run.state import ACTIVE, RunState, end_left_run
 from openresearch.boundary import Door, check_run
 from openresearch.errors import NotFound, OpenResearchError
 
 log = logging.getLogger(__name__)
-ACTIVE = ("queued", "running")
 
 
 class RunConflict(OpenResearchError):
@@ -121,18 +119,9 @@ class RunManager:
         return run["status"] in ACTIVE and run["id"] not in self._jobs and not run_owner_alive(run, self.lease_s)
 
     def _end_orphan(self, run: dict[str, Any], status: Literal["cancelled", "interrupted"], error: str) -> bool:
-        """Mark an orphaned run `status` with a terminal event, numbered after whatever its dead owner may have
-        sent live (resume_seq), so every stream of it ends. False for a run whose options cannot be read."""
-        store = self.services.store
-        try:
-            opts = RunOptions.model_validate(run["options"])
-        except ValueError:
-            return False
-        seq = resume_seq(store, run["id"]) + 1
-        record = EventRecord(run_id=run["id"], seq=seq, at=now_ms(), event=RunFailed(status=status, error=error))
-        RunState(store, run["id"], opts, run.get("started_at")).save(run["stage"] or "plan", status=status)
-        store.append_run_events(run["id"], [event_row(record)])  # after the status, as `_end` sends it
-        return True
+        """Mark an orphaned run `status` with a terminal event (state.end_left_run). False for a run whose
+        options cannot be read."""
+        return end_left_run(self.services.store, run, status, error)
 
     def _elsewhere(self, run: dict[str, Any], doing: str) -> RunConflict:
         return RunConflict(f"run {run['id']} is {run['status']} in process {run.get('owner')}, not in this "

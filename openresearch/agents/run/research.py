@@ -163,9 +163,9 @@ class ResearchRun:
 
     # --- the run ----------------------------------------------------------------------------------
     async def run(self, resume_plan: Plan | None = None) -> RunResult:
-        if resume_plan is None:
-            await self.io(self._save, "plan")
         try:
+            if resume_plan is None:
+                await self.io(self._save, "plan")
             plan = resume_plan or await self._plan()
             if resume_plan is not None:
                 self._plan_ready(plan)

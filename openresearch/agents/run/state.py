@@ -3,16 +3,22 @@ a resumed run continues from), final metrics and report. Nothing else in the run
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from openresearch.agents.run.event_writer import event_row, resume_seq
+from openresearch.agents.run.events import EventRecord, RunFailed
 from openresearch.agents.run.lease import process_owner
 from openresearch.agents.run.run_config import RunOptions
 from openresearch.agents.write.report import to_markdown
 from openresearch.agents.write.report_model import Report
 from openresearch.graph.store import GraphStore
 from openresearch.models import Plan
+
+ACTIVE = ("queued", "running")
+"""The statuses of a run that has not ended."""
 
 
 def now_ms() -> int:
@@ -69,9 +75,22 @@ class RunState:
         self.run_id = run_id
         self.options = options
         self.started_ms = started_ms if started_ms is not None else now_ms()
+        self._lock = threading.Lock()
+        self.ended: str | None = None
+        """The status this state ended the run with: a save still in flight on another thread when the run was
+        cancelled (its task is cancelled, its thread is not) must not store 'running' over it."""
 
     def save(self, stage: str, *, status: str = "running", plan: Plan | None = None,
              counters: Counters | None = None, metrics: dict[str, Any] | None = None, finished: bool = False) -> None:
+        with self._lock:
+            if self.ended is not None and status in ACTIVE:
+                return
+            self._store(stage, status, plan, counters, metrics, finished)
+            if status not in ACTIVE:
+                self.ended = status
+
+    def _store(self, stage: str, status: str, plan: Plan | None, counters: Counters | None,
+               metrics: dict[str, Any] | None, finished: bool) -> None:
         self.store.save_run(self.run_id, self.options.question, status=status, stage=stage,
                             options=self.options.model_dump(mode="json"), started_at=self.started_ms,
                             finished_at=now_ms() if finished else None, plan=plan, metrics=metrics,
@@ -91,3 +110,21 @@ class RunState:
             for i, s in enumerate(report.sections)], report_json=report.model_dump_json())
         self.save("done", status="done", plan=report.plan, metrics=report.metrics, finished=True)
         return f"R-{report.run_id}"
+
+
+def end_left_run(store: GraphStore, run: dict[str, Any], status: Literal["cancelled", "interrupted"],
+                 why: str) -> bool:
+    """End a run a process that is gone left queued or running: its status, then a terminal event numbered
+    after whatever that process sent live (resume_seq), so every stream of it ends and a client that read the
+    event and asks for the status is told the same. False: not active, or its options cannot be read."""
+    if run.get("status") not in ACTIVE:
+        return False
+    try:
+        opts = RunOptions.model_validate(run["options"])
+    except ValueError:
+        return False
+    RunState(store, run["id"], opts, run.get("started_at")).save(run.get("stage") or "plan", status=status)
+    record = EventRecord(run_id=run["id"], seq=resume_seq(store, run["id"]) + 1, at=now_ms(),
+                         event=RunFailed(status=status, error=why))
+    store.append_run_events(run["id"], [event_row(record)])
+    return True
