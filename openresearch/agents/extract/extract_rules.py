@@ -14,7 +14,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
-from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, dated_release, records_tag
+from openresearch.agents.extract.releases import (
+    ENTRY_SINCE,
+    VERSION_NOTE,
+    Release,
+    dated_release,
+    records_tag,
+    release_heading,
+)
 from openresearch.agents.extract.requirements import states_requirement
 from openresearch.agents.extract.signatures import states_defaults
 from openresearch.agents.extract.values import find_values
@@ -134,6 +141,29 @@ def continues_comparison(before: str, sentence: str) -> bool:
 
 HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
 
+# (or the verb before its date, a line of its own: "Released 2022-11-07", "Published on 3 May 2021")
+_DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date|pub\w*?[_ ]?date|published)\s*:\s*[^\n]{4,40}|"
+                        r"(?:released|published)(?:\s+on)?\s+[^\n]{4,40})(?=\n|$)", re.I)
+
+
+def dated_by_line(text: str, start: int, end: int) -> Release | None:
+    """The undated release heading a labelled date line at text[start:end] sits right under, or None."""
+    cut = text.rfind("\n\n", 0, max(0, start - 1))
+    heading = text[cut + 2 if cut >= 0 else 0:start].strip()
+    if not heading or "\n" in heading or len(heading) > HEADING_CHARS:
+        return None
+    release = release_heading(heading)
+    under = date_line_under(text, text.find(heading, max(0, cut)) + len(heading)) if release else None
+    return release if release is not None and release.date is None and under == (start, end) else None
+
+
+def date_line_under(text: str, end: int) -> tuple[int, int] | None:
+    """The span of a labelled date line ("Release date: 2024-09-20", "Released: ...") right under a heading that
+    ends at `end`, or None."""
+    m = _DATE_LINE.match(text, end)
+    return (m.start(1), m.end(1)) if m and find_values(m.group(1)) else None
+
+
 
 # a parenthesis after a sentence's full stop is that sentence's remark: "HTTP timeout. (default: 30 s)"
 _ASIDE = re.compile(r"\([^()\n]{1,80}\)\.?")
@@ -193,8 +223,10 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
         # and a reference entry's "added in 0.1.7" (or its heading "retry 0.32.3+") the version that brought the
         # entry's setting
+        # and so does a date line right under an undated one ("Released 2022-11-07")
         release = len(piece) <= HEADING_CHARS and (dated_release(piece) is not None or bool(
-            VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())) or records_tag(piece))
+            VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())) or records_tag(piece) or
+            dated_by_line(text, u.start, u.end) is not None)
         if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)
@@ -344,6 +376,9 @@ _PRODUCT = re.compile(r"(?<![\w/.@#$%-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A
                       r"(?![\w/-]|\s?=|\()")  # "BuildDate=2025-..." is a key, "SomeType(" a call: neither a product
 
 
+_OPTION_TYPE = re.compile(r"(?:^|\s)--?[A-Za-z][\w.-]*[ =]$")
+
+
 def mask_links(text: str) -> str:
     """Link targets blanked with spaces (offsets kept): a URL's words are no entity and its digits no value."""
     return _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)  # "[label](url)" -> " label      "
@@ -419,8 +454,10 @@ class EntityLinker:
             found.append(Mention(s, e, ent.text, ent.ent_id_ or self.aliases.canonical(ent.text)))
         if self.discover:
             taken = [(m.start, m.end) for m in found]
+            # (the type an option's help line gives its value, "--frob-size SizeSuffix", names no product)
             found += [Mention(m.start(), m.end(), m.group(0), self.aliases.canonical(m.group(0)))
-                      for m in _PRODUCT.finditer(text) if not any(s < m.end() and m.start() < e for s, e in taken)]
+                      for m in _PRODUCT.finditer(text) if not any(s < m.end() and m.start() < e for s, e in taken)
+                      and not _OPTION_TYPE.search(text, 0, m.start())]
             found.sort(key=lambda m: m.start)
         with self._lock:
             self._cache[key] = found

@@ -60,6 +60,8 @@ from openresearch.agents.extract.extract_rules import (
     Mention,
     Unit,
     classify,
+    date_line_under,
+    dated_by_line,
     labelled_figure,
     lead_subject,
     mask_links,
@@ -101,6 +103,7 @@ from openresearch.agents.extract.values import find_values
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.agents.plan.attributes import PLATFORM_EVENT, metric_key, named_key, with_english
+from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.errors import BudgetExceeded, LLMError
 from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
@@ -180,6 +183,10 @@ _EDITION = re.compile(r"\b(?:cloud[ -](?:serverless|dedicated)|serverless|dedica
 _MANUAL_TITLE = re.compile(r"([A-Za-z][\w.+-]*)\(\d\w*\)")
 
 
+_LOG_TITLE = re.compile(r"(?P<name>[A-Za-z][\w+.-]*(?: [A-Za-z][\w+.-]*)?)\s+(?:news|change\s?log|changes|"
+                        r"release\s+notes|releases|release\s+history)", re.I)
+
+
 def title_name(title: str | None, text: str) -> str | None:
     """The product a document is titled with: a title of one or two name-like words ("orjson", "simdjson",
     "Apache Kafka") that the text itself uses at least three times as a word. A heading such as "Introduction"
@@ -190,6 +197,16 @@ def title_name(title: str | None, text: str) -> str | None:
         # in the form the text writes it most
         forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(manual.group(1))}(?![\w-])", text, re.I))
         return str(forms.most_common(1)[0][0]) if forms else manual.group(1)
+    if (log := _LOG_TITLE.fullmatch(name)) and len(log.group("name").split()) <= 2:
+        # a change log titled with what it logs ("QUUX NEWS", "Zorbq Release Notes"): that name, in the form the
+        # text writes it most, a capitalised one first (the title may shout it)
+        # ... when it is one: a word no dictionary holds ("zorbq"), or one the text capitalises mid-sentence as a
+        # name is ("built with Wibble"; not "Breaking changes")
+        logged = log.group("name")
+        forms = Counter(re.findall(rf"(?<![\w/.-]){re.escape(logged)}(?![\w-])", text, re.I))
+        if forms and (not all(ordinary_word(w) for w in logged.split()) or len(re.findall(
+                rf"[a-z,] {re.escape(logged.title())}(?![\w-])", text)) >= 2):
+            return str(max(forms, key=lambda f: (f[:1].isupper() and not f.isupper(), forms[f])))
     if not name or len(name.split()) > 2 or len(name) > 40 or not re.search(r"[A-Za-z]", name):
         return None
     uses = len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", text))
@@ -758,7 +775,7 @@ class DeterministicExtractor:
                 span = [(at, at + len(heading))]
                 items.append(self.build_item(source, question, plan, at, at + len(heading), scores[i],
                                              self.mentions(source.text, span, question, plan)[0]))
-                if (dated := _date_line_under(source.text, at + len(heading))) is not None and \
+                if (dated := date_line_under(source.text, at + len(heading))) is not None and \
                         source.text[dated[0]:dated[1]] not in quoted:
                     # "Release date: 2024-09-20" under an undated heading: when that release came out
                     quoted.add(source.text[dated[0]:dated[1]])
@@ -897,7 +914,7 @@ class DeterministicExtractor:
                     if key and term_metric(key) in asked and labelled_figure(text[span[0]:span[1]]):
                         bonus += 2 * _ASKED_METRIC_BONUS  # the default of the very key the question names
                 if dated and len(sent) <= HEADING_CHARS and ((release := dated_release(sent)) or (
-                        release := _dated_by_line(text, span[0], span[1]))):
+                        release := dated_by_line(text, span[0], span[1]))):
                     # a change log's dated heading is the date a question for release dates asks for; the most
                     # where it heads a release the question names ("0.19 to 0.22.1", "4.3.x"); so is the labelled
                     # date line right under an undated one ("Frob 3.0 released" over "pub_date: 2021-10-13")
@@ -1118,7 +1135,9 @@ class DeterministicExtractor:
             # (the heading itself is the condition the section gave it)
             rest = re.sub(r"\s*,\s*$|^\s*,\s*", "", (o.condition or "").replace(para, "")).strip()
             if _release_date(o) and not re.search(r"\d+\.\d+", rest):
-                o = o.model_copy(update={"metric": "release_date", "entity": entity or o.entity,
+                # (a name the question wrote with a version, "Zorbq 2.53.0", is the product of that release)
+                own = entity or re.sub(r"\s+v?\d+(?:\.\d+)+\S*$", "", o.entity) or o.entity
+                o = o.model_copy(update={"metric": "release_date", "entity": own,
                                          "condition": ", ".join(filter(None, [release.version, rest]))})
             out.append(o)
         return out
@@ -1327,28 +1346,6 @@ def prose_words(text: str) -> frozenset[str]:
 
 
 # (and an announcement's own date line: "pub_date: 2021-10-13" under "Frob 3.0 released")
-_DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date|pub\w*?[_ ]?date|published)\s*:\s*[^\n]{4,40})"
-                        r"(?=\n|$)", re.I)
-
-
-def _dated_by_line(text: str, start: int, end: int) -> Release | None:
-    """The undated release heading a labelled date line at text[start:end] sits right under, or None."""
-    cut = text.rfind("\n\n", 0, max(0, start - 1))
-    heading = text[cut + 2 if cut >= 0 else 0:start].strip()
-    if not heading or "\n" in heading or len(heading) > HEADING_CHARS:
-        return None
-    release = release_heading(heading)
-    under = _date_line_under(text, text.find(heading, max(0, cut)) + len(heading)) if release else None
-    return release if release is not None and release.date is None and under == (start, end) else None
-
-
-def _date_line_under(text: str, end: int) -> tuple[int, int] | None:
-    """The span of a labelled date line ("Release date: 2024-09-20", "Released: ...") right under a heading that
-    ends at `end`, or None."""
-    m = _DATE_LINE.match(text, end)
-    return (m.start(1), m.end(1)) if m and find_values(m.group(1)) else None
-
-
 _DEFAULTS_INTRO = re.compile(r"\bdefaults?\b(?!\s+(?:to|is|are|was)\b)", re.I)
 
 

@@ -222,7 +222,8 @@ _ASKS_FOR = (("time", re.compile(r"^(?:time|times|latenc|duration|startup|start|
              ("rate", re.compile(r"^(?:throughput|speed|rate|bandwidth|qps|tps|ops|per_second)")),
              ("size", re.compile(r"^(?:size|memory|disk|storage|footprint|bytes|rss|bundle|output)")),
              # how many times something is done: a count, never a time ("retried for up to 30 days")
-             ("count", re.compile(r"^(?:retries|attempts|tries|restarts|redeliveries)$")))
+             # (and how many things run at once: never a size or a time)
+             ("count", re.compile(r"^(?:retries|attempts|tries|restarts|redeliveries|concurrency|parallelism)$")))
 # a metric of how often a thing recurs, whose time is a period (the other side of its rate)
 _PERIODIC = re.compile(r"(?:^|_)(?:interval|period|rate|frequency|cadence)(?:_|$)")
 # an attribute that counts things: "number of ...", or a plural noun at its end ("total connections", "rows per

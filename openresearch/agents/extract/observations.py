@@ -1286,6 +1286,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
                     defaults[v.start] = own[2]
             else:
                 measured.append((v, *got, None))
+                if _DEFAULT_IS.search(text, max(0, v.start - 40), v.start):
+                    defaults[v.start] = "default"  # "buffer size for each frob (default 16 MiB)"
         elif asked is not None and _asked_value(text, v, values[i - 1] if i else None, asked):
             measured.append((v, asked.metric, v.kind if asked.kind == "date" else "count", None))
         elif (end := _until(text, v)) is not None:

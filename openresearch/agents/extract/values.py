@@ -26,6 +26,8 @@ _TIME = (r"milliseconds?|microseconds?|nanoseconds?|"
 _SPAN = r"days?|weeks?|months?|years?"
 _SIZE = (r"bytes? per (?:sample|data point|point)|bytes/sample|TiB|TB|PiB|PB|GiB|GB|MiB|MB|KiB|kiB|KB|kB|Kb|bytes?|"
          r"(?:kilo|mega|giga|tera)bytes?|"
+         # (a binary size glued to its number without the B, as Kubernetes and command help write it: "16Mi")
+         r"(?<=\d)(?-i:Ki|Mi|Gi|Ti)(?![A-Za-z])|"
          r"字节|T(?=[\s。，,;；)）、\u4e00-\u9fff]|$)|P(?=[\s。，,;；)）、\u4e00-\u9fff]|$)")
 _COUNT = (r"partitions?|个分区|分区|brokers?|个\s?broker|nodes?|个节点|节点|bookies|个\s?bookie|replicas?|副本|"
           r"cores?|核|vCPUs?|topics?|个\s?topic|connections?|consumers?|producers?|clusters?|个集群|条消息|"
@@ -148,12 +150,17 @@ _COMPARED_AFTER = re.compile(r"\s*(?:(?!(?:after|per|under|never|ever|other|when
                              r"(?:that|the) (?:of|speed|size)\b|[,.;)]|$)", re.I)
 
 
+_GLUED_BINARY = frozenset({"Ki", "Mi", "Gi", "Ti"})
+
+
 def _candidates(text: str, taken: list[tuple[int, int]]) -> list[_Cand]:
     out: list[_Cand] = []
     for m in _VALUE.finditer(text.replace("\u2212", "-")):
         if any(s < m.end("num") and m.start() < e for s, e in taken):
             continue  # part of a date or year
         unit, end = (m.group("unit") or "").strip(), m.end()
+        if unit in _GLUED_BINARY:
+            unit += "B"  # "16Mi" is 16 MiB
         if m.group("adj") and not (len(unit) > 2 and unit.islower() and _WORD_UNIT.fullmatch(unit)):
             unit, end = "", m.end("mag") if m.group("mag") else m.end("num")  # "3 different times" is no ratio
         elif unit.lower() == "times" and not _COMPARED_AFTER.match(text, m.end()):

@@ -23,6 +23,7 @@ from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
 from openresearch.agents.plan.attributes import (
     asks_release_dates,
     attribute_list,
+    gloss_by_sentence,
     keyword_like,
     lookup,
     metric_key,
@@ -183,7 +184,8 @@ class Analyzer:
         # a name that only qualifies what is asked stays in its attribute in English ("per-CPU slab size"); in Chinese
         # it is no attribute of its own ("在 x86 上")
         surfaces = [*entities, *(s for _, s in (named if language == "zh" else found))]
-        attributes = [asked.attribute] if asked is not None else attribute_list(text, language, surfaces)
+        attributes = [asked.attribute] if asked is not None else gloss_by_sentence(
+            text, attribute_list(text, language, surfaces), entities)
         if asked is not None:
             keywords = list(dict.fromkeys([*asked.attribute.split(), *keywords]))
         # a look-up's attribute is a metric only when it names a known quantity, or when the question asks for a
@@ -721,10 +723,18 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
                      # (a major version may follow the name: "zorbq 3 and Quux")
                      re.fullmatch(r"(?:\s+v?\d+(?:\.\d+)?)?\s*(?:,|and|or|&|vs\.?|versus)\s*", text[m.end():s])
                      for s, e in names)
-        if versioned or joined:
+        # (what a sentence runs or installs, "If I run zorbq without ...", or whose release it asks, "in which zorbq
+        # release": an unknown word used so is the tool)
+        used = _TOOL_USE.search(text, 0, m.start()) or _RELEASE_AFTER.match(text, m.end())
+        if versioned or joined or used:
             out.append((m.start(), word))
             known.add(word)
     return out
+
+
+_TOOL_USE = re.compile(r"\b(?:run|runs|running|use|uses|using|install|installing|deploy|deploying|upgrade|"
+                       r"upgrading|configure|configuring)\s+$", re.I)
+_RELEASE_AFTER = re.compile(r"\s+(?:releases?|versions?)\b", re.I)
 
 
 def _listed_names(text: str, known: list[str]) -> list[tuple[int, str]]:
@@ -766,6 +776,8 @@ def _kind(text: str, language: Language, n_entities: int) -> str:
     # "in which version was X added?" asks when, not which thing to choose
     lowered = re.sub(r"\bwhich\s+(?:[\w.-]+\s+)?(?:versions?|releases?|majors?|minors?|years?|dates?|months?|days?)\b",
                      " ", lowered)
+    # "which port does each one listen on?" asks each one's value: there is nothing to choose between them
+    lowered = re.sub(r"\bwhich\b(?=[^.?!]*\b(?:each|respectively|every one)\b)", " ", lowered)
     hit = {kind for kind, words in markers for w in words
            if (w in lowered if language == "zh" else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered))}
     # an explicit why/trend outranks "two names were mentioned"; a bare "how" about two names compares them

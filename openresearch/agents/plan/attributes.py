@@ -10,8 +10,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.extract.metric_names import canonical_metric, word_stems
 from openresearch.agents.extract.requirements import platform_metric
+from openresearch.agents.plan.vocabulary import ordinary_word
 
 
 class Lookup(NamedTuple):
@@ -321,6 +322,9 @@ def _bound_named(item: str) -> str:
 
 # a version or a range of them ("v3.1", "4.3.x", "0.19 to 0.22.1") qualifies what is asked; it is no attribute
 _VERSIONS = re.compile(r"v?\d+(?:\.(?:\d+|x))*(?:\s*(?:to|-|–|through)\s*v?\d+(?:\.(?:\d+|x))*)?", re.I)
+# versions joined by a word or two ("3.2.7 next to 2.52.0", "1.4 vs 2.0"), and "i.e." or "e.g.": no attribute either
+_VERSION_LIST = re.compile(rf"{_VERSIONS.pattern}(?:\s+[a-z]+(?:\s+[a-z]+)?\s+{_VERSIONS.pattern})+", re.I)
+_LATIN_ABBREVIATION = re.compile(r"(?:i[.\u2024]?\s?e|e[.\u2024]?\s?g|etc|viz|cf)[.\u2024]?", re.I)
 # a question for the dates releases came out on: "When were the A releases published?", "When did B ship 2.0?"
 # (at the start of any of its sentences: "I need dates. And on the Zorb side, when was 1.0 released?")
 # (or after a clause of its own: "Which release added frob_limit, and when was that release published?")
@@ -515,7 +519,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                 found.append(item)
     # a version ("3.12"), a clause ("are the key dates") or the compared things themselves ("For each one: ...")
     # is no attribute
-    found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not re.match(
+    found = [f for f in found if re.search(r"[A-Za-z\u4e00-\u9fff]", f) and not _VERSIONS.fullmatch(f) and not (
+                 _VERSION_LIST.fullmatch(f) or _LATIN_ABBREVIATION.fullmatch(f)) and not re.match(
         r"(?:are|is|was|were|do|does|did|can|will)\b", f, re.I) and not _OWNERS_ONLY.fullmatch(f)
              and not _RELEASE_ITEM.fullmatch(f) and not _restated_event(f, found)
              # (an adverb the list pattern caught, "For Quux specifically: ...", is no quantity)
@@ -653,7 +658,10 @@ def _key_named(item: str) -> str:
     """The key an item names when it names one ("the frob_limit constructor parameter" -> "frob_limit", "the
     --frob-lock option" -> "frob-lock", "the default max-size" -> "default max-size"); the item otherwise."""
     bare = _KIND_OF_KEY.sub("", item)
-    if len(keys := [w.strip("-") for w in bare.split() if re.fullmatch(r"[\w.-]+", w) and keyword_like(w)]) == 1:
+    words = bare.split()
+    if len(keys := [w.strip("-") for w in words if re.fullmatch(r"[\w.-]+", w) and keyword_like(w)]) == 1:
+        if words[-1] != keys[0] and _joined_words(keys[0]):
+            return item  # words joined as one adjective before a noun: "multi-threaded downloads" names a feature
         return ("default " if re.match(r"default\b", bare, re.I) else "") + keys[0]
     return item
 
@@ -1197,8 +1205,10 @@ def key_gloss(attribute: str) -> str | None:
 
 
 # an item of a parenthesis that names one compared product's own key for what is asked: "Zorbq's frob_limit", "Quux'
-# max_frobs", "the Blarg worker's frob window" (the owner masked as \u2400 in attribute_list, named in owner_keys)
-_OWNER_KEY_ITEM = r"(?:the\s+)?(?P<owner>{owner})(?P<part>(?:\s+[\w-]+){{0,3}}?)\s*['’]s?\s+(?P<key>[^\s,;()][^,;()]*?)"
+# max_frobs", "the Blarg worker's frob window", "the Wibble daemon" (the owner masked as \u2400 in attribute_list,
+# named in owner_keys)
+_OWNER_KEY_ITEM = (r"(?:(?:the\s+)?(?P<owner>{owner})(?P<part>(?:\s+[\w-]+){{0,3}}?)\s*['’]s?|"
+                   r"the\s+(?P<part_of>{owner}))\s+(?P<key>[^\s,;()][^,;()]*?)")
 _ANY_OWNER_KEY = re.sub(r"\?P<\w+>", "?:", _OWNER_KEY_ITEM.format(owner="\u2400"))  # (one item, no groups)
 _MASKED_OWNER_KEYS = re.compile(rf"\(\s*{_ANY_OWNER_KEY}(?:\s*(?:,|;|\band\b)\s*(?:and\s+)?"
                                 rf"{_ANY_OWNER_KEY}){{1,7}}\s*\)", re.I)
@@ -1210,17 +1220,24 @@ def _key_of(words: str) -> str:
     "max_frobs"), else the words ("quick-respawn interval")."""
     words = " ".join(words.strip(" `'\"").split())
     tokens = [t.strip("`'\"") for t in words.split()]
-    return next((t for t in tokens if keyword_like(t)), words)
+    # (ordinary words joined by a hyphen are one word of a description: "per-transfer read buffer" is no key)
+    return next((t for t in tokens if keyword_like(t) and not _joined_words(t)), words)
+
+
+def _joined_words(token: str) -> bool:
+    """Whether a token is ordinary lower-case words joined by hyphens ("multi-threaded", "per-transfer")."""
+    return bool(re.fullmatch(r"[a-z]+(?:-[a-z]+)+", token)) and all(ordinary_word(p) for p in token.split("-"))
 
 
 def _owner_items(inner: str, owner: str) -> list[tuple[str, str]] | None:
     """(owner, key) of each item of a parenthesis's text when every item is an owner's key, else None."""
     pieces = [p for p in re.split(r"\s*(?:,|;|\band\b)\s*", inner) if p.strip()]
     one = re.compile(_OWNER_KEY_ITEM.format(owner=owner) + r"\s*$", re.I)
-    found = [(m.group("owner"), _key_of(m.group("key"))) for p in pieces if (m := one.fullmatch(p.strip()))]
+    found = [(m.group("owner") or m.group("part_of"), _key_of(m.group("key"))) for p in pieces
+             if (m := one.fullmatch(p.strip()))]
     keys = [k.lower() for _, k in found]
     # (each its own key: "(Zorbq's default, Quux's default)" glosses nothing)
-    if len(set(keys)) < len(keys) or any(_GENERIC_ASK.fullmatch(k) for k in keys):
+    if len(set(keys)) < len(keys) or any(_GENERIC_ASK.fullmatch(k) and len(k.split()) <= 2 for k in keys):
         return None
     return found if len(found) == len(pieces) >= 2 else None
 
@@ -1240,6 +1257,22 @@ def owner_keys(question: str, entities: Sequence[str]) -> list[dict[str, str]]:
         keys = {canon[o.lower()]: k for o, k in items if o.lower() in canon}
         if len(keys) >= 2:
             out.append(keys)
+    return out
+
+
+def gloss_by_sentence(question: str, attributes: Sequence[str], entities: Sequence[str]) -> list[str]:
+    """Each attribute glossed with the compared products' own keys that a parenthesis of its sentence names
+    ("Which port does each one listen on (Zorbq's control API, the Quux daemon)?": "port (control API / daemon)"),
+    when that sentence asks that attribute alone; the others as they are."""
+    out = list(attributes)
+    for sentence in re.findall(r"[^?.!]+[?.!]?", question):
+        keys = owner_keys(sentence, entities)
+        asked = [i for i, a in enumerate(out) if (words := word_stems(attribute_head(re.sub(
+            r"\s*\([^()]*\)$", "", a)))) and words <= word_stems(sentence)]
+        if len(keys) == 1 and len(asked) == 1 and not owner_key_gloss(out[asked[0]]) and \
+                len(keys[0]) == len(entities) and not any(
+                    sorted(owner_key_gloss(a)) == sorted(keys[0].values()) for a in out):  # (glossed already)
+            out[asked[0]] += " (" + " / ".join(keys[0][e] for e in entities) + ")"
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.metric_names import canonical_metric
+from openresearch.agents.extract.releases import releases_asked_of
 from openresearch.agents.plan.analysis import QuestionAnalysis
 from openresearch.agents.plan.attributes import metric_key, with_english
 from openresearch.agents.plan.lexicon import ASPECT_BY_KEY
@@ -160,8 +161,12 @@ def _by_attribute(a: QuestionAnalysis, lang: str, selection: bool) -> list[Candi
     out = [Candidate(text=a.question, role="core", family="direct", entities=ents, aspects=a.aspects,
                      keywords=_attribute_keywords(a, ents, attrs), depth=2, priority=0.6)]
     for e in ents:
-        # the metric keys as its aspects: its queries search for those quantities, not "how X works"
-        out.append(Candidate(text=t["entity_attrs"].format(e=e, x=listed), role="core", family="entity_attrs",
+        # the metric keys as its aspects: its queries search for those quantities, not "how X works"; the releases
+        # the question names of it go with its name ("the release dates of Zorbq 2.1 and 2.4"), so its searches
+        # look for those releases
+        versions = [r.written for r in releases_asked_of(a.question, e, ents)] if len(ents) >= 2 else []
+        named = f"{e} {join_names(versions, lang)}" if versions else e
+        out.append(Candidate(text=t["entity_attrs"].format(e=named, x=listed), role="core", family="entity_attrs",
                              entities=[e], aspects=list(dict.fromkeys(metric_key(x) for x in attrs)),
                              keywords=_attribute_keywords(a, [e], attrs), depth=2, priority=0.9))
     for i, group in enumerate(_attribute_groups(a.attributes)):

@@ -887,10 +887,19 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 if not _ASKS_EXAMPLES.search(plan.question):
                     # ("In the following example, a job runs every 7 minutes": no figure the product has)
                     merged = [f for f in merged if "example" not in (f.obs.condition or "").split(", ")]
-                if own:
+                if own and named_key(own):
                     if merged := _of_key(merged, metric_key(own), entity, strict=True):
                         row[entity] = merged
                     continue
+                if own:
+                    # the product's own words for it ("parallel file transfers"): the figures whose quotes say
+                    # them, of the row's quantity or of those words; else the row's figures as for any product
+                    row_cells = collect(items, metric, entity, words, asked_units(plan.question))
+                    pool = [*merged, *(f for vs in row_cells.values() for f in vs if f not in merged)]
+                    if described := _described_by(pool, own):
+                        row[entity] = described
+                        continue
+                    merged = [f for vs in row_cells.values() for f in vs]
                 # figures that name what was measured ("install_time" for "dependency install time") before
                 # figures that share only the kind of quantity ("add_time": a time, of something else)
                 if any(names_what_was_measured(f.obs.metric, words) for f in merged):
@@ -1104,6 +1113,17 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
 
     lead = min(first(f.obs.metric) for f in best)
     return [f for f in best if first(f.obs.metric) == lead]
+
+
+def _described_by(found: list[Found], description: str) -> list[Found]:
+    """The figures whose metric and quote say the most of a description's words, at least two thirds of them
+    ("--frobs int  Number of file frobs to run in parallel (default 4)" for "parallel file frobs"); [] when none."""
+    want = word_stems(description)
+    if not want:
+        return []
+    said = {id(f): len(want & word_stems(f"{f.obs.metric} {' '.join(e.quote for e in f.evidence)}")) for f in found}
+    best = max(said.values(), default=0)
+    return [f for f in found if said[id(f)] == best] if best * 3 >= 2 * len(want) else []
 
 
 def _of_key(found: list[Found], key: str, entity: str, strict: bool = False) -> list[Found]:
