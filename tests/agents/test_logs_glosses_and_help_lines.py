@@ -116,3 +116,75 @@ def test_a_products_own_words_for_what_is_asked_pick_its_figure() -> None:
     row = metric_table(p, items)[next(x for x in a.attributes if x.startswith("concurrency"))]
     assert [f.obs.value for f in row["Zorbq"]] == [4]
     assert [f.obs.value for f in row["Quux"]] == [16]
+
+
+def test_a_port_after_its_host_is_read_and_an_address_default_is_its_ports(tmp_path: Path) -> None:
+    assert [(v.raw, v.kind) for v in find_values("listen on 0.0.0.0:22000 and localhost:8384")] == [
+        ("22000", "port"), ("8384", "port")]
+    # (a time, a ratio and an address inside a link are none)
+    assert [v.kind for v in find_values("at 10:30 the ratio 1:2")] == ["bare", "bare"]
+    assert find_values("see https://example.org:4000/x") == []
+    text = ("# Zorbq flags\n\nZorbq reads these flags. Zorbq applies them to every command.\n\n```\n"
+            "      --ctl-addr stringArray   IPaddress:Port or :Port to bind server to (default localhost:5572)\n"
+            "```\n")
+    # (neither the value's type nor an acronym glued to a word names anything)
+    assert read(tmp_path, "flags.md", text, "Which port does Zorbq listen on by default?") == [
+        ("Zorbq", "ctl_addr_port", "5572", None, "default")]
+
+
+LOG = """# Changelog
+
+## v2.4.0 - 2023-06-15
+
+New commands
+
+serve frob: Serve a Zorbq store over FROB (A. Author)
+
+New Features
+
+Multi threaded wobbles to local storage (A. Author)
+
+controlled with --multi-wobble-cutoff and --multi-wobble-streams
+
+Use zorbq.conf from the executable directory (B. Author)
+
+Bug Fixes
+
+Parallel quux no longer hangs (C. Author)
+
+## v2.3.0 - 2023-03-01
+
+Bug Fixes
+
+Fixed a wibble in the frob reader (C. Author)
+"""
+
+
+def test_an_entry_of_a_releases_list_of_new_features_is_what_that_release_added(tmp_path: Path) -> None:
+    rows = read(tmp_path, "CHANGELOG.md", LOG.replace("# Changelog", "# Zorbq changelog"),
+                "In which Zorbq release were multi-threaded wobbles added?")
+    assert ("Zorbq", "multi_threaded_wobbles_to_local_storage", "v2.4.0", "version", "added in") in rows
+    assert ("Zorbq", "serve_frob", "v2.4.0", "version", "added in") in rows
+    # (a fix is no addition)
+    assert not any(m.startswith("parallel_quux") for _, m, _, _, _ in rows)
+
+
+def test_a_row_of_what_a_release_added_holds_releases_only() -> None:
+    question = "In which Zorbq release were multi-threaded wobbles first added?"
+    a = analyse(question)
+    assert a.attributes == ["multi-threaded wobbles added"]
+    p = plan(question, "lookup", ["Zorbq"], a.attributes, a.metrics)
+    items = [ev("E-000000000001", "--multi-wobble-chunk-size SizeSuffix Chunk size for multi-threaded wobbles "
+                                  "(default 64Mi)", [("Zorbq", "multi_threaded_wobbles_chunk_size", 64, "MiB", "64Mi",
+                                                      "default")], src="flags")]
+    assert not metric_table(p, items).get("multi-threaded wobbles added", {}).get("Zorbq")
+
+
+def test_the_releases_a_sub_question_names_are_searched_for_by_number() -> None:
+    from openresearch.agents.plan.rewrite import variants
+
+    question = "When were Zorbq 3.2.0 and 3.2.4 released, next to Quux 2.52.0?"
+    p = DeterministicPlanner(HashEmbedder()).plan(question, budget=PlanBudget())
+    queries = [q for sq in p.sub_questions for q in variants(sq, p)]
+    assert any(q.startswith("Zorbq 3.2.0 3.2.4") for q in queries)
+    assert any(q.startswith("Quux 2.52.0") for q in queries)

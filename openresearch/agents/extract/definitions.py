@@ -403,8 +403,10 @@ def of_term(obs: Sequence[ObservationIn], term: str, unit: str | None, quote: st
         parts = [p for p in (o.condition or "").split(", ") if p]
         parts += [kind] if kind and kind not in (p.lower() for p in parts) else []  # ("Default" says it already)
         condition = ", ".join(dict.fromkeys(parts)) or None
-        out.append(o.model_copy(update={"metric": described_metric(term, described), "condition": condition,
-                                        "unit": o.unit or unit}))
+        metric = described_metric(term, described)
+        if re.search(r"(?:^|_)port$", o.metric) and "port" not in metric.split("_"):
+            metric += "_port"  # "frob_addr" of "(default localhost:5572)": the port of that address
+        out.append(o.model_copy(update={"metric": metric, "condition": condition, "unit": o.unit or unit}))
     return out
 
 

@@ -15,7 +15,9 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from openresearch.agents.extract.releases import (
+    ADDED_SECTION,
     ENTRY_SINCE,
+    RELEASE_HEADING,
     VERSION_NOTE,
     Release,
     dated_release,
@@ -25,6 +27,7 @@ from openresearch.agents.extract.releases import (
 from openresearch.agents.extract.requirements import states_requirement
 from openresearch.agents.extract.signatures import states_defaults
 from openresearch.agents.extract.values import find_values
+from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.chunk import sentence_spans
@@ -141,6 +144,27 @@ def continues_comparison(before: str, sentence: str) -> bool:
 
 HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
 
+def brought_label(text: str, start: int, reach: int = 3000) -> bool:
+    """Whether `start` is in an entry of a release's list of what it brought: under a label such as "New Features"
+    or "Added" (the nearest short line of its own above it, without end punctuation; entries above it, however
+    long, are the list's), itself under a release heading."""
+    pos, low, label = start, max(0, start - reach), False
+    while pos > low:
+        cut = text.rfind("\n\n", low, pos - 1)
+        para = text[cut + 2 if cut >= 0 else low:pos].strip()
+        pos = cut if cut >= 0 else low
+        if not para:
+            continue
+        if RELEASE_HEADING.fullmatch(para):
+            return label
+        if not label and len(para) <= 40 and "\n" not in para and not re.search(r"[.!?;,)]$", para) and \
+                len(para.split()) <= 4:
+            if not ADDED_SECTION.fullmatch(para):
+                return False
+            label = True
+    return False
+
+
 # (or the verb before its date, a line of its own: "Released 2022-11-07", "Published on 3 May 2021")
 _DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date|pub\w*?[_ ]?date|published)\s*:\s*[^\n]{4,40}|"
                         r"(?:released|published)(?:\s+on)?\s+[^\n]{4,40})(?=\n|$)", re.I)
@@ -223,10 +247,11 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         # a change log's dated release heading ("1.19.0 - 2025/07/30") states that release's date
         # and a reference entry's "added in 0.1.7" (or its heading "retry 0.32.3+") the version that brought the
         # entry's setting
-        # and so does a date line right under an undated one ("Released 2022-11-07")
+        # and so does a date line right under an undated one ("Released 2022-11-07"), and an entry of a release's
+        # list of what it brought ("Multi-frob wobbling (A. Author)" under "New Features")
         release = len(piece) <= HEADING_CHARS and (dated_release(piece) is not None or bool(
             VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())) or records_tag(piece) or
-            dated_by_line(text, u.start, u.end) is not None)
+            dated_by_line(text, u.start, u.end) is not None or brought_label(text, u.start))
         if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)
@@ -379,6 +404,12 @@ _PRODUCT = re.compile(r"(?<![\w/.@#$%-])(?!(?:Mc|Mac|De|La|Le|Di|Da|Van|Von|O)[A
 _OPTION_TYPE = re.compile(r"(?:^|\s)--?[A-Za-z][\w.-]*[ =]$")
 
 
+def _acronym_word(token: str) -> bool:
+    """An acronym glued to an ordinary word ("IPaddress", "URLpath"): a description's word, no product's name."""
+    m = re.fullmatch(r"[A-Z]{2,}([a-z]{4,})", token)
+    return m is not None and ordinary_word(m.group(1))
+
+
 def mask_links(text: str) -> str:
     """Link targets blanked with spaces (offsets kept): a URL's words are no entity and its digits no value."""
     return _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)  # "[label](url)" -> " label      "
@@ -457,7 +488,7 @@ class EntityLinker:
             # (the type an option's help line gives its value, "--frob-size SizeSuffix", names no product)
             found += [Mention(m.start(), m.end(), m.group(0), self.aliases.canonical(m.group(0)))
                       for m in _PRODUCT.finditer(text) if not any(s < m.end() and m.start() < e for s, e in taken)
-                      and not _OPTION_TYPE.search(text, 0, m.start())]
+                      and not _OPTION_TYPE.search(text, 0, m.start()) and not _acronym_word(m.group(0))]
             found.sort(key=lambda m: m.start)
         with self._lock:
             self._cache[key] = found

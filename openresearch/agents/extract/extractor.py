@@ -59,6 +59,7 @@ from openresearch.agents.extract.extract_rules import (
     EntityLinker,
     Mention,
     Unit,
+    brought_label,
     classify,
     date_line_under,
     dated_by_line,
@@ -82,6 +83,7 @@ from openresearch.agents.extract.releases import (
     VERSION_NOTE,
     Release,
     asked_releases,
+    brought_entry,
     change_log_notes,
     condition_release,
     dated_release,
@@ -1194,6 +1196,8 @@ class DeterministicExtractor:
         release = section_heading(source.text, start) if read is None and row is None and _is_change_log(
             source.text) else None
         notes = change_log_notes(quote, release_heading(release), ctx_entity) if release else None
+        if release and notes is None and brought_label(source.text, start):
+            notes = brought_entry(quote, release_heading(release), ctx_entity)  # an entry under "New Features"
         if read is None and row is None and release is None and (day := _entry_day(source.text, start)):
             # "12 March 2024: A. Writer" over its entries: what changed that day, and the tags it records
             notes = [*(change_log_notes(quote, Release(None, "", day, -1), ctx_entity) or []),

@@ -493,7 +493,10 @@ _ARTICLES = frozenset({"a", "an", "the"})
 # ("frob_limit, default 64 megabytes": the word right before the value)
 _DEFAULT_IS = re.compile(r"\b(?:the default (?:is|was)\s+(?:an?\s+)?|default\s*[:=]?\s*|defaults\s+to\s+|"
                          # ("The default frob_limit is 5")
-                         r"the\s+default\s+[\w.-]+\s+(?:is|was)\s+(?:set\s+to\s+)?)$", re.I)
+                         r"the\s+default\s+[\w.-]+\s+(?:is|was)\s+(?:set\s+to\s+)?)"
+                         # (a port's host between: "(default localhost:5572)")
+                         r"(?:(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):)?$",
+                         re.I)
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)
 _SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)
@@ -1096,7 +1099,9 @@ def _setting_named(text: str, at: int, bare: bool, since: int) -> tuple[str, boo
     before = text[max(since, at - 120):at]
     if re.search(r"[.;!?。；](?:\s|$)", before):
         before = re.split(r"[.;!?。；](?:\s|$)", before)[-1]
-    hits = list(_SETTING.finditer(before))
+    # (the type a help line gives an option's value, "--frob-addr stringArray ...", is no setting of its own)
+    hits = [h for h in _SETTING.finditer(before)
+            if not re.search(r"(?:^|\s)--?[A-Za-z][\w.-]*\s+$", before[:h.start()])]
     if not hits:
         return None
     last = hits[-1]

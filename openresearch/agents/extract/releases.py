@@ -168,6 +168,26 @@ _NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?
                                 r"of\s+(?P<value3>-?\d+(?:[.,_]\d+)*)\s*(?P<unit3>[A-Za-z%]{0,12})\s+by\s+default\b")
 
 
+# the label of a release's list of what it brought ("New Features", "Added", "New commands", "Enhancements")
+ADDED_SECTION = re.compile(r"(?:new(?:\s+[a-z]+){0,2}|(?:new\s+|major\s+)?features?|added|additions|"
+                           r"enhancements?)\s*:?", re.I)
+# what an entry of such a list names: its words up to a colon, a full stop or its author's parenthesis, at most six
+_ENTRY_NAME = re.compile(r"^\W*(?:add(?:s|ed)?\s+|new\s+)?(?P<what>[^:.;()\n]{3,80}?)\s*(?:[:.;(]|$)", re.I)
+
+
+def brought_entry(text: str, release: Release | None, entity: str | None) -> list[ObservationIn] | None:
+    """An entry of a release's list of what it brought ("Multi threaded downloads to local storage (A. Author)"
+    under "New Features"): that the release added it, named by its first words."""
+    if release is None or not entity or not release.version or not (m := _ENTRY_NAME.match(text.strip())):
+        return None
+    words = m.group("what").split()
+    if not 1 <= len(words) <= 6:
+        return None
+    metric = metric_key(f"{' '.join(words)} added")
+    return [ObservationIn(entity=entity, metric=metric, value=release.version, unit="version",
+                          condition="added in")] if metric else None
+
+
 def change_log_notes(text: str, release: Release | None, entity: str | None) -> list[ObservationIn] | None:
     """What a change-log entry under a release heading says of a setting: that the release brought it ("Add
     zorb_idle_timeout setting." under "1.24.0" -> zorb_idle_timeout = 1.24.0 (version), condition "added in"), or

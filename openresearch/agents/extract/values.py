@@ -259,6 +259,10 @@ def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
 _HOST_COLON = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):$", re.I)
 
 
+_HOST_PORT = re.compile(r"(?<![\w.:/-])(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[\da-f:]+\]|"
+                        r"[a-z][\w-]*(?:\.[a-z][\w-]*)+):(\d{2,5})(?![\d.:\w])", re.I)
+
+
 def _port_or_year(text: str, v: Value) -> Value:
     """A four-digit "year" after "port" or a host ("port 1313", "127.0.0.1:1111") is a port number."""
     if v.kind != "year" or not re.fullmatch(r"\d{4}", v.raw):
@@ -298,6 +302,10 @@ def find_values(text: str) -> list[Value]:
             out.append(Value(c.start, c.end, c.raw, unit, parse_quantity(c.raw, unit or None), kind))
         except NumberFormatError:
             continue
+    # a port after its host, "localhost:5572", "0.0.0.0:22000" (the colon keeps it out of the candidates above)
+    taken = [(v.start, v.end) for v in out]
+    out += [Value(m.start(1), m.end(1), m.group(1), "", parse_quantity(m.group(1), None), "port")
+            for m in _HOST_PORT.finditer(text) if not any(s < m.end(1) and m.start(1) < e for s, e in taken)]
     spans = _spans(text, [(v.start, v.end) for v in out if v.kind != "bare"])
     # "3 more years": the span, not the bare 3 it starts with
     out = [v for v in out if not (v.kind == "bare" and any(s.start <= v.start < s.end for s in spans))] + spans

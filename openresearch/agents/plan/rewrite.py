@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from openresearch.agents.extract.metric_names import metric_query_words
+from openresearch.agents.extract.releases import asked_releases, releases_asked_of
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.agents.llm.prompt import render
@@ -120,6 +121,10 @@ def _one_language(sub: SubQuestion, lang: str, own: bool) -> list[str]:
     out: list[str] = []
     if terms:
         out.append(" ".join([*names, *terms[:2]]))
+    # (the releases it asks of, "Zorbq 3.2.0, 3.2.4 and 3.2.7": the passages that name them, not any release)
+    for name in names[:2] if asked_releases(sub.text) else []:
+        if versions := [r.written for r in releases_asked_of(sub.text, name, sub.entities)][:4]:
+            out.append(" ".join([name, *versions, *terms[:1]]))
     if content:
         out.append(" ".join([*names, *content]))
     if _measures(sub):

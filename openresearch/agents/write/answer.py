@@ -422,6 +422,7 @@ def _fits_bound(obs: ObservationView, asked: str) -> bool:
 
 # an attribute that asks what a release did to a setting ("socket connect timeout default changed")
 _CHANGE_ASKED = re.compile(rf"\b(?:{CHANGE_VERBS})$")
+_BROUGHT_ASKED = re.compile(r"\b(?:added|introduced|removed|deprecated)$")
 
 
 def _event_release(obs: ObservationView) -> str | None:
@@ -925,8 +926,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 row = {e: fs for e, fs in row.items() if fs}
             if changes:  # "the frob defaults changed": the notes of the changes, not the values they set (nor
                 # when the settings were added); each named when they are of several settings
+                # (what a release brought or took away is answered by that release alone: no default of a
+                # setting that shares its words, "multi-frob chunk size 64 MiB" for "multi-frob wobbling added")
                 row = {e: [f for f in fs if (_is_version_note(f) and _same_change(f.obs.condition or "", label)) or
-                           _sets_default(f.obs)] or fs for e, fs in row.items()}
+                           _sets_default(f.obs)] or ([] if _BROUGHT_ASKED.search(label) else fs)
+                       for e, fs in row.items()}
                 row = {e: [_named_note(f) if _is_version_note(f) and len({g.obs.metric for g in fs}) > 1 else f
                            for f in fs] for e, fs in row.items()}
             # (a product's own key says what its cell holds: no words of the row's label to say besides)
