@@ -188,3 +188,15 @@ def test_the_releases_a_sub_question_names_are_searched_for_by_number() -> None:
     queries = [q for sq in p.sub_questions for q in variants(sq, p)]
     assert any(q.startswith("Zorbq 3.2.0 3.2.4") for q in queries)
     assert any(q.startswith("Quux 2.52.0") for q in queries)
+
+
+def test_a_figure_of_the_general_row_stays_out_of_a_qualified_row_it_says_nothing_of() -> None:
+    question = "How many times does Zorbq retry a failed sync, and how many low-level retries does it do?"
+    a = analyse(question)
+    assert a.attributes == ["retry count", "low-level retries"]
+    p = plan(question, "lookup", ["Zorbq"], a.attributes, a.metrics)
+    items = [ev("E-000000000001", "--retries int   Retry operations this many times if they fail (default 3)",
+                [("Zorbq", "retries", 3, "", "3", "default")], src="flags")]
+    table = metric_table(p, items)
+    assert [f.obs.value for f in table["retry count"]["Zorbq"]] == [3]
+    assert not table.get("low-level retries", {}).get("Zorbq")

@@ -1187,6 +1187,9 @@ def _found_key(f: Found) -> tuple[tuple[str, ...], float, str, str]:
     return tuple(e.id for e in f.evidence), f.obs.value, f.obs.unit, f.obs.metric
 
 
+_ANY_COUNT = word_stems("count number total amount value default")
+
+
 def _one_row_each(table: dict[str, dict[str, list[Found]]],
                   quals_of: dict[str, set[str]]) -> dict[str, dict[str, list[Found]]]:
     """A figure two rows would both show (two attributes of one kind: "granularity of the basic unit" and "size of
@@ -1213,8 +1216,11 @@ def _one_row_each(table: dict[str, dict[str, list[Found]]],
         # ... and a row whose every word the figure says ("port" for "--port ... (default 1313)") before one whose
         # words it only partly says ("live-reload port")
         said = _said(" ".join([sample.obs.metric, sample.obs.condition or "", *(e.quote for e in sample.evidence)]))
-        score = {label: (_relevance(sample, stems[label] - set().union(*(stems[o] for o in labels if o != label))),
-                         word_stems(with_english(label)) <= said) for label in labels}
+        # ... and, of rows it says equally, one whose own words it leaves none out of before one whose words it does
+        # not say ("retries ... (default 3)" for "retry count", not for "low-level retries": "count" is any count's)
+        own = {label: stems[label] - set().union(*(stems[o] for o in labels if o != label)) for label in labels}
+        score = {label: (_relevance(sample, own[label]), word_stems(with_english(label)) <= said,
+                         not own[label] - _ANY_COUNT - said) for label in labels}
         best = max(score.values())
         drop |= {(label, entity, key) for label in labels if score[label] < best}
     if not drop:
