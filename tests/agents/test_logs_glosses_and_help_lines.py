@@ -200,3 +200,19 @@ def test_a_figure_of_the_general_row_stays_out_of_a_qualified_row_it_says_nothin
     table = metric_table(p, items)
     assert [f.obs.value for f in table["retry count"]["Zorbq"]] == [3]
     assert not table.get("low-level retries", {}).get("Zorbq")
+
+
+def test_a_release_dated_on_a_line_under_its_heading_is_stated_with_the_heading_cited() -> None:
+    from openresearch.agents.write.answer import ANSWER_ID, answer_section
+
+    question = "When were Zorbq 2.52.0 and Quux 3.2.7 released?"
+    p = plan(question, "comparison", ["Zorbq", "Quux"], ["release date"], ["released"])
+    items = [ev("E-000000000001", "Released 2022-03-12", [("Zorbq", "release_date", 20220312, "date", "2022-03-12",
+                                                           "2.52.0")], src="znews"),
+             ev("E-000000000002", "Changes in 2.52.0", src="znews", entities=["Zorbq"], kind="background"),
+             ev("E-000000000003", "NEWS for Quux 3.2.7 (20 Oct 2022)",
+                [("Quux", "release_date", 20221020, "date", "20 Oct 2022", "3.2.7")], src="qnews")]
+    text = " ".join(s.text for s in answer_section(p, {ANSWER_ID: items}, []).sentences)
+    # (the version the line leaves out is its heading's: cited with it, the sentence keeps it)
+    assert "Zorbq 2.52.0: 2022-03-12 [E-000000000001][E-000000000002]" in text
+    assert "Quux 3.2.7: 20 Oct 2022 [E-000000000003]" in text

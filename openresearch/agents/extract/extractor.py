@@ -384,7 +384,9 @@ def _under_release(condition: str | None, quote: str) -> bool:
     """Whether a condition names the release a change-log entry sits under ("dropped, 0.25.0 (2023-09-11)") and the
     entry's own words do not write it."""
     release = condition_release(condition)
-    return release is not None and release.version not in quote
+    # (or is the release's bare version: "Released 2022-11-07" under "Changes in 2.53.0" has condition "2.53.0")
+    bare = bool(condition and re.fullmatch(r"v?\d+(?:\.\d+)+\S*", condition))
+    return (release is not None and release.version not in quote) or (bare and str(condition) not in quote)
 
 
 def _asked_platforms(asked: Sequence[str], attributes: Sequence[str]) -> re.Pattern[str] | None:

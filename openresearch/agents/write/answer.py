@@ -341,6 +341,11 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 continue  # the release is said only where a gathered quote writes it
             if (shown := _release_heading_of(ev, obs, items)) is False:
                 continue  # a release no quote gathered writes: not said
+            # a release's date on a line of its own under its heading ("Released 2022-11-07" under "Changes in
+            # 2.53.0"): the heading, which writes the release, is cited with it
+            named = (obs.condition or "").strip("[] ") if obs.metric == "release_date" else ""
+            titled = _heading_quoting(items, ev, named, own=False) if re.fullmatch(
+                r"v?\d+(?:\.\d+)+\S*", named) and named not in ev.quote else None
             dated_by = None
             if isinstance(shown, EvidenceView) and not (day := _release_day(shown, obs.raw_value)) and (
                     dated_by := _release_dated(items, shown, obs.raw_value)):
@@ -373,7 +378,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
                 made_of = list({e.id: e for e in [ev, *([shown] if isinstance(shown, EvidenceView) else []),
                                                      *([dated_by] if dated_by is not None else []),
                                                      *([final[0]] if final is not None else []),
-                                                     *([heading] if released and heading is not None else [])]
+                                                     *([heading] if released and heading is not None else []),
+                                                     *([titled] if titled is not None else [])]
                                 }.values())
                 bucket.append(Found(text, obs, made_of, composed=len(made_of)))
             elif ev.id not in {e.id for e in match.evidence}:
