@@ -25,6 +25,8 @@ the source text would take for prose:
   strong or literal markup ("**span**", "``span``") is shown as its words, as the page shows it; a term that gives
   the kind of value it takes ("frob-limit: *<number>*") is shown as its key over its description, a key inside a
   template's substitution markers ("@@MAN@zorbd.conf@frob-limit@@") as the key;
+- a list item that is only a key in literal markup or a role ("- :opt:`frobLimit`") over its indented description
+  is that key's entry: the key over its description;
 - a table directive stays for the table reader; an admonition (`.. note:: text`) is its text; any other directive
   line (`.. toctree::`, `.. image:: x.png`, `.. include:: x.rst`) and its options are markup, dropped.
 Pure: lines in, lines out; a text with no directive and no literal paragraph comes back unchanged.
@@ -157,6 +159,11 @@ _TYPED_TERM = re.compile(r"^(?P<indent>\s*)(?:@@?(?:[\w.-]+@)*(?P<macro>[A-Za-z_
                          r"(?P<key>[A-Za-z_][\w.:-]*[\w])(?P=mark)?)\s*(?::\s*|\s+)(?:\*<[^<>*]{1,40}>\*|<[^<>]{1,40}>)\s*$")
 
 
+# a list item that is only a key in literal markup or a role ("- :opt:`frobLimit`", "* ``frob_limit``") over its
+# indented description: the key over its description, as a definition list's entry
+_KEY_ITEM = re.compile(r"^(?P<indent>\s*)[-*+]\s+(?::[\w:-]+:)?`{1,2}(?P<key>[A-Za-z_][\w.:/-]*)`{1,2}\s*$")
+
+
 def _run_on_term(lines: list[str], i: int) -> bool:
     """Whether line `i` is a definition list's term written right under the previous item's description: the line
     before is indented deeper than it, the line after (its own description) too."""
@@ -186,6 +193,11 @@ def rst_blocks(lines: list[str]) -> list[str]:
         if d is None and (term := _MARKED_TERM.match(line)) is not None and i + 1 < len(lines) and \
                 lines[i + 1].strip() and _indent(lines[i + 1]) > _indent(line):
             line = term.group(1) + term.group(3)
+        if d is None and (keyed := _KEY_ITEM.match(line)) is not None and i + 1 < len(lines) and \
+                lines[i + 1].strip() and _indent(lines[i + 1]) > _indent(line):
+            out += ["", keyed.group("indent") + keyed.group("key"), ""]
+            i += 1  # (its description, below it, is a paragraph of its own)
+            continue
         if d is None and (typed := _TYPED_TERM.match(line)) is not None and i + 1 < len(lines) and \
                 lines[i + 1].strip() and _indent(lines[i + 1]) > _indent(line):
             out += [typed.group("indent") + (typed.group("macro") or typed.group("key")), ""]

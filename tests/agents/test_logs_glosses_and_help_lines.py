@@ -216,3 +216,18 @@ def test_a_release_dated_on_a_line_under_its_heading_is_stated_with_the_heading_
     # (the version the line leaves out is its heading's: cited with it, the sentence keeps it)
     assert "Zorbq 2.52.0: 2022-03-12 [E-000000000001][E-000000000002]" in text
     assert "Quux 3.2.7: 20 Oct 2022 [E-000000000003]" in text
+
+
+def test_a_value_advised_for_a_goal_is_no_default_and_a_keys_unit_is_one_word(tmp_path: Path) -> None:
+    from openresearch.agents.extract.definitions import term_metric
+
+    text = ("Tuning Zorbq\n============\n\nZorbq reads these options. Zorbq applies them at start.\n\n"
+            "- :opt:`maxPendingFrobKiB`\n    The amount of frob data in flight. Higher values may help. The default "
+            "is 262144 KiB (256 MiB).\n\nFor low resources:\n\n- :opt:`maxPendingFrobKiB`\n"
+            "    Set to 32768 KiB (32 MiB) to reduce the memory used for frobs.\n")
+    rows = read(tmp_path, "tuning.rst", text, "What is Zorbq's default maxPendingFrobKiB?")
+    # (the list item that is only the key heads its description's entry; the key's unit is one word of its name)
+    assert ("Zorbq", "max_pending_frob_kib", "262144", "KiB", "default, 256 MiB") in rows
+    advised = [c for _, _, v, _, c in rows if v in ("32768", "32")]
+    assert advised and all("suggested" in (c or "") and "default" not in (c or "") for c in advised)
+    assert term_metric("pullerMaxPendingKiB") == "puller_max_pending_kib"

@@ -103,7 +103,9 @@ def readable_term(term: str) -> str:
 def term_metric(term: str) -> str:
     """The metric key of a keyword, its words kept apart: "quoll.bufsize" -> "quoll_bufsize", "IdleWaitTimeout" ->
     "idle_wait_timeout", "--max-depth" -> "max_depth", "timeout client" -> "timeout_client"."""
-    split = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", term.strip("-"))
+    # (a unit the key ends in is one word: "pullerMaxPendingKiB" -> "puller_max_pending_kib")
+    term = re.sub(r"(?<=[a-z])([KMGTP]i?B|[KMGTP]b)$", lambda m: "_" + m.group(1).lower(), term.strip("-"))
+    split = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", term)
     return re.sub(r"\W+", "_", split).strip("_").lower()
 
 

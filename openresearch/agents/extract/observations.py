@@ -1182,6 +1182,13 @@ def _workloads(text: str, values: Sequence[Value]) -> dict[int, tuple[str, str, 
 
 
 # a date a release is planned for, not one it came out on
+# a value the text advises setting, for a goal it names: "Set to 1 to sync folders sequentially", "consider setting
+# it to 64 for lower latency"
+# (and the value restated in another unit: "Set to 32768 KiB (32 MiB) to ...")
+_SUGGESTED = re.compile(r"(?:^|[.:;]\s+|\b(?:consider|try)\s+)(?i:set(?:ting)?)(?:\s+(?:it|this|them|the\s+\w+))?"
+                        r"\s+(?:to|at)\s+(?:[\d.,]+\s?[A-Za-z]{0,4}\s*\(\s*)?$")
+_SUGGESTED_FOR = re.compile(r"\s*(?:[A-Za-z]{1,4}\s*)?\)?\s*(?:\([^()]{1,30}\)\s*)?,?\s*(?:to|for|so|in order to)\s",
+                            re.I)
 _PLANNED = re.compile(r"\b(?:planned|scheduled|expected|slated|targeted|due)\b(?:\s+(?:for|in|on|by|around|at))?"
                       r"(?:\s+(?:release|general availability))?(?:\s+(?:in|on|by|around))?\s*$", re.I)
 # what joins the two ends of a range: "256 KiB to 4 MiB", "4-16 MB", "between 2 and 8 workers"
@@ -1388,6 +1395,8 @@ def observations(sentence: str, mentions: Sequence[Mention], preferred: set[str]
             parts.append("planned")  # "the next release is planned for March 2027": a plan, not a release that was
         if v.start in qualifiers:
             parts.append(qualifiers[v.start])
+        if _SUGGESTED.search(text, 0, v.start) and _SUGGESTED_FOR.match(text, v.end):
+            parts.append("suggested")  # "Set to 32 MiB to reduce the memory used": advice for a goal, no default
         if scope and entity == context_entity:
             parts.append(scope)
         if example is not None and example.end() <= v.start and not (default_said and default_said.end() <= v.start):

@@ -924,8 +924,11 @@ def metric_table(plan: Plan, items: list[EvidenceView]) -> dict[str, dict[str, l
                 # (a bound said "by default" is no default: "retried for up to about 9 days ... by default")
                 row = {e: [f for f in fs if f.obs.role != "bound" or all(g.obs.role == "bound" for g in fs)]
                        for e, fs in row.items()}
+                # (a value the text advises for a goal, "set to 32 MiB to reduce memory", is no default either)
                 row = {e: [f for f in fs if _LIMIT_KIND.search(f.obs.condition or "") or _VERSION_NOTE_WORDS.fullmatch(
-                    f.obs.condition or "")] or ([] if strict else fs) for e, fs in row.items()}
+                    f.obs.condition or "")] or ([] if strict else [
+                        f for f in fs if "suggested" not in (f.obs.condition or "").split(", ")])
+                       for e, fs in row.items()}
                 if not keyed and not changes:  # of several settings' defaults, the ones whose keys say the row's
                     # words best (when they changed asks of each: "the frob defaults changed")
                     row = {e: fs if e in owned else best_keys(fs, words, glosses, e) for e, fs in row.items()}
