@@ -231,3 +231,15 @@ def test_a_value_advised_for_a_goal_is_no_default_and_a_keys_unit_is_one_word(tm
     advised = [c for _, _, v, _, c in rows if v in ("32768", "32")]
     assert advised and all("suggested" in (c or "") and "default" not in (c or "") for c in advised)
     assert term_metric("pullerMaxPendingKiB") == "puller_max_pending_kib"
+
+
+def test_each_product_is_searched_for_with_its_own_words_for_what_is_asked() -> None:
+    from openresearch.agents.plan.rewrite import owned_queries
+
+    question = ("Which TCP port does each of Zorbq and Quux listen on by default (Zorbq's control API, the Quux "
+                "daemon)? How much concurrency does each allow (Zorbq's parallel frob transfers, Quux's outstanding "
+                "writes)?")
+    p = DeterministicPlanner(HashEmbedder()).plan(question, budget=PlanBudget())
+    queries = {q for sq in p.sub_questions for q in owned_queries(sq, p)}
+    assert {"Zorbq control API TCP port", "Quux daemon TCP port", "Zorbq parallel frob transfers concurrency",
+            "Quux outstanding writes concurrency"} <= queries

@@ -260,9 +260,30 @@ def _llm(sub: SubQuestion, plan: Plan, client: LLMClient, checker: _Checker, max
 def _rewrite(sub: SubQuestion, plan: Plan, checker: _Checker, client: LLMClient | None,
              max_regen: int) -> RewriteResult:
     result = _asked_or_templates(sub, plan, checker, client, max_regen)
-    if per := per_entity_queries(sub):  # each entity's figure first, then the comparison's own queries
+    # each entity's own words for what is asked, then each entity's figure, then the sub-question's own queries
+    if per := [*owned_queries(sub, plan), *per_entity_queries(sub)]:
         result.queries = list(dict.fromkeys([*per, *result.queries]))[:MAX_QUERIES]
     return result
+
+
+_OWNER_GLOSS = re.compile(r"\(([^()]+(?: / [^()]+)+)\)")
+
+
+def owned_queries(sub: SubQuestion, plan: Plan) -> list[str]:
+    """For an attribute the question glosses with each compared product's own words ("concurrency (parallel frob
+    transfers / outstanding writes / client cap)", in the order of the plan's entities): each of the sub-question's
+    entities searched for with its own words ("Zorbq parallel frob transfers")."""
+    out: list[str] = []
+    for m in _OWNER_GLOSS.finditer(sub.text):
+        keys = [k.strip() for k in m.group(1).split(" / ")]
+        # (with what is asked when the words do not say it: "Zorbq control API" is searched for its "TCP port")
+        head = re.search(r"([\w-]+(?: [\w-]+)?)\s*$", sub.text[:m.start()])
+        asked = " ".join(w for w in (head.group(1) if head else "").split()
+                         if w.lower() not in STOP_WORDS and w.lower() != "default")
+        if len(keys) == len(plan.entities):
+            out += [" ".join([e, key, *([asked] if asked and not set(words(asked)) & set(words(key)) else [])])
+                    for e in sub.entities if e in plan.entities and (key := keys[plan.entities.index(e)])]
+    return out[:MAX_QUERIES]
 
 
 def _asked_or_templates(sub: SubQuestion, plan: Plan, checker: _Checker, client: LLMClient | None,
