@@ -144,6 +144,7 @@ def continues_comparison(before: str, sentence: str) -> bool:
 
 HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
 
+
 def brought_label(text: str, start: int, reach: int = 3000) -> bool:
     """Whether `start` is in an entry of a release's list of what it brought: under a label such as "New Features"
     or "Added" (the nearest short line of its own above it, without end punctuation; entries above it, however
@@ -165,7 +166,8 @@ def brought_label(text: str, start: int, reach: int = 3000) -> bool:
     return False
 
 
-# (or the verb before its date, a line of its own: "Released 2022-11-07", "Published on 3 May 2021")
+# a labelled date line under a release heading ("Release date: 2024-09-20"; an announcement's own, "pub_date:
+# 2021-10-13" under "Frob 3.0 released"), or the verb before its date on a line of its own ("Released 2022-11-07")
 _DATE_LINE = re.compile(r"\s*\n\s*((?:releas\w*(?:\s+date)?|date|pub\w*?[_ ]?date|published)\s*:\s*[^\n]{4,40}|"
                         r"(?:released|published)(?:\s+on)?\s+[^\n]{4,40})(?=\n|$)", re.I)
 
@@ -186,7 +188,6 @@ def date_line_under(text: str, end: int) -> tuple[int, int] | None:
     ends at `end`, or None."""
     m = _DATE_LINE.match(text, end)
     return (m.start(1), m.end(1)) if m and find_values(m.group(1)) else None
-
 
 
 # a parenthesis after a sentence's full stop is that sentence's remark: "HTTP timeout. (default: 30 s)"

@@ -1351,7 +1351,6 @@ def prose_words(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*(?![\w-])", text))
 
 
-# (and an announcement's own date line: "pub_date: 2021-10-13" under "Frob 3.0 released")
 _DEFAULTS_INTRO = re.compile(r"\bdefaults?\b(?!\s+(?:to|is|are|was)\b)", re.I)
 
 

@@ -642,7 +642,7 @@ def _release_items(text: str) -> list[str]:
             item = _CHANGED_KEY.sub("", out[-1]) + f" {item}"
         # what happened to it is asked, and searched for: "default max retries changed", "frob-limit added"
         verb = m.group("verb").lower()
-        if m.re is _RELEASE_CHANGED and verb in _BROUGHT_VERBS and (
+        if m.re is _RELEASE_CHANGED and verb in BROUGHT_VERBS and (
                 whom := _FOR_WHAT.match(text, m.end())) and item == _clean_item(m.group("x")):
             item = f"{item} {whom.group(1)} {_clean_item(whom.group(2))}"  # "recovery for deleted frobs": one feature
         verb = ("changed" if verb.startswith("become") and "available" not in verb else
@@ -1291,7 +1291,7 @@ def attribute_head(attribute: str) -> str:
 
 # what a feature a release brought is for ("added recovery for deleted frobs"): part of the feature's name
 _FOR_WHAT = re.compile(r"\s+(for|of|on)\s+((?:the\s+|all\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)(?=\s+and\b|\s*[,?.;]|$)", re.I)
-_BROUGHT_VERBS = frozenset({"added", "introduced", "removed", "deprecated"})
+BROUGHT_VERBS = frozenset({"added", "introduced", "removed", "deprecated"})
 _RELEASE_CHANGED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\s+(?:first\s+)?(?P<verb>changed|"
                               r"raised|lowered|increased|decreased|set|made|introduced|added|removed|deprecated)\s+"
                               r"(?:the\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|from|in|for|of|used|needed|required|called|named)\b|"

@@ -52,6 +52,7 @@ from openresearch.agents.extract.releases import (
     releases_asked_of,
 )
 from openresearch.agents.plan.attributes import (
+    BROUGHT_VERBS,
     CHANGE_VERBS,
     PLATFORM_EVENT,
     key_gloss,
@@ -428,7 +429,7 @@ def _fits_bound(obs: ObservationView, asked: str) -> bool:
 
 # an attribute that asks what a release did to a setting ("socket connect timeout default changed")
 _CHANGE_ASKED = re.compile(rf"\b(?:{CHANGE_VERBS})$")
-_BROUGHT_ASKED = re.compile(r"\b(?:added|introduced|removed|deprecated)$")
+_BROUGHT_ASKED = re.compile(rf"\b(?:{'|'.join(sorted(BROUGHT_VERBS))})$")
 
 
 def _event_release(obs: ObservationView) -> str | None:
