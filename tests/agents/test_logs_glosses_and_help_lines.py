@@ -87,6 +87,7 @@ def test_which_value_each_one_has_is_no_choice_and_each_clauses_gloss_is_its_att
 
 
 def test_a_tool_the_asker_runs_and_a_feature_a_release_added_are_read_whole() -> None:
+    assert analyse("Which port does Zorbq's control API use by default?").entities == ["Zorbq"]
     a = analyse("If I run zorbq without tuning anything, how many frobs does it keep, and in which zorbq release "
                  "were multi-threaded wobbles first added?")
     assert a.entities == ["zorbq"]
@@ -124,6 +125,11 @@ def test_a_port_after_its_host_is_read_and_an_address_default_is_its_ports(tmp_p
     # (a time, a ratio and an address inside a link are none)
     assert [v.kind for v in find_values("at 10:30 the ratio 1:2")] == ["bare", "bare"]
     assert find_values("see https://example.org:4000/x") == []
+    # (a default in quotes is a default too)
+    assert read(tmp_path, "ctl.md", "# Zorbq control\n\nZorbq serves its control API. Zorbq binds it "
+                "to an address.\n\n### --ctl-addr=IP\n\nIPaddress:Port or :Port to bind server to. "
+                "(default \"localhost:5572\").\n", "Which port does Zorbq's control API use by default?") == [
+        ("Zorbq", "ctl_addr_port", "5572", None, "default")]
     text = ("# Zorbq flags\n\nZorbq reads these flags. Zorbq applies them to every command.\n\n```\n"
             "      --ctl-addr stringArray   IPaddress:Port or :Port to bind server to (default localhost:5572)\n"
             "```\n")

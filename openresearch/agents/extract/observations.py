@@ -494,8 +494,8 @@ _ARTICLES = frozenset({"a", "an", "the"})
 _DEFAULT_IS = re.compile(r"\b(?:the default (?:is|was)\s+(?:an?\s+)?|default\s*[:=]?\s*|defaults\s+to\s+|"
                          # ("The default frob_limit is 5")
                          r"the\s+default\s+[\w.-]+\s+(?:is|was)\s+(?:set\s+to\s+)?)"
-                         # (a port's host between: "(default localhost:5572)")
-                         r"(?:(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):)?$",
+                         # (a quote mark, and a port's host between: '(default "localhost:5572")')
+                         r"[\"'`]?(?:(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):)?$",
                          re.I)
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)

@@ -207,7 +207,9 @@ class Analyzer:
         seen: set[str] = set()
         seen_words: list[set[str]] = []
         for _, surface in sorted(found, key=lambda f: (f[0], -len(f[1]))):
-            name = self.resolver.canonical(surface.strip(" .,-/"))
+            # (a possessive is no part of the name: "does Zorbq's control API use" names Zorbq)
+            surface = re.sub(r"['’]s$", "", surface.strip(" .,-/")) or surface
+            name = self.resolver.canonical(surface)
             key = entity_key(name)
             words = set(re.findall(r"\w+", surface.lower()))
             # (a name joined to an ordinary word, "ZorbBackup", is "Zorb" too: a later "Zorb" names it shorter)
