@@ -78,6 +78,7 @@ from openresearch.agents.extract.observations import (
     observations,
 )
 from openresearch.agents.extract.releases import (
+    BARE_VERSION,
     ENTRY_SINCE,
     RELEASE_HEADING,
     VERSION_NOTE,
@@ -385,7 +386,7 @@ def _under_release(condition: str | None, quote: str) -> bool:
     entry's own words do not write it."""
     release = condition_release(condition)
     # (or is the release's bare version: "Released 2022-11-07" under "Changes in 2.53.0" has condition "2.53.0")
-    bare = bool(condition and re.fullmatch(r"v?\d+(?:\.\d+)+\S*", condition))
+    bare = bool(condition and BARE_VERSION.fullmatch(condition))
     return (release is not None and release.version not in quote) or (bare and str(condition) not in quote)
 
 

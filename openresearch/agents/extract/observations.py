@@ -23,7 +23,7 @@ from openresearch.agents.extract.metric_names import (
     metric_mentions,
 )
 from openresearch.agents.extract.subjects import subject_at, subject_span
-from openresearch.agents.extract.values import Value, find_values
+from openresearch.agents.extract.values import HOST, Value, find_values
 from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.identity import entity_key
 from openresearch.models import ObservationIn, ObservationRole
@@ -495,8 +495,7 @@ _DEFAULT_IS = re.compile(r"\b(?:the default (?:is|was)\s+(?:an?\s+)?|default\s*[
                          # ("The default frob_limit is 5")
                          r"the\s+default\s+[\w.-]+\s+(?:is|was)\s+(?:set\s+to\s+)?)"
                          # (a quote mark, and a port's host between: '(default "localhost:5572")')
-                         r"[\"'`]?(?:(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):)?$",
-                         re.I)
+                         r"[\"'`]?(?:" + HOST + r":)?$", re.I)
 # a value supposed, not stated: "If the heartbeat value is 10 seconds, ...", "assuming it is set to 5" (a bound in
 # an if-clause, "if the file is larger than 2 GB", is a limit the text states)
 _SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|assuming)\b[^,;:.]*\b(?:is|are|equals)\s+(?:set\s+to\s+)?$", re.I)

@@ -168,6 +168,8 @@ _NEW_DEFAULT_WORDS = re.compile(r"\b(?i:chang(?:e|es|ed)|rais(?:e|es|ed)|lower(?
                                 r"of\s+(?P<value3>-?\d+(?:[.,_]\d+)*)\s*(?P<unit3>[A-Za-z%]{0,12})\s+by\s+default\b")
 
 
+# a release's bare version, as a condition names the release an entry sits under ("2.53.0", "v1.4.0-rc1")
+BARE_VERSION = re.compile(r"v?\d+(?:\.\d+)+\S*")
 # the label of a release's list of what it brought ("New Features", "Added", "New commands", "Enhancements")
 ADDED_SECTION = re.compile(r"(?:new(?:\s+[a-z]+){0,2}|(?:new\s+|major\s+)?features?|added|additions|"
                            r"enhancements?)\s*:?", re.I)

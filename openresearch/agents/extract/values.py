@@ -256,11 +256,11 @@ def _spans(text: str, taken: list[tuple[int, int]]) -> list[Value]:
 
 
 # a host before a port: "127.0.0.1:1111", "localhost:8080", "example.org:4000"
-_HOST_COLON = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+):$", re.I)
+HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[\da-f:]+\]|[a-z][\w-]*(?:\.[a-z][\w-]*)+)"
+_HOST_COLON = re.compile(HOST + r":$", re.I)
 
 
-_HOST_PORT = re.compile(r"(?<![\w.:/-])(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[\da-f:]+\]|"
-                        r"[a-z][\w-]*(?:\.[a-z][\w-]*)+):(\d{2,5})(?![\d.:\w])", re.I)
+_HOST_PORT = re.compile(r"(?<![\w.:/-])" + HOST + r":(\d{2,5})(?![\d.:\w])", re.I)
 
 
 def _port_or_year(text: str, v: Value) -> Value:

@@ -21,6 +21,7 @@ from openresearch.agents.extract.releases import asked_releases, releases_asked_
 from openresearch.agents.llm.client import LLMClient
 from openresearch.agents.llm.config import Role
 from openresearch.agents.llm.prompt import render
+from openresearch.agents.plan.attributes import owner_key_gloss
 from openresearch.agents.plan.lexicon import ASPECT_BY_KEY, EN_FILLER, ZH_FILLER
 from openresearch.agents.plan.planner import LANGUAGE_NAMES
 from openresearch.errors import BudgetExceeded, LLMError
@@ -266,23 +267,20 @@ def _rewrite(sub: SubQuestion, plan: Plan, checker: _Checker, client: LLMClient 
     return result
 
 
-_OWNER_GLOSS = re.compile(r"\(([^()]+(?: / [^()]+)+)\)")
-
-
 def owned_queries(sub: SubQuestion, plan: Plan) -> list[str]:
     """For an attribute the question glosses with each compared product's own words ("concurrency (parallel frob
     transfers / outstanding writes / client cap)", in the order of the plan's entities): each of the sub-question's
     entities searched for with its own words ("Zorbq parallel frob transfers")."""
     out: list[str] = []
-    for m in _OWNER_GLOSS.finditer(sub.text):
-        keys = [k.strip() for k in m.group(1).split(" / ")]
+    for attribute in plan.attributes:
+        keys = owner_key_gloss(attribute)
+        if len(keys) != len(plan.entities) or attribute not in sub.text:
+            continue
         # (with what is asked when the words do not say it: "Zorbq control API" is searched for its "TCP port")
-        head = re.search(r"([\w-]+(?: [\w-]+)?)\s*$", sub.text[:m.start()])
-        asked = " ".join(w for w in (head.group(1) if head else "").split()
+        asked = " ".join(w for w in re.sub(r"\s*\([^()]*\)$", "", attribute).split()
                          if w.lower() not in STOP_WORDS and w.lower() != "default")
-        if len(keys) == len(plan.entities):
-            out += [" ".join([e, key, *([asked] if asked and not set(words(asked)) & set(words(key)) else [])])
-                    for e in sub.entities if e in plan.entities and (key := keys[plan.entities.index(e)])]
+        out += [" ".join([e, key, *([asked] if asked and not set(words(asked)) & set(words(key)) else [])])
+                for e in sub.entities if e in plan.entities and (key := keys[plan.entities.index(e)])]
     return out[:MAX_QUERIES]
 
 

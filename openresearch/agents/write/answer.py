@@ -41,6 +41,7 @@ from openresearch.agents.extract.metric_names import (
 )
 from openresearch.agents.extract.observations import relative_baseline
 from openresearch.agents.extract.releases import (
+    BARE_VERSION,
     NOTE_VERBS,
     PRE_RELEASE,
     asked_releases,
@@ -345,8 +346,8 @@ def collect(items: list[EvidenceView], wanted: str | None, focus: str | None,
             # a release's date on a line of its own under its heading ("Released 2022-11-07" under "Changes in
             # 2.53.0"): the heading, which writes the release, is cited with it
             named = (obs.condition or "").strip("[] ") if obs.metric == "release_date" else ""
-            titled = _heading_quoting(items, ev, named, own=False) if re.fullmatch(
-                r"v?\d+(?:\.\d+)+\S*", named) and named not in ev.quote else None
+            titled = _heading_quoting(items, ev, named, own=False) if BARE_VERSION.fullmatch(
+                named) and named not in ev.quote else None
             dated_by = None
             if isinstance(shown, EvidenceView) and not (day := _release_day(shown, obs.raw_value)) and (
                     dated_by := _release_dated(items, shown, obs.raw_value)):
