@@ -419,9 +419,10 @@ def normalise_plain(body: str) -> str:
     lines = without_scripts(body.splitlines()) if "<s" in body or "<S" in body else body.splitlines()
     lines = rst_blocks(lines)
     settings = setting_lines(lines)
-    markup = markup_lines(lines, settings)
+    markup = markup_lines(lines, set(settings))
     rows = table_rows(lines)
     terms = definition_terms(lines, markup | rows.keys())
+    heads, items = indented_entries(lines, markup | rows.keys() | terms | set(settings))
     for n, line in enumerate(lines):
         if n in markup:
             line = ""  # ends the paragraph, as the block did
@@ -430,7 +431,14 @@ def normalise_plain(body: str) -> str:
             if current:
                 paragraphs.append(_para(" ".join(current)))
                 current = []
-            paragraphs.append(_para(stripped))
+            if settings[n]:  # (a help entry's lines under its first are in its paragraph)
+                paragraphs.append(_para(settings[n]))
+            continue
+        if (n in heads or n in items) and current:
+            paragraphs.append(_para(" ".join(current)))  # an entry under a dated line starts a paragraph
+            current = []
+        if n in heads:
+            paragraphs.append(_para(stripped))  # "2018-05-18: v7.0.0" over its entries is a heading of its own
             continue
         if n in terms:
             # a definition list's term ("quoll.bufsize <size>" over its indented description) stands alone, as a
@@ -509,6 +517,28 @@ def normalise_plain(body: str) -> str:
 # "IdleWaitTimeout", "timeout client"), then what it takes ("<size>", "[on|off]", "N")
 TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:(?<==)[<\[{][^\n]*)?"  # ("--max-line-length=<n>")
                   r"(?:[ \t]+(?:[a-z][\w.:/+-]*|[<\[{(|][^\n]*|[A-Z]{1,8}\b[^\n]*)){0,4}")
+
+
+def indented_entries(lines: list[str], skip: set[int] | frozenset[int] = frozenset()) -> tuple[set[int], set[int]]:
+    """A plain-text change log's entries: a short line that holds a number (a release's date or version, "2018-05-18:
+    v7.0.0"), after a blank line, with the lines right under it indented deeper, each capitalised line one entry
+    ("  Add HTTP2 support"; a lower-case line goes on with the entry above). (heads, entries' first lines)."""
+    heads: set[int] = set()
+    items: set[int] = set()
+    for n in range(len(lines) - 1):
+        line, stripped = lines[n], lines[n].strip()
+        if n in skip or not stripped or len(stripped) > 80 or (n and lines[n - 1].strip()) or \
+                not re.search(r"\d", line):
+            continue
+        if _MD_MARK.match(line) or re.search(r"[.,;!?]$", stripped) or (depth := _indent(line)) > 4:
+            continue
+        under = list(takewhile(lambda k: lines[k].strip() != "" and k not in skip and _indent(lines[k]) >= depth + 2,
+                               range(n + 1, len(lines))))
+        if not under or not re.match(r"[A-Z(\[*-]", lines[under[0]].strip()):
+            continue
+        heads.add(n)
+        items.update(k for k in under if re.match(r"[A-Z(\[*-]", lines[k].strip()))
+    return heads, items
 
 
 def _indent(line: str) -> int:

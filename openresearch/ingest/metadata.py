@@ -245,8 +245,16 @@ _DATED = re.compile(r"^(?:19|20)\d\d-\d\d-\d\d[_\-]")
 _GENERIC_STEMS = {"readme", "index", "_index", "main", "document", "page", "untitled", "intro", "introduction"}
 
 
+# an image in a heading, linked or not: "[![Build Status](badge.svg)](ci)" beside the name is no word of the title
+_HEADING_IMAGE = re.compile(r"\[!\[([^\]]*)\]\([^)]*\)\]\([^)]*\)|!\[([^\]]*)\]\([^)]*\)")
+
+
 def _clean_heading(text: str) -> str:
     text = re.sub(r"<[^>]+>", "", text)
+    if (words := _HEADING_IMAGE.sub("", text)).strip(" #"):
+        text = words
+    elif m := _HEADING_IMAGE.search(text):
+        text = m.group(1) or m.group(2)  # a heading of one image: its alt text is the title
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
     return collapse(re.sub(r"[*_`]{1,3}", "", text)).strip(" #")
 

@@ -58,9 +58,35 @@ _TAB_LABEL = re.compile(r"^\s*(?:===|\?\?\?\+?|!!!)\s")
 CONTEXT_LINES = 4  # non-blank lines before a fence that may say what the block shows
 
 
-def setting_lines(lines: list[str]) -> set[int]:
-    """Indexes of the lines inside fenced code blocks that are settings with their default values."""
-    keep: set[int] = set()
+# a command's help entry: its option tags ("-n", "-c, --connections=125", "--connect-timeout <CONNECT_TIMEOUT>",
+# "-rate value"), then its description after a wide gap or on the lines under it, indented deeper
+_ENTRY_TAGS = re.compile(r"^(?P<indent>[ \t]*)(?:-\w(?:[ =]\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S*)?"
+                         r"(?:[ \t](?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z]{1,12}|[A-Z][A-Z_]{0,30})(?:\.\.\.)?)?"
+                         r"(?P<rest>(?:\s{2,}|\t)\S.*)?$")
+# where a help entry states its default: "(default 50/1s)", "[default: 50]", "Default is 200.", "defaults to 5s",
+# or a figure in the option's own column: "--connections=125" (the figure the option takes when not given)
+_ENTRY_DEFAULT = re.compile(r"[(\[]default:?\s[^)\]]*\d|\bdefault(?:s|\s+value)?\s+(?:is|to|of|=|:)\s+\S*\d|"
+                            r"^\s*(?:-\w,\s*)?--?[A-Za-z][\w.-]*=[\d.]+[a-zA-Z%]{0,3}(?:\s|$)", re.I)
+
+
+# a help entry as ingest writes it, one paragraph: its tags ("-c, --connections=125"), the argument they take
+# ("<N>", "value"), its description, capitalised ("-n Number of requests to run. Default is 200.")
+HELP_ENTRY = re.compile(r"(?P<term>(?:-\w(?:=\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S+)?)"
+                        r"(?:\s(?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z]{1,12}|[A-Z][A-Z_]{0,30})(?:\.\.\.)?)?"
+                        r"\s+(?P<description>[A-Z`][^\n]*)")
+
+
+def help_entry(para: str) -> re.Match[str] | None:
+    """A command's help entry that states its default, as one paragraph (its tags, argument and description)."""
+    m = HELP_ENTRY.fullmatch(para.strip())
+    return m if m is not None and _ENTRY_DEFAULT.search(para) else None
+
+
+def setting_lines(lines: list[str]) -> dict[int, str]:
+    """The lines inside fenced code blocks that are settings with their default values: index -> the paragraph
+    the line starts (a help entry written over several lines is one paragraph, its first line's; the lines under
+    it map to "")."""
+    keep: dict[int, str] = {}
     i = 0
     while i < len(lines):
         m = fence_at(lines, i)
@@ -68,9 +94,37 @@ def setting_lines(lines: list[str]) -> set[int]:
             i += 1
             continue
         end = next((j for j in range(i + 1, len(lines)) if closes_fence(lines[i], lines[j])), len(lines))
-        keep |= _block(lines, i, end)
+        keep.update(help_entries(lines, i + 1, end))
+        keep.update((n, lines[n].strip()) for n in _block(lines, i, end) if n not in keep)
         i = end + 1
     return keep
+
+
+def help_entries(lines: list[str], start: int, end: int) -> dict[int, str]:
+    """A command's help entries in lines[start:end] that state a default, each joined into one paragraph: the
+    option line and the description under it, indented deeper ("-rate value" over "Number of requests per time
+    unit (default 50/1s)"), or one line ("-n  Number of requests to run. Default is 200."). Index -> text ("" for
+    a line joined to the entry above it)."""
+    out: dict[int, str] = {}
+    n = start
+    while n < end:
+        m = _ENTRY_TAGS.match(lines[n])
+        if m is None:
+            n += 1
+            continue
+        depth = len(m.group("indent").expandtabs())
+        last = n
+        while last + 1 < end and lines[last + 1].strip() and not _ENTRY_TAGS.match(lines[last + 1]) and \
+                len(lines[last + 1]) - len(lines[last + 1].lstrip()) > 0 and \
+                len(lines[last + 1].expandtabs()) - len(lines[last + 1].expandtabs().lstrip()) > depth:
+            last += 1
+        if last > n or m.group("rest"):
+            text = " ".join(" ".join(lines[k].split()) for k in range(n, last + 1))
+            if _ENTRY_DEFAULT.search(text):
+                out[n] = text
+                out.update((k, "") for k in range(n + 1, last + 1))
+        n = last + 1
+    return out
 
 
 def _block(lines: list[str], fence: int, end: int) -> set[int]:

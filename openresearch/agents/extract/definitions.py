@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from openresearch.agents.extract.releases import ENTRY_SINCE, VERSION_NOTE, release_heading
+from openresearch.agents.extract.values import find_values
 from openresearch.ingest.documents import TERM, keyword_shape
+from openresearch.ingest.settings_lines import help_entry
 from openresearch.models import ObservationIn
 from openresearch.numbers import canonical_unit, known_unit
 
@@ -114,6 +116,8 @@ def defined_term(text: str, start: int) -> str | None:
     entry's own option tag, else the nearest heading above (a short line of its own) when that heading is a
     keyword-shaped term; a heading of words ("Performance tuning") ends the search."""
     para_start = text.rfind("\n\n", 0, start) + 2 if text.rfind("\n\n", 0, start) >= 0 else 0
+    if text.startswith("-", para_start) and (entry := help_entry(text[para_start:_para_end(text, para_start)])):
+        return help_term(entry.group("term"), entry.group("description"))
     if (m := _OPTION_ENTRY.match(text, para_start)) or (m := _OPTION_LEAD.match(text, para_start)) or (
             m := _LONG_OPTION_LEAD.match(text, para_start)):
         return keyword(m.group("term"))
@@ -155,6 +159,50 @@ def defined_term(text: str, start: int) -> str | None:
             # "The clients prepare 200 queries"): part of the entry's description, no heading
         below = para
     return None
+
+
+def _para_end(text: str, start: int) -> int:
+    end = text.find("\n\n", start)
+    return len(text) if end < 0 else end
+
+
+# what a help entry's description opens with, up to a word that goes on about it ("Number of requests to run",
+# "Timeout for each request in seconds")
+_HELP_HEAD = re.compile(r"(?:(?:max(?:imum)?|min(?:imum)?|total|initial)\s+)?"
+                        r"(?P<head>[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*){0,3}?)(?=\s+(?:to|per|for|in|on|at|that|which|when|if|with|from|by|during|used|of)\b|"
+                        r"\s*[.,;:(\[]|\s*$)")
+_COUNT_HEAD = re.compile(r"(?:number|count|amount)\s+of\s+", re.I)
+
+
+def help_term(tags: str, description: str) -> str:
+    """The keyword a help entry's figures are of: its long option ("-c, --connections=125" -> "--connections"),
+    else, for a lone letter ("-n"), what its description calls it: "Number of requests to run" -> "requests",
+    "Timeout for each request in seconds" -> "timeout" (a letter is no name of a quantity)."""
+    term = keyword(re.sub(r"=\S*", "", tags))
+    if len(term.lstrip("-")) > 1:
+        return term
+    counted = _COUNT_HEAD.match(re.sub(r"^(?:max(?:imum)?|min(?:imum)?|total|initial)\s+", "", description, flags=re.I))
+    rest = description[description.lower().find(counted.group(0).lower()) + len(counted.group(0)):] if counted \
+        else description
+    m = _HELP_HEAD.match(rest)
+    return " ".join(m.group("head").lower().split()) if m else term
+
+
+def help_column_default(entry: str, entity: str | None) -> list[ObservationIn] | None:
+    """The default a help entry writes in its option's own column, "-c, --connections=125   Maximum number of
+    concurrent connections": the figure the option takes when not given (a word there, "--method=GET", is none
+    of ours; a placeholder, "--requests=[pos. int.]", none at all)."""
+    m = help_entry(entry)
+    column = re.search(r"=(\S+)$", m.group("term")) if m and entity else None
+    if m is None or column is None or entity is None:
+        return None
+    values = find_values(column.group(1))
+    if len(values) != 1 or values[0].start != 0 or values[0].end != len(column.group(1)) or \
+            values[0].kind in ("date", "year"):
+        return None
+    v = values[0]
+    return [ObservationIn(entity=entity, metric=term_metric(help_term(m.group("term"), m.group("description"))),
+                          value=v.raw, unit=v.unit or None, condition="default")]
 
 
 def _option_entry(text: str, para_start: int) -> bool:

@@ -20,6 +20,7 @@ from openresearch.agents.extract.releases import (
     RELEASE_HEADING,
     VERSION_NOTE,
     Release,
+    adds_feature,
     dated_release,
     records_tag,
     release_heading,
@@ -31,6 +32,7 @@ from openresearch.agents.plan.vocabulary import ordinary_word
 from openresearch.identity import AliasResolver, entity_key
 from openresearch.ingest.benchlines import is_bench_line
 from openresearch.ingest.chunk import sentence_spans
+from openresearch.ingest.settings_lines import help_entry
 from openresearch.models import EvidenceType
 
 MAX_UNIT_CHARS = 600  # a longer "sentence" is a table or a run-on list: cut so a quote stays readable
@@ -145,10 +147,11 @@ def continues_comparison(before: str, sentence: str) -> bool:
 HEADING_CHARS = 120  # a release heading is short: longer units are not matched against its pattern
 
 
-def brought_label(text: str, start: int, reach: int = 3000) -> bool:
+def brought_label(text: str, start: int, reach: int = 3000, *, bare: bool = False) -> bool:
     """Whether `start` is in an entry of a release's list of what it brought: under a label such as "New Features"
     or "Added" (the nearest short line of its own above it, without end punctuation; entries above it, however
-    long, are the list's), itself under a release heading."""
+    long, are the list's), itself under a release heading. `bare`: the entry says itself that it adds ("Add Frob2
+    support"), so right under the release heading, without a label, it is one too."""
     pos, low, label = start, max(0, start - reach), False
     while pos > low:
         cut = text.rfind("\n\n", low, pos - 1)
@@ -157,7 +160,7 @@ def brought_label(text: str, start: int, reach: int = 3000) -> bool:
         if not para:
             continue
         if RELEASE_HEADING.fullmatch(para):
-            return label
+            return label or bare
         if not label and len(para) <= 40 and "\n" not in para and not re.search(r"[.!?;,)]$", para) and \
                 len(para.split()) <= 4:
             if not ADDED_SECTION.fullmatch(para):
@@ -233,6 +236,15 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
     rows: set[int] = set()
     for u in merged:
         line_start = text.rfind("\n", 0, u.start) + 1
+        if text[line_start:line_start + 1] == "-" and line_start not in rows and help_entry(
+                text[line_start:len(text) if (le := text.find("\n", line_start)) < 0 else le]):
+            # a command's help entry ("-n Number of requests to run. Default is 200.") is one unit: its tag says
+            # what the default is of
+            rows.add(line_start)
+            out.append(Unit(*_trim(text, line_start, len(text) if le < 0 else le), u.para))
+            continue
+        if line_start in rows:
+            continue
         if "|" in text[line_start:u.end] and table_row(text, u.start) is not None:
             # a table body row is one unit, whatever its length or wording: structure decides, not prose rules
             if line_start not in rows:
@@ -252,7 +264,8 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         # list of what it brought ("Multi-frob wobbling (A. Author)" under "New Features")
         release = len(piece) <= HEADING_CHARS and (dated_release(piece) is not None or bool(
             VERSION_NOTE.match(piece) or ENTRY_SINCE.fullmatch(piece.strip())) or records_tag(piece) or
-            dated_by_line(text, u.start, u.end) is not None or brought_label(text, u.start))
+            dated_by_line(text, u.start, u.end) is not None or brought_label(
+                text, u.start, bare=adds_feature(piece)))
         if (release or (worth_quoting(piece) and not _heading(text, u) and not furniture(piece))) and \
                 not any(cs < u.end and u.start < ce for cs, ce in code):
             out.append(u)

@@ -38,6 +38,7 @@ from openresearch.agents.extract.definitions import (
     defined_term,
     entry_description,
     entry_unit,
+    help_column_default,
     of_term,
     prose_term,
     readable_term,
@@ -1186,6 +1187,8 @@ class DeterministicExtractor:
             if read and len(row.labels) == 1 and ctx_entity and (term := entry_term):
                 read = term_row(read, term, ctx_entity)  # "default | max" of the setting the section defines
         heading = None
+        if read is None and row is None and quote.startswith("-"):
+            read = help_column_default(quote, ctx_entity)  # "-c, --connections=125   Maximum number of ..."
         if read is None and row is None:
             # "## 1.19.0 - 2025/07/30": the release's date (no heading above it makes it conditional)
             heading = read = heading_observations(quote, found, ctx_entity)

@@ -137,7 +137,16 @@ def canonical_metric(phrase: str) -> str | None:
     """The canonical key for the first metric a phrase names ("maximum vector dimensions" -> max_dimensions,
     "人口" -> population, "QPS" -> query_throughput); None when it names none ("What is X")."""
     found = metric_mentions(phrase)
+    if found and found[0].key in _DATED and _HEAD_AFTER.match(phrase, found[0].end):
+        return None  # "connection-establishment timeout" is a timeout, not when something was established
     return found[0].key if found else None
+
+
+# the keys that are a day something happened on
+_DATED = frozenset({"built", "opened", "born", "died", "founded", "released", "published"})
+# a quantity's own noun after a word an event's rule knows: that word only says which one it is
+_HEAD_AFTER = re.compile(r"[\s-]+(?:timeouts?|limits?|size|rate|count|interval|delay|duration|port|"
+                         r"threshold|deadline|window|budget|cap|ttl)\b(?!-)", re.I)
 
 
 # the words English documents state a quantity in, where its key's own words are not them

@@ -998,7 +998,9 @@ def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: 
         return inside[0].canonical
     # a proper-noun subject no list knows ("Glorp, by contrast, manages 1 GB/s"), unless a name it skips is it; an
     # ordinary word capitalised as a sentence's first ("Default is 70.") names nothing
-    if subj.name and " " not in subj.name and not sentence[:subj.start].strip(" *_\"'(") and ordinary_word(subj.name):
+    # (also a sentence's first inside a unit: "-n Number of requests to run. Default is 200.")
+    if subj.name and " " not in subj.name and ordinary_word(subj.name) and (
+            not (lead := sentence[:subj.start].strip(" *_\"'(")) or lead[-1] in ".!?:"):
         return None
     if subj.name and not re.search(r"[^\W\d_]", subj.name):
         return None  # "⚡️ 10-100x faster than ...": a pictograph names nothing

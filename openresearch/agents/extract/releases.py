@@ -190,6 +190,11 @@ def brought_entry(text: str, release: Release | None, entity: str | None) -> lis
                           condition="added in")] if metric else None
 
 
+def adds_feature(entry: str) -> bool:
+    """Whether a change log's entry says it brings something ("Add Frob2 support", "Introduce the wibble command")."""
+    return _ADDS_FEATURE.search(entry) is not None
+
+
 def change_log_notes(text: str, release: Release | None, entity: str | None) -> list[ObservationIn] | None:
     """What a change-log entry under a release heading says of a setting: that the release brought it ("Add
     zorb_idle_timeout setting." under "1.24.0" -> zorb_idle_timeout = 1.24.0 (version), condition "added in"), or

@@ -276,6 +276,24 @@ def _port_or_year(text: str, v: Value) -> Value:
 _POWER = re.compile(r"(?<![\w.])\d+\s?(?:\^|\*\*)\s?\d+(?:\s?[KMGTkmgt]?i?B\b)?")
 
 
+# a count per a span of time, glued as a command's flags write a rate: "50/1s", "100/s", "1000/5m"
+_PER_TIME = re.compile(r"(?<![\w./])(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)?(ms|s|m|h)(?![\w/.])")
+_PER_TIME_UNIT = {"ms": "/ms", "s": "/s", "m": "/min", "h": "/h"}
+
+
+def _per_time(text: str) -> list[Value]:
+    """The rates written "<count>/<span>" ("50/1s" is 50 per second): one value, the count over the span."""
+    out: list[Value] = []
+    for m in _PER_TIME.finditer(text):
+        span = float(m.group(2) or 1)
+        if span == 0:
+            continue
+        unit = _PER_TIME_UNIT[m.group(3)]
+        out.append(Value(m.start(), m.end(), m.group(0), unit,
+                         parse_quantity(f"{float(m.group(1)) / span:g}", unit), "rate"))
+    return out
+
+
 def find_values(text: str) -> list[Value]:
     """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
@@ -306,6 +324,8 @@ def find_values(text: str) -> list[Value]:
     taken = [(v.start, v.end) for v in out]
     out += [Value(m.start(1), m.end(1), m.group(1), "", parse_quantity(m.group(1), None), "port")
             for m in _HOST_PORT.finditer(text) if not any(s < m.end(1) and m.start(1) < e for s, e in taken)]
+    if rates := _per_time(text):  # ("50/1s" is one rate, not the bare 50 it starts with)
+        out = [v for v in out if not any(r.start <= v.start < r.end for r in rates)] + rates
     spans = _spans(text, [(v.start, v.end) for v in out if v.kind != "bare"])
     # "3 more years": the span, not the bare 3 it starts with
     out = [v for v in out if not (v.kind == "bare" and any(s.start <= v.start < s.end for s in spans))] + spans

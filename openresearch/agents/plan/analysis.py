@@ -23,6 +23,7 @@ from openresearch.agents.extract.metric_names import canonical_metric, unit_kind
 from openresearch.agents.plan.attributes import (
     asks_release_dates,
     attribute_list,
+    brought_spans,
     gloss_by_sentence,
     keyword_like,
     lookup,
@@ -120,8 +121,10 @@ class Analyzer:
                 found += _bare_names(text, found)
             if language == "en" and (subject := _asked_subject(text)) is not None:
                 # "What figures does wibblet publish for itself (decoding, GC pauses, ...)?": the question is
-                # about its subject, whatever its case; the capitalised words of its aside are context
-                found = [subject]
+                # about its subject, whatever its case; the capitalised words of its aside are context (a name that
+                # is another clause's subject, "... and when did Quux release 2.40.0?", is asked about too)
+                found = [subject, *(f for f in found if f[0] > subject[0] and re.search(
+                    r"\b(?:did|does|do|has|have|is|are|was|were)\s+$", text[:f[0]], re.I))]
         if language == "en" and asked is None and (owned := _OWNED_BY.match(text)):
             # "What are Quux's default settings for ... JPEG/WebP/AVIF image encoding ...?": one owner is asked
             # about; the names after it qualify what is asked of it
@@ -177,6 +180,9 @@ class Analyzer:
         named = found
         found = _in_context(text, found)
         found = _versions(text, found, asks_release_dates(text, language))
+        # ("when did Zorbq ship 6.0, the version that added Frob/2": a feature the release brought, no product)
+        brought = brought_spans(text)
+        found = [f for f in found if not any(s <= f[0] < e for s, e in brought)] or found
         entities = self._resolve(found)
         aspects = _aspects(text, language)
         topic, keywords = _topic(text, language, [s for _, s in found], aspects)
@@ -684,8 +690,10 @@ def _acquired_parts(text: str, found: list[tuple[int, str]]) -> list[tuple[int, 
 def _in_attribute(text: str, pos: int, name: str) -> bool:
     """Whether `name` is an abbreviation ("DNS", "TTL") written inside a noun phrase of common words ("the DNS
     cache TTL"): the word right before or after it is a content word of the vocabulary, and no number follows."""
-    if not re.fullmatch(r"[A-Z]{2,5}", name):
+    if not re.fullmatch(r"[A-Z]{2,5}(?:/\d(?:\.\d)?)?", name):  # (a protocol's version with it: "QXP/2 requests")
         return False
+    if re.search(r"(?<![\w-])(?:a|an)\s+$", text[:pos], re.I):
+        return True  # ("point it at a URL", "an API"): a thing of a kind, no name
     before = re.search(r"(?<![\w-])([a-z][a-z-]*) $", text[:pos])
     after = re.match(r" ([a-z][a-z-]*)(?![\w-])(?!\s+v?\d)", text[pos + len(name):])
     return any(w and w.group(1) not in STOP_WORDS and ordinary_word(w.group(1)) for w in (before, after))
@@ -708,12 +716,18 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     names = [(s, e) for s, e in spans if not (_SETTING_KEY.fullmatch(text[s:e]) or keyword_like(text[s:e]))]
     out: list[tuple[int, str]] = []
     dates_asked = asks_release_dates(text, "en")
+    listed = _listed_bare(text)
     for m in _BARE_WORD.finditer(text):
         word = m.group()
+        if m.start() in listed and word not in known and not any(s <= m.start() < e for s, e in spans):
+            out.append((m.start(), word))  # ("point hey, vegeta and bombardier at ..."): one of a list of names
+            known.add(word)
+            continue
         versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
         # (an ordinary word is a name too where releases' dates are asked of it by number: "when were quill 3.7
         # and 3.9 released"; "section 3.2 of the spec" is a part of another thing, "requiring 3.9+" a verb's)
-        if word in known or word in NOT_ENTITIES or word in STOP_WORDS or (ordinary_word(word) and not (
+        if word in known or word in NOT_ENTITIES or word in STOP_WORDS or re.fullmatch(_RELEASE_VERB, word) or (
+                ordinary_word(word) and not (
                 versioned and dates_asked and not re.match(r"\s+\S+\s+of\b", text[m.end():]) and
                 not re.search(r"(?:ing|ed)$", word))) or \
                 _SETTING_KEY.fullmatch(word) or keyword_like(word) or any(s <= m.start() < e for s, e in spans):
@@ -731,6 +745,29 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
         if versioned or joined or used:
             out.append((m.start(), word))
             known.add(word)
+    return out
+
+
+# an enumeration of three or more single lower-case words: "hey, vegeta and bombardier"
+_BARE_ITEM = r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*"
+_BARE_LIST = re.compile(rf"(?<![\w.@/-]){_BARE_ITEM}(?:,\s+{_BARE_ITEM}){{1,8}},?\s+(?:and|or)\s+{_BARE_ITEM}"
+                        r"(?![\w@/-]|\.\w)")
+
+
+def _listed_bare(text: str) -> set[int]:
+    """Where the items of an enumeration of lower-case words start, when the enumeration lists names: one of its
+    items (letters only) is no word of the vocabulary, so the list is of things of one kind, names, and its
+    ordinary-looking items are names too ("hey, vegeta and bombardier"; "latency, throughput and memory" lists
+    none). A function word or a setting's key among the items makes it no list of names."""
+    out: set[int] = set()
+    for m in _BARE_LIST.finditer(text):
+        items = [(m.start() + i.start(), i.group()) for i in re.finditer(r"[a-z][\w.-]*", m.group())
+                 if i.group() not in ("and", "or")]
+        if any(w in STOP_WORDS or w in NOT_ENTITIES or _SETTING_KEY.fullmatch(w) or keyword_like(w)
+               for _, w in items):
+            continue
+        if any(w.isalpha() and len(w) >= 4 and _unknown_word(w) for _, w in items):
+            out.update(pos for pos, _ in items)
     return out
 
 

@@ -110,14 +110,15 @@ _ZH_ATTR = {"建成": "built", "建造": "built", "完成": "built", "成立": "
             "发布": "released", "上市": "released", "去世": "died", "开业": "opened"}
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|、|，|；|\band\b|\bor\b|以及|及|和|与|或)\s*")
 # a list of what is asked ends at a clause: "..., according to ...", "..., as measured by ...", "and say ..."
-_CLAUSE_END = (r"(?:[.?;:]|,?\s+(?:and|to)\s+(?:say|tell|show|find|where|which|what|how)\b|"
+_CLAUSE_END = (r"(?:[.?;:]|(?:,?\s+|(?<=[\s,]))(?:and|to)\s+(?:(?:in|on|at|for|from|since|by|with)\s+)?"
+               r"(?:say|tell|show|find|where|which|what|how)\b|"
                r"(?:,|(?<=,)|(?<=,\s))\s*(?:according|based|as|using|measured|published|reported|including|given|if|when|where|while|"
                r"from|in\s+(?:their|its|the)\b)\b|"
                # "... and lock time in published benchmarks": where the figures are, not part of the item
                r"(?<=\s)(?:in|from|across)\s+(?:(?:published|public|official|reported|recent|vendor|independent|"
                r"third-party|their|its|the)\s+){1,2}(?:benchmarks?|tests?|measurements?|documentation|docs|sources?|"
                r"reports?|studies|results|numbers|figures)\b|$)")
-_EN_LIST_AT = (re.compile(r"\b(?:on|in terms of|regarding|with respect to|by|for|"
+_EN_LIST_AT = (re.compile(r"\b(?:(?:by\s+default\s+)?(?:on|for)|in terms of|regarding|with respect to|by|"
                           # ("how do A and B differ in their X, Y and Z")
                           r"differ(?:s|ed)?\s+(?:in|on|by)(?:\s+(?:their|its))?)\s+"
                           # (a preposition a clause strands: "run on according to its docs" lists nothing; "for an
@@ -654,6 +655,14 @@ def _release_items(text: str) -> list[str]:
     return out
 
 
+def brought_spans(text: str) -> list[tuple[int, int]]:
+    """Where a question writes what a release brought ("the version that added HTTP/2", "which release introduced
+    Frob support"): a feature, no product compared."""
+    return [m.span("x") for rx in (_RELEASE_THAT, _RELEASE_CHANGED, _RELEASE_DID) for m in rx.finditer(text)
+            if m.group("verb").lower() in BROUGHT_VERBS | {"dropped"} or (
+                rx is _RELEASE_DID and _DID_VERBS.get(" ".join(m.group("verb").lower().split()), "added") == "added")]
+
+
 def _key_named(item: str) -> str:
     """The key an item names when it names one ("the frob_limit constructor parameter" -> "frob_limit", "the
     --frob-lock option" -> "frob-lock", "the default max-size" -> "default max-size"); the item otherwise."""
@@ -674,7 +683,8 @@ _CHANGE_SAID = re.compile(r"\b(?:the\s+)?(?P<s>(?:(?!the\b)[\w.-]+\s+){0,3}?(?:d
                           r"(?:was|were|got|had\s+been|(?:has|have)\s+been)\s+(?P<verb>changed|raised|lowered|increased|"
                           r"decreased)\b", re.I)
 # "when were Zorb 3.0 and 3.2 released" read as a list: "3.2 released" is the release dates asked, no attribute
-_RELEASE_ITEM = re.compile(r"v?\d+(?:[.\u2024]\d+)*\s+(?:released|published|shipped|out|tagged)", re.I)
+# (and "when did Zorbq ship v6.0.0": the release itself, no thing it brought)
+_RELEASE_ITEM = re.compile(r"v?\d+(?:[.\u2024]\d+)*\s+(?:released|published|shipped|out|tagged|added)", re.I)
 _SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-Za-z][\w.+#]*)\s+v?(?P<v>[\d.]+)",
                           re.I)
 
@@ -1317,7 +1327,7 @@ _RELEASE_THAT = re.compile(r"\b(?:releases?|versions?)\s+(?:that|which)\s+(?:fir
 # ... and with "did": "in which Zorbq release did the frob_limit setting appear", "which version did the default change
 # in" (what arrives is added)
 _RELEASE_DID = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:releases?|versions?)\b[^?.;]{0,60}?\bdid\s+(?:the\s+)?"
-                          r"(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:first\s+)?(?P<verb>appear|arrive|land|ship|change|"
+                          r"(?P<x>[\w/-]+(?:\s+[\w/-]+){0,3}?)\s+(?:first\s+)?(?P<verb>appear|arrive|land|ship|change|"
                           r"get\s+added|get\s+removed|become\s+available|show\s+up|"
                           # ("did frob_strict become True by default": its default changed)
                           r"become\s+(?:true|false|enabled|disabled|on|off|the\s+default)(?:\s+by\s+default)?|"
@@ -1439,8 +1449,9 @@ def _list_pieces(phrase: str) -> list[str]:
 
 
 def _content_words(item: str) -> list[str]:
-    """An item's words but its articles: "timeout for establishing a broker connection" says five things."""
-    return [w for w in item.split() if w.lower() not in ("a", "an", "the")]
+    """An item's words but its articles and the prepositions joining them: "timeout for establishing a broker
+    connection" says four things, "requests in flight per connection" three."""
+    return [w for w in item.split() if w.lower() not in ("a", "an", "the", "in", "per", "for", "of", "on", "at")]
 
 
 _PLACE = re.compile(r"^(?P<head>.+?)\s+(?P<prep>on|in|for|with|under)\s+\S.*$", re.I)
@@ -1500,6 +1511,8 @@ def metric_key(attribute: str) -> str:
     attribute = re.sub(rf"(?<=\S)\s+(?:{CHANGE_VERBS})$", "", attribute, flags=re.I)
     if came and not named_key(attribute) and not key_gloss(attribute) and not re.search(r"\bdefaults?\b", attribute):
         # a thing a release brought ("zorb compression added") is an event of its own words, no quantity of it
+        # (the same thing however written: "Frob/2 added" and "Add Frob2 support" are one event)
+        attribute = re.sub(r"(?<=\S)\s+support$", "", re.sub(r"(?<=[A-Za-z])/(?=\d)", "", attribute), flags=re.I)
         return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute
     under = re.fullmatch(r"(?P<key>[^\s()]+)\s*\((?P<case>[^()]+)\)", attribute)
     if under and named_key(under.group("key")):
