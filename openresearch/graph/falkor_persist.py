@@ -18,7 +18,7 @@ from pathlib import Path
 
 from openresearch.graph.resp_probe import RespError, command, probe
 
-__all__ = ["AOF_ARGS", "LoadStalled", "aof_sizes", "persistence_info", "rewrite_aof", "wait_loaded"]
+__all__ = ["AOF_ARGS", "LoadStalled", "LoadWedged", "aof_sizes", "persistence_info", "rewrite_aof", "wait_loaded"]
 
 AOF_DIRNAME = "appendonlydir"
 AOF_ARGS = [
@@ -35,8 +35,18 @@ _POLL_S = 0.05
 _LOG_SCAN_BYTES = 4_000_000
 
 
+WEDGED_S = 30.0
+"""A loading server whose main thread has waited on a lock, without a tick of CPU or a byte read, this long is
+wedged: a loader is always busy on the CPU or the disk (FalkorDB 4.16 can deadlock on its own lock while
+loading an RDB base, rarely: its main thread waits in Globals_AddGraph forever)."""
+
+
 class LoadStalled(Exception):
     """The server is alive and still loading, but has made no progress for STALL_S seconds."""
+
+
+class LoadWedged(Exception):
+    """The server is alive but its loading waits on a lock and will never finish (WEDGED_S): restart it."""
 
 
 def aof_sizes(db_dir: Path) -> tuple[int, int]:
@@ -127,6 +137,14 @@ def log_loading(log_file: Path, pid: int, offset: int = 0) -> bool | None:
     return True if seen else None
 
 
+def _waits_on_lock(pid: int) -> bool:
+    """Whether the process's main thread sleeps on a lock (a futex) right now, from /proc (Linux; False elsewhere)."""
+    try:
+        return "futex" in (Path("/proc") / str(pid) / "wchan").read_text()
+    except OSError:
+        return False
+
+
 def _proc_progress(pid: int, db_dir: Path) -> tuple[int, int, int]:
     """(bytes read, bytes in the files being read, CPU ticks) of a loading server, from /proc (Linux).
 
@@ -162,8 +180,9 @@ def _proc_progress(pid: int, db_dir: Path) -> tuple[int, int, int]:
 
 
 def wait_loaded(sock: Path, pid: int, alive: Callable[[], bool], *, db_dir: Path, log_file: Path,
-                log_offset: int = 0, progress: Callable[[str], None] | None, stall_s: float = STALL_S) -> str:
-    """Block while the server loads its data. Returns "ready" or "dead"; raises LoadStalled.
+                log_offset: int = 0, progress: Callable[[str], None] | None, stall_s: float = STALL_S,
+                wedged_s: float = WEDGED_S) -> str:
+    """Block while the server loads its data. Returns "ready" or "dead"; raises LoadStalled or LoadWedged.
 
     No fixed timeout: a large graph takes as long as it takes, and a loading server is never killed
     (killing it only means the next start loads again from the beginning).
@@ -171,6 +190,7 @@ def wait_loaded(sock: Path, pid: int, alive: Callable[[], bool], *, db_dir: Path
     started = time.monotonic()
     last_mark: tuple[int, ...] = ()
     last_move = started
+    waiting_since: float | None = None  # since when the main thread has waited on a lock, the load standing still
     last_said = started - PROGRESS_EVERY_S + 1.0  # the first line after a second: quick loads stay quiet
     said = False
     while True:
@@ -188,9 +208,16 @@ def wait_loaded(sock: Path, pid: int, alive: Callable[[], bool], *, db_dir: Path
             read, size = int(info.get("loading_loaded_bytes", "0")), int(info["loading_total_bytes"])
         mark = (read, ticks)
         if mark != last_mark:
-            last_mark, last_move = mark, now
+            last_mark, last_move, waiting_since = mark, now, None
         elif now - last_move >= stall_s:
             raise LoadStalled(f"no loading progress for {stall_s:g} s at {_mb(read)}")
+        elif not _waits_on_lock(pid):
+            waiting_since = None
+        elif waiting_since is None:
+            waiting_since = now
+        elif now - waiting_since >= wedged_s:
+            raise LoadWedged(f"its loading has waited on a lock for {now - waiting_since:.0f} s, without reading a "
+                             f"byte or using the CPU, at {_mb(read)}")
         if progress is not None and now - last_said >= PROGRESS_EVERY_S:
             detail = f"{100 * read / size:.0f}%, {_mb(read)} of {_mb(size)}" if size else "starting"
             eta = info.get("loading_eta_seconds")

@@ -64,6 +64,7 @@ _UNRESPONSIVE_GRACE_S = 2.0
 _SIGNAL_WAIT_S = 5.0
 _COMPACT_AT_STOP_S = 120.0
 _LOCK_WAIT_S = 60.0  # how long a command waits for another one holding the start/stop lock
+_WEDGED_RESTARTS = 2  # a server whose loading deadlocked (falkor_persist.WEDGED_S) is restarted this often
 
 _ANSWERING: frozenset[str] = frozenset({"ready", "loading", "error"})
 
@@ -104,15 +105,35 @@ class EmbeddedFalkor:
 
         ``timeout_s`` bounds how long a server may take to answer at all. A server that answers LOADING is
         waited for as long as its load makes progress (``progress`` gets a line every few seconds; default:
-        stderr), outside the start lock so other processes can attach and wait too; it is never killed.
+        stderr), outside the start lock so other processes can attach and wait too; it is never killed, unless
+        its loading has deadlocked (falkor_persist.WEDGED_S): then it is restarted, twice at most.
         """
-        deadline = time.monotonic() + timeout_s
-        self._prepare_dirs()
-        with self._locked(timeout_s):
-            info = self._attach_existing(deadline, timeout_s)
-            if info is None:
-                info = self._start(deadline, timeout_s)
-        return self._await_loaded(info, _say if progress is None else progress)
+        say = _say if progress is None else progress
+        for attempt in range(_WEDGED_RESTARTS + 1):
+            deadline = time.monotonic() + timeout_s
+            self._prepare_dirs()
+            with self._locked(timeout_s):
+                info = self._attach_existing(deadline, timeout_s)
+                if info is None:
+                    info = self._start(deadline, timeout_s)
+            try:
+                return self._await_loaded(info, say)
+            except persist.LoadWedged as exc:
+                # a wedged loader never finishes; its files are untouched, so a new server loads them again
+                if attempt == _WEDGED_RESTARTS:
+                    raise GraphUnavailable(f"FalkorDB server pid {info.pid} could not load its data: {exc}, "
+                                           f"{attempt + 1} times. See {self.log_file}.") from None
+                say(f"FalkorDB server pid {info.pid} stopped loading its data ({exc}); restarting it...")
+                self._kill_wedged(info.pid)
+        raise AssertionError("unreachable")  # (the loop returns or raises)
+
+    def _kill_wedged(self, pid: int | None) -> None:
+        with self._locked(_LOCK_WAIT_S):
+            if pid is None or self._read_pid() != pid:
+                return  # another process replaced it already
+            _signal(pid, signal.SIGKILL)
+            _wait_exit(pid, time.monotonic() + _SIGNAL_WAIT_S)
+            self._clean_stale()
 
     def serve_foreground(self) -> int:
         """Start the server and block until SIGINT/SIGTERM/SIGHUP, then shut it down with SHUTDOWN SAVE.

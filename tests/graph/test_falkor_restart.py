@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -199,3 +201,34 @@ def test_the_server_folds_its_log_tail_as_it_grows(tmp_path: Path) -> None:
         assert _stats(again.socket) == before
     finally:
         server.stop()
+
+
+def _process(tmp_path: Path, code: str) -> tuple[int, Path, subprocess.Popen[bytes]]:
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    log = tmp_path / f"server-{proc.pid}.log"
+    log.write_text(f"{proc.pid}:M 06 Dec 2026 12:38:46.484 * Reading RDB base file on AOF loading...\n")
+    return proc.pid, log, proc
+
+
+def test_a_loader_deadlocked_on_a_lock_is_told_from_a_busy_one(tmp_path: Path) -> None:
+    """FalkorDB can deadlock while loading (its main thread waits on its own lock for ever, no CPU, no reads): a real
+    process whose main thread waits on a lock is wedged within seconds; one busy on the CPU never is."""
+    pid, log, proc = _process(tmp_path, "import threading, time; time.sleep(0.2); lock = threading.Lock(); "
+                                        "lock.acquire(); lock.acquire()")
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(persist.LoadWedged, match="waited on a lock"):
+            persist.wait_loaded(tmp_path / "none.sock", pid, lambda: True, db_dir=tmp_path, log_file=log,
+                                progress=None, wedged_s=1.0)
+        assert time.monotonic() - t0 < 60
+    finally:
+        proc.kill()
+        proc.wait()
+    pid, log, proc = _process(tmp_path, "while True: pass")
+    try:
+        end = time.monotonic() + 4.0
+        assert persist.wait_loaded(tmp_path / "none.sock", pid, lambda: time.monotonic() < end, db_dir=tmp_path,
+                                   log_file=log, progress=None, wedged_s=1.0) == "dead"  # (busy to the end)
+    finally:
+        proc.kill()
+        proc.wait()
