@@ -52,11 +52,12 @@ def test_a_help_listings_entries_are_read_whole_with_their_defaults(tmp_path: Pa
     got = read(tmp_path, "zorbq.md", HELP, "How many requests and workers does Zorbq use by default, at what rate, "
                                            "and what are its timeouts?")
     assert ("Zorbq", "requests", "300", None, "default") in got  # a lone letter's entry: what its words call it
-    assert ("Zorbq", "workers", "40", None, "default") in got
+    assert ("Zorbq", "concurrent_workers", "40", None, "default") in got  # "to run concurrently": at once
     assert ("Zorbq", "timeout", "25", "seconds", "default") in got
     assert ("Zorbq", "rate", "70/1s", "/s", "default") in got  # one rate, 70 per second
     assert ("Zorbq", "idle", "12", None, "default") in got
-    assert ("Zorbq", "sockets", "135", None, "default") in got  # the figure in the option's own column
+    # the figure in the option's own column, of what its description calls the option's quantity
+    assert ("Zorbq", "concurrent_sockets", "135", None, "default") in got
     assert ("Zorbq", "connect_timeout", "7", "s", "default") in got  # "[default: 7s]"
     assert not any(e == "Default" for e, *_ in got)  # a sentence's first word inside an entry names nothing
 

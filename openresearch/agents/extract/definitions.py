@@ -179,13 +179,20 @@ def help_term(tags: str, description: str) -> str:
     else, for a lone letter ("-n"), what its description calls it: "Number of requests to run" -> "requests",
     "Timeout for each request in seconds" -> "timeout" (a letter is no name of a quantity)."""
     term = keyword(re.sub(r"=\S*", "", tags))
-    if len(term.lstrip("-")) > 1:
-        return term
     counted = _COUNT_HEAD.match(re.sub(r"^(?:max(?:imum)?|min(?:imum)?|total|initial)\s+", "", description, flags=re.I))
     rest = description[description.lower().find(counted.group(0).lower()) + len(counted.group(0)):] if counted \
         else description
     m = _HELP_HEAD.match(rest)
-    return " ".join(m.group("head").lower().split()) if m else term
+    head = " ".join(m.group("head").lower().split()) if m else ""
+    if head and re.search(r"\b(?:concurrent(?:ly)?|simultaneous(?:ly)?)\b", description, re.I) and \
+            "concurrent" not in head:
+        head = f"concurrent {head}"  # "Number of workers to run concurrently": how many run at once
+    if len(term.lstrip("-")) > 1:
+        # (a long option its description names with more words, "--conns" for "Maximum number of concurrent
+        # conns": those words)
+        words = re.split(r"[-_.]", term.lstrip("-").lower())
+        return head if head and head.split()[-len(words):] == words and len(head.split()) > len(words) else term
+    return head or term
 
 
 def help_column_default(entry: str, entity: str | None) -> list[ObservationIn] | None:

@@ -502,8 +502,9 @@ def answers_metric(metric: str, unit: str | None, wanted: str) -> bool:
     if unit == "version":  # the version that brought a setting answers that setting alone, named whole
         # (the release that changed "the default max retries"; the "oldest Frob version" a product runs on is a bound
         # of the Frob version)
-        named = set(_words(wanted)) - {"default"} - BOUND_WORDS - _CHANGE_WORDS
-        return bool(named) and named <= set(_words(metric))
+        # (a word and its stem are one: "Frob/2 parallelism" is named by "frob2_parallel_requests")
+        named = {w[:6] for w in set(_words(wanted)) - {"default"} - BOUND_WORDS - _CHANGE_WORDS}
+        return bool(named) and named <= {w[:6] for w in _words(metric)}
     shared = _shared(metric, wanted)
     if not shared or (not shared - _BOUND_STEMS and _names_more(metric) and _names_more(wanted)):
         return False  # ("max_message_size" shares only the bound with "max redirects": another quantity)

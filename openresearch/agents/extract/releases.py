@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 # (a day may be written as an ordinal, "28th November, 2024", "March 15th, 2021")
 DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
         r"\d{1,2}(?:st|nd|rd|th)?[- ](?:of )?\w+,?[- ]\d{4})")
-_VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)\]?"
+_VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)" \
+           r"(?:[.+](?=[0-9a-f]*[a-f])[0-9a-f]{7,40})?\]?"  # (a build's commit after it: "1.0.0-rc.4.a8dcd7ca5df4")
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new|change ?log) "
                              r"(?:in|for|with|of) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
@@ -119,6 +120,9 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
                            rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9])|"
                            # "Added too-many-frobs to allow ...": a key alone, written as one (keyword_like decides)
                            r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
+# what an option an entry adds is for: "... option to set number of parallel requests"
+_PURPOSE = re.compile(r"\s+(?:to\s+(?:set|control|choose|specify|change|limit|configure)\s+(?:the\s+)?|for\s+(?:the\s+)?)"
+                      r"([^.;,()\n]{3,80}?)\s*(?=[.;,(]|$)")
 # ... or brings a part or a behaviour: "Add a Frob plugin", "This release adds initial support for Quux3", "Start to
 # verify peers by default, unless ..."
 _ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|implement(?:s|ed)?|brings?)\s+"
@@ -205,13 +209,17 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     # (an entry of a dated log, under the day it was written, names no release: the day it changed on)
     when, kind, at = (release.version, "version", "in") if release.version else (release.date or "", "date", "on")
 
-    from openresearch.agents.extract.definitions import term_metric  # late: definitions builds on this module
+    from openresearch.agents.extract.definitions import help_term, term_metric  # late: definitions builds on this
 
     out: list[ObservationIn] = []
     text = re.sub(r"`([^`\n]+)`", r"\1", text)  # ("Add `--frob` option": what is quoted is named as it is)
     for m in _ADDS_SETTING.finditer(text):
         key = (m.group("key") or m.group("key2") or m.group("key3")).split("::")[-1]
-        if keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
+        if re.fullmatch(r"-\w", key) and (purpose := _PURPOSE.match(text, m.end())):
+            # "Added -p option to set number of Frob/2 parallel requests": a letter names nothing; what it sets does
+            out.append(ObservationIn(entity=entity, metric=metric_key(f"{help_term(key, purpose.group(1))} added"),
+                                     value=when, unit=kind, condition=f"added {at}"))
+        elif keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
             out.append(ObservationIn(entity=entity, metric=term_metric(key), value=when,
                                      unit=kind, condition=f"added {at}"))
     for m in _ADDS_FEATURE.finditer(text):
