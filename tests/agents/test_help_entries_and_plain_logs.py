@@ -116,3 +116,26 @@ def test_a_list_of_lower_case_tools_and_what_is_asked_by_default_for() -> None:
                             "connection-establishment timeout", "refresh rate", "QXP/2 parallelism added"]
     assert canonical_metric("connection-establishment timeout") is None  # a timeout, no founding date
     assert canonical_metric("release date") == "released"
+
+
+def test_a_release_asked_by_what_it_brought_is_dated_and_named_whole(tmp_path: Path) -> None:
+    from openresearch.agents.extract.metric_names import answers_metric
+    from openresearch.agents.extract.releases import release_heading, releases_asked_of
+    from openresearch.agents.verify.claim_text import unmatched_numbers
+
+    q = ("When did zorbq ship v6.0.0, the version that added QXP/2, and v7.0.0, and when did Quux release 2.40.0 "
+         "and 2.43.0?")
+    # "ship" is the verb the release is asked with, no name owning "v6.0.0"
+    assert [a.written for a in releases_asked_of(q, "zorbq", ["zorbq", "Quux"])] == ["v6.0.0", "v7.0.0"]
+    assert analyse(q).attributes == ["release date", "QXP/2 added"]  # "the version that added ..." is no attribute
+    # a release heading may write its build's commit after the version
+    heading = release_heading("1.0.0-rc.4.a8dcd7ca5df49c0701893c4d9d81ec8c1342f141 (2023-10-14)")
+    assert heading is not None and (heading.version, heading.date) == ("1.0.0-rc.4", "2023-10-14")
+    log = "# Zorbq Changelog\n\n# 1.0.0-rc.4.a8dcd7ca5df4 (2023-10-14)\n\n- Make frob the default backend\n" \
+          "- Added `-p` option to set number of QXP/2 parallel requests\n\n# 0.6.5 (2023-10-09)\n\n- Fix a crash\n"
+    got = read(tmp_path, "CHANGELOG.md", log, "In which Zorbq release did the QXP/2 parallelism option show up?")
+    assert any(m == "qxp2_parallel_requests" and v == "1.0.0-rc.4" and c == "added in" for _, m, v, _, c in got), got
+    assert answers_metric("qxp2_parallel_requests", "version", "qxp2_parallelism")  # one word, two endings
+    # the "2" of a protocol's name is no figure the answer states
+    assert unmatched_numbers("QXP/2 added: Zorbq added in v6.1.0 (2016-04-03).",
+                             ["Add QXP2 support", "2016-04-03: v6.1.0"]) == []

@@ -121,8 +121,8 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
                            # "Added too-many-frobs to allow ...": a key alone, written as one (keyword_like decides)
                            r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
 # what an option an entry adds is for: "... option to set number of parallel requests"
-_PURPOSE = re.compile(r"\s+(?:to\s+(?:set|control|choose|specify|change|limit|configure)\s+(?:the\s+)?|for\s+(?:the\s+)?)"
-                      r"([^.;,()\n]{3,80}?)\s*(?=[.;,(]|$)")
+_PURPOSE = re.compile(r"\s+(?:to\s+(?:set|control|choose|specify|change|limit|configure)\s+(?:the\s+)?|"
+                      r"for\s+(?:the\s+)?)([^.;,()\n]{3,80}?)\s*(?=[.;,(]|$)")
 # ... or brings a part or a behaviour: "Add a Frob plugin", "This release adds initial support for Quux3", "Start to
 # verify peers by default, unless ..."
 _ADDS_FEATURE = re.compile(r"\b(?i:add(?:s|ed)?|introduc(?:e|es|ed)|implement(?:s|ed)?|brings?)\s+"
@@ -466,7 +466,10 @@ def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[
 # the words that may stand between a product and its release numbers ("Quux 1.0, 1.16 and 2.0", "Quux release 2.0")
 # (or a possessive that stands for the product: "when did Zorb put out its 1.0 and 2.0 releases")
 _RELEASE_GLUE = frozenset({"and", "or", "to", "through", "until", "release", "releases", "version", "versions", "v",
-                           "of", "than", "from", "between", "the", "vs", "versus", "its", "their"})
+                           "of", "than", "from", "between", "the", "vs", "versus", "its", "their",
+                           # (the verb a question asks a release with: "when did Zorb ship v6.0.0")
+                           "ship", "shipped", "released", "publish", "published", "tag", "tagged", "cut", "reach",
+                           "reached", "put", "out"})
 
 
 def _owned_by_other(before: str, names: set[str]) -> bool:

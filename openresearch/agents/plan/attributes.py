@@ -464,6 +464,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                 pieces = [q for p in pieces for q in (p.split("/") if all(
                     len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
             for piece in pieces:
+                if re.match(r"(?:the\s+)?(?:releases?|versions?)\s+(?:that|which)\s", piece.strip(), re.I):
+                    continue  # ("..., the version that added Frob/2, ...": a release asked by what it brought)
                 item = _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
                 item = item.replace("\u066c", ",")
                 if item and (language == "zh" or len(_content_words(item)) <= 5 or _qualified_item(item)) and \
