@@ -108,6 +108,14 @@ def test_a_list_of_lower_case_tools_and_what_is_asked_by_default_for() -> None:
     a = analyse("If I just point anvil, zorbq and lantern at a URL without tuning anything, how much concurrency "
                 "do I get and what per-request timeout applies?")
     assert a.entities == ["anvil", "zorbq", "lantern"]  # one unknown word makes the list one of names; "a URL" none
+    # a list of quantities is what is compared of the name after it, however unknown to the vocabulary its words
+    c = analyse("How do latency, throughput and memory compare for Zorbq?")
+    assert c.entities == ["Zorbq"] and c.attributes == ["latency", "throughput", "memory"]
+    from openresearch.agents.extract.metric_names import answers_metric
+
+    # how many workers or connections run at once is how much concurrency there is; a maximum of other words is not
+    assert answers_metric("workers", None, "concurrency") and answers_metric("concurrent_workers", None, "concurrency")
+    assert not answers_metric("max_open_idle_connections", None, "concurrency")
     b = analyse("What does Zorbq use by default for concurrent sockets, QXP/2 requests in flight per socket, the "
                 "connection-establishment timeout and the refresh rate, and in which release (and when) did the "
                 "QXP/2 parallelism option first show up?")

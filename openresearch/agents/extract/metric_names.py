@@ -272,7 +272,9 @@ def _stems(key: str, synonyms: bool = True) -> set[str]:
 # (a time limit is a timeout; how long results are kept is when they expire)
 _SAME_AS = {"ttl": ("expi", "life"), "backoff": ("dela",), "timeout": ("time limit",), "timeouts": ("time limit",),
             "time limit": ("time limit",), "expiry": ("rete",), "expires": ("rete",), "expire": ("rete",),
-            "retention": ("expi",)}
+            "retention": ("expi",),
+            # (how many workers or connections run at once is how much concurrency there is)
+            "workers": ("conc",), "connections": ("conc",)}
 
 
 def _words(key: str) -> list[str]:

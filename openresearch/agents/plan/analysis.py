@@ -111,6 +111,8 @@ class Analyzer:
             at = text.find(asked.entity)
             found = [(at, asked.entity)]
         compared = _compared_list(text) if asked is None and language == "en" else []
+        if compared and all(n.islower() and not _product_word(n) for _, n in compared):
+            compared = []  # ("How do latency, throughput and memory compare for Zorbq?": what is compared of it)
         if len(compared) >= 2:
             # "Compare simdjson, yyjson, RapidJSON and nlohmann/json on ...": the list is what is compared, whatever
             # its case; other capitalised words of the question (README, JSON, January) are its context
@@ -766,9 +768,15 @@ def _listed_bare(text: str) -> set[int]:
         if any(w in STOP_WORDS or w in NOT_ENTITIES or _SETTING_KEY.fullmatch(w) or keyword_like(w)
                for _, w in items):
             continue
-        if any(w.isalpha() and len(w) >= 4 and _unknown_word(w) for _, w in items):
+        if any(w.isalpha() and len(w) >= 4 and _product_word(w) for _, w in items):
             out.update(pos for pos, _ in items)
     return out
+
+
+def _product_word(word: str) -> bool:
+    """A lower-case word that may name a product: no word of the vocabulary, and no quantity's ("latency",
+    "throughput": what is measured, not what is)."""
+    return _unknown_word(word) and canonical_metric(word) is None
 
 
 _TOOL_USE = re.compile(r"\b(?:run|runs|running|use|uses|using|install|installing|deploy|deploying|upgrade|"

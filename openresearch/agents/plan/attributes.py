@@ -131,6 +131,9 @@ _EN_LIST_AT = (re.compile(r"\b(?:(?:by\s+default\s+)?(?:on|for)|in terms of|rega
 # "What are the default A, B and C of X, Y and Z?": the question asks its attributes of the names it ends with
 _EN_ASKED_OF = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s+(?:of|for|in)\s+"
                           r"(?:the\s+)?\u2400[\s\u2400,]*(?:(?:and|or)\s+\u2400\s*)?[?.]?\s*$", re.I)
+# "How do latency, throughput and memory compare for X?": what is compared of the names after
+_COMPARED_OF = re.compile(r"^\s*how\s+(?:do|does)\s+([^\u2400?]+?)\s+compare\s+(?:for|in|on|of|across|between)\s+"
+                          r"(?:the\s+)?\u2400", re.I)
 # ... and in a later sentence: "I'm choosing between A and B. ... What is the default X in A and in B?"
 _LATER_ASKED_OF = re.compile(r"(?<=[.?!]\s)\s*(?:(?:also|and|finally),?\s+)?(?:what|which)\s+(?:is|are|was|were)\s+"
                              r"(?:the\s+)?([^.?!]+?)\s+(?:of|for|in)\s+(?:the\s+)?\u2400(?:\s*,?\s*(?:and|or)?\s*"
@@ -429,6 +432,8 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
     listed_to = -1  # where the last list read ends
     if asked_of and not enumerated:  # "What are the A, B and C of X, Y and Z?": what is asked of the names
         found += _phrase_items(asked_of.group(1))
+    if language != "zh" and (compared := _COMPARED_OF.match(masked)):
+        found += [i for i in _phrase_items(compared.group(1)) if i not in found]  # "How do A, B and C compare for X"
     if not asked_of and not enumerated and language != "zh":
         found += [i for m in _LATER_ASKED_OF.finditer(masked) for i in _phrase_items(m.group(1)) if i not in found]
     settings = _settings_items(text, owned) if owned and not enumerated else []
