@@ -147,3 +147,22 @@ def test_a_release_asked_by_what_it_brought_is_dated_and_named_whole(tmp_path: P
     # the "2" of a protocol's name is no figure the answer states
     assert unmatched_numbers("QXP/2 added: Zorbq added in v6.1.0 (2016-04-03).",
                              ["Add QXP2 support", "2016-04-03: v6.1.0"]) == []
+
+
+def test_of_two_defaults_the_one_whose_own_words_say_the_rows_wins() -> None:
+    from openresearch.agents.extract.definitions import help_term
+    from openresearch.agents.write.answer import metric_table
+    from tests.agents.test_answer import ev, plan
+
+    # what an option is, its description's first sentence says ("... will run c * p concurrent workers" is more)
+    described = "Number of parallel requests to send on QXP/2. Zorbq will run c * p concurrent workers in total."
+    assert help_term("-p", described) == "parallel requests"
+    q = "What does Zorbq use by default for QXP/2 requests in flight per socket?"
+    items = [ev("E-n", "-n <N_REQUESTS> Number of requests to run. [default: 300]",
+                [("Zorbq", "requests", 300.0, "", "300", "default")]),
+             ev("E-p", f"-p <N_QXP2_PARALLEL> {described} [default: 2]",
+                [("Zorbq", "parallel_requests", 2.0, "", "2", "default")])]
+    p = plan(q, "overview", ["Zorbq"], ["QXP/2 requests in flight per socket"],
+             ["qxp_2_requests_in_flight_per_socket"])
+    row = metric_table(p, items)["QXP/2 requests in flight per socket"]
+    assert [f.text for f in row["Zorbq"]] == ["2"]  # its quote says "QXP/2" too; the request count's says no more

@@ -184,7 +184,8 @@ def help_term(tags: str, description: str) -> str:
         else description
     m = _HELP_HEAD.match(rest)
     head = " ".join(m.group("head").lower().split()) if m else ""
-    if head and re.search(r"\b(?:concurrent(?:ly)?|simultaneous(?:ly)?)\b", description, re.I) and \
+    first = re.split(r"(?<=[a-z0-9)])\.\s", description, maxsplit=1)[0]  # (its first sentence says what it is)
+    if head and re.search(r"\b(?:concurrent(?:ly)?|simultaneous(?:ly)?)\b", first, re.I) and \
             "concurrent" not in head:
         head = f"concurrent {head}"  # "Number of workers to run concurrently": how many run at once
     if len(term.lstrip("-")) > 1:

@@ -1112,7 +1112,15 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
         bound = 1.0 if bound_of(metric) is not None and bound_of(metric) == bound_of(words) else 0.0
         return len(shared - _KIND_STEMS) + (0.5 if shared & _KIND_STEMS else 0.0) - 0.5 * len(own - asked) + bound
 
-    scores = {f.obs.metric: score(f.obs.metric) for f in found}
+    def said(f: Found) -> float:
+        # (a row's word the figure's own quote says beside its key, "on Frob/2" in "Number of parallel requests to
+        # send on Frob/2" for "Frob/2 requests in flight": that setting's words for what the row asks)
+        own = word_stems(f.obs.metric.replace("_", " "))
+        return 0.75 if (word_stems(" ".join(e.quote for e in f.evidence)) & asked) - own - name - _KIND_STEMS else 0.0
+
+    scores: dict[str, float] = {}
+    for f in found:
+        scores[f.obs.metric] = max(scores.get(f.obs.metric, -99.0), score(f.obs.metric) + said(f))
     top = max(scores.values())
     if top <= 0:
         return found
