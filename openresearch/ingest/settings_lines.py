@@ -72,7 +72,8 @@ _ENTRY_DEFAULT = re.compile(r"[(\[]default:?\s[^)\]]*\d|\bdefault(?:s|\s+value)?
 # a help entry as ingest writes it, one paragraph: its tags ("-c, --connections=125"), the argument they take
 # ("<N>", "value"), its description, capitalised ("-n Number of requests to run. Default is 200.")
 HELP_ENTRY = re.compile(r"(?P<term>(?:-\w(?:=\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S+)?)"
-                        r"(?:\s(?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z]{1,12}|[A-Z][A-Z_]{0,30})(?:\.\.\.)?)?"
+                        r"(?:\s(?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z][A-Za-z]{0,15}|[A-Z][A-Z_]{0,30}|"
+                        r"[A-Z][a-z]+(?:[A-Z][a-z]+)*)(?:\.\.\.)?)?"  # (a type: "value", "stringArray", "Duration")
                         r"\s+(?P<description>[A-Z`][^\n]*)")
 
 

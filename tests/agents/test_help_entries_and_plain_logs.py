@@ -166,3 +166,26 @@ def test_of_two_defaults_the_one_whose_own_words_say_the_rows_wins() -> None:
              ["qxp_2_requests_in_flight_per_socket"])
     row = metric_table(p, items)["QXP/2 requests in flight per socket"]
     assert [f.text for f in row["Zorbq"]] == ["2"]  # its quote says "QXP/2" too; the request count's says no more
+
+
+GO_HELP = """# Zorbq
+
+Zorbq copies files.
+
+## Flags
+
+```
+      --contimeout Duration   Connect timeout (default 1m0s)
+      --timeout Duration      IO idle timeout (default 5m0s)
+      --expire-after string   Expire entries after this long (default "30s")
+```
+"""
+
+
+def test_a_go_style_help_listings_types_durations_and_quoted_defaults(tmp_path: Path) -> None:
+    assert [(v.raw, v.quantity.value) for v in find_values("after 1h0m0s, 2h45m or 5m30s")] == [
+        ("1h0m0s", 3_600_000.0), ("2h45m", 9_900_000.0), ("5m30s", 330_000.0)]  # (in ms)
+    got = read(tmp_path, "zorbq.md", GO_HELP, "What are Zorbq's default connect and IO idle timeouts and expiry?")
+    assert ("Zorbq", "contimeout", "1m0s", "s", "default") in got
+    assert ("Zorbq", "io_idle_timeout", "5m0s", "s", "default") in got  # "Duration" is the value's type, no word
+    assert ("Zorbq", "expire_after", "30", "s", "default") in got  # a quoted default is a default

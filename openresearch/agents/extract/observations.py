@@ -479,7 +479,8 @@ _PHRASE_LINK = re.compile(
     r"(?:an?\s+|up to\s+|about\s+|around\s+|"
     r"approximately\s+|"
     r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
-    r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)s?\s*[:=]?\s*$", re.I)
+    # (the value quoted, as a command's help quotes a string it parses: '(default "30s")')
+    r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)s?\s*[:=]?\s*[\"'`]?$", re.I)
 # words that end a noun phrase read backwards: verbs, conjunctions, pronouns and prepositions other than "of"
 _PHRASE_STOP = frozenset({
     "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can", "could", "may",

@@ -294,6 +294,23 @@ def _per_time(text: str) -> list[Value]:
     return out
 
 
+# a time written as its parts glued, as Go and configurations write durations: "1m0s", "5m30s", "1h0m0s", "2h45m"
+_COMPOUND_DURATION = re.compile(r"(?<![\w.])(?=\d+(?:\.\d+)?[hms]\d)(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?"
+                                r"(?![\w.])")
+
+
+def _compound_durations(text: str) -> list[Value]:
+    """Durations written as glued parts ("1m0s" is 60 seconds): one time each, in seconds."""
+    out: list[Value] = []
+    for m in _COMPOUND_DURATION.finditer(text):
+        if m.end() - m.start() < 3 or sum(g is not None for g in m.groups()) < 2:
+            continue
+        h, mins, secs = (float(g) if g else 0.0 for g in m.groups())
+        total = h * 3600 + mins * 60 + secs
+        out.append(Value(m.start(), m.end(), m.group(0), "s", parse_quantity(f"{total:g}", "s"), "time"))
+    return out
+
+
 def find_values(text: str) -> list[Value]:
     """Values in reading order. Kinds: rate, time, pct, size, money, ratio, count, port, date, year, and bare
     (a number without a unit: a value only where the words before it name what it counts, "population was 48")."""
@@ -326,6 +343,8 @@ def find_values(text: str) -> list[Value]:
             for m in _HOST_PORT.finditer(text) if not any(s < m.end(1) and m.start(1) < e for s, e in taken)]
     if rates := _per_time(text):  # ("50/1s" is one rate, not the bare 50 it starts with)
         out = [v for v in out if not any(r.start <= v.start < r.end for r in rates)] + rates
+    if spans := _compound_durations(text):  # ("1m30s" is one time, not a 30 s after a stray 1)
+        out = [v for v in out if not any(d.start <= v.start < d.end for d in spans)] + spans
     spans = _spans(text, [(v.start, v.end) for v in out if v.kind != "bare"])
     # "3 more years": the span, not the bare 3 it starts with
     out = [v for v in out if not (v.kind == "bare" and any(s.start <= v.start < s.end for s in spans))] + spans
