@@ -116,6 +116,7 @@ def test_a_list_of_lower_case_tools_and_what_is_asked_by_default_for() -> None:
     # how many workers or connections run at once is how much concurrency there is; a maximum of other words is not
     assert answers_metric("workers", None, "concurrency") and answers_metric("concurrent_workers", None, "concurrency")
     assert not answers_metric("max_open_idle_connections", None, "concurrency")
+    assert not answers_metric("max_workers", None, "concurrency")  # a bound answers a question for that bound
     b = analyse("What does Zorbq use by default for concurrent sockets, QXP/2 requests in flight per socket, the "
                 "connection-establishment timeout and the refresh rate, and in which release (and when) did the "
                 "QXP/2 parallelism option first show up?")

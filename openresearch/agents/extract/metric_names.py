@@ -319,7 +319,9 @@ def _by_synonym_only(metric: str, wanted: str) -> bool:
         return False
     asked = {w[:4] for w in _words(wanted)}
     more = {w[:4] for w in _words(metric) if w not in _SAME_AS} - asked - _BOUND_STEMS
-    return bool(more)
+    # (a cap the question does not ask is more too: "max_workers" is no answer to "how much concurrency"; a floor
+    # may be where a thing starts, "min_backoff" for "retry delay")
+    return bool(more) or (bound_of(metric) == "high" and bound_of(wanted) is None)
 
 
 def _shared(metric: str, wanted: str, synonyms: bool = True) -> set[str]:
