@@ -60,9 +60,11 @@ CONTEXT_LINES = 4  # non-blank lines before a fence that may say what the block 
 
 # a command's help entry: its option tags ("-n", "-c, --connections=125", "--connect-timeout <CONNECT_TIMEOUT>",
 # "-rate value"), then its description after a wide gap or on the lines under it, indented deeper
+# (the value an option takes: "<N>", "[N]", a type, "value", "stringArray", "Duration", "N_REQUESTS")
+_ARG = (r"(?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z][A-Za-z]{0,15}|[A-Z][A-Z_]{0,30}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)"
+        r"(?:\.\.\.)?")
 _ENTRY_TAGS = re.compile(r"^(?P<indent>[ \t]*)(?:-\w(?:[ =]\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S*)?"
-                         r"(?:[ \t](?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z]{1,12}|[A-Z][A-Z_]{0,30})(?:\.\.\.)?)?"
-                         r"(?P<rest>(?:\s{2,}|\t)\S.*)?$")
+                         rf"(?:[ \t]{_ARG})?(?P<rest>(?:\s{{2,}}|\t)\S.*)?$")
 # where a help entry states its default: "(default 50/1s)", "[default: 50]", "Default is 200.", "defaults to 5s",
 # or a figure in the option's own column: "--connections=125" (the figure the option takes when not given)
 _ENTRY_DEFAULT = re.compile(r"[(\[]default:?\s[^)\]]*\d|\bdefault(?:s|\s+value)?\s+(?:is|to|of|=|:)\s+\S*\d|"
@@ -71,9 +73,7 @@ _ENTRY_DEFAULT = re.compile(r"[(\[]default:?\s[^)\]]*\d|\bdefault(?:s|\s+value)?
 
 # a help entry as ingest writes it, one paragraph: its tags ("-c, --connections=125"), the argument they take
 # ("<N>", "value"), its description, capitalised ("-n Number of requests to run. Default is 200.")
-HELP_ENTRY = re.compile(r"(?P<term>(?:-\w(?:=\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S+)?)"
-                        r"(?:\s(?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z][A-Za-z]{0,15}|[A-Z][A-Z_]{0,30}|"
-                        r"[A-Z][a-z]+(?:[A-Z][a-z]+)*)(?:\.\.\.)?)?"  # (a type: "value", "stringArray", "Duration")
+HELP_ENTRY = re.compile(rf"(?P<term>(?:-\w(?:=\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S+)?)(?:\s{_ARG})?"
                         r"\s+(?P<description>[A-Z`][^\n]*)")
 
 
@@ -116,7 +116,6 @@ def help_entries(lines: list[str], start: int, end: int) -> dict[int, str]:
         depth = len(m.group("indent").expandtabs())
         last = n
         while last + 1 < end and lines[last + 1].strip() and not _ENTRY_TAGS.match(lines[last + 1]) and \
-                len(lines[last + 1]) - len(lines[last + 1].lstrip()) > 0 and \
                 len(lines[last + 1].expandtabs()) - len(lines[last + 1].expandtabs().lstrip()) > depth:
             last += 1
         if last > n or m.group("rest"):

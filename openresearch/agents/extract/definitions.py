@@ -169,7 +169,8 @@ def _para_end(text: str, start: int) -> int:
 # what a help entry's description opens with, up to a word that goes on about it ("Number of requests to run",
 # "Timeout for each request in seconds")
 _HELP_HEAD = re.compile(r"(?:(?:max(?:imum)?|min(?:imum)?|total|initial)\s+)?"
-                        r"(?P<head>[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*){0,3}?)(?=\s+(?:to|per|for|in|on|at|that|which|when|if|with|from|by|during|used|of)\b|"
+                        r"(?P<head>[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*){0,3}?)"
+                        r"(?=\s+(?:to|per|for|in|on|at|that|which|when|if|with|from|by|during|used|of)\b|"
                         r"\s*[.,;:(\[]|\s*$)")
 _COUNT_HEAD = re.compile(r"(?:number|count|amount)\s+of\s+", re.I)
 
