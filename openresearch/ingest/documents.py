@@ -438,7 +438,7 @@ def normalise_plain(body: str) -> str:
             paragraphs.append(_para(" ".join(current)))  # an entry under a dated line starts a paragraph
             current = []
         if n in heads:
-            paragraphs.append(_para(stripped))  # "2018-05-18: v7.0.0" over its entries is a heading of its own
+            paragraphs.append(_para(stripped))  # "2019-03-11: v4.2.0" over its entries is a heading of its own
             continue
         if n in terms:
             # a definition list's term ("quoll.bufsize <size>" over its indented description) stands alone, as a
@@ -520,9 +520,9 @@ TERM = re.compile(r"-{0,2}[A-Za-z][\w.:/+=-]*(?:(?<==)[<\[{][^\n]*)?"  # ("--max
 
 
 def indented_entries(lines: list[str], skip: set[int] | frozenset[int] = frozenset()) -> tuple[set[int], set[int]]:
-    """A plain-text change log's entries: a short line that holds a number (a release's date or version, "2018-05-18:
-    v7.0.0"), after a blank line, with the lines right under it indented deeper, each capitalised line one entry
-    ("  Add HTTP2 support"; a lower-case line goes on with the entry above). (heads, entries' first lines)."""
+    """A plain-text change log's entries: a short line that holds a number (a release's date or version, "2019-03-11:
+    v4.2.0"), after a blank line, with the lines right under it indented deeper, each capitalised line one entry
+    ("  Add QXP2 support"; a lower-case line goes on with the entry above). (heads, entries' first lines)."""
     heads: set[int] = set()
     items: set[int] = set()
     for n in range(len(lines) - 1):

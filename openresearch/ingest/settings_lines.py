@@ -58,21 +58,21 @@ _TAB_LABEL = re.compile(r"^\s*(?:===|\?\?\?\+?|!!!)\s")
 CONTEXT_LINES = 4  # non-blank lines before a fence that may say what the block shows
 
 
-# a command's help entry: its option tags ("-n", "-c, --connections=125", "--connect-timeout <CONNECT_TIMEOUT>",
-# "-rate value"), then its description after a wide gap or on the lines under it, indented deeper
-# (the value an option takes: "<N>", "[N]", a type, "value", "stringArray", "Duration", "N_REQUESTS")
+# a command's help entry: its option tags ("-n", "-k, --sockets=135", "--dial-timeout <DIAL_TIMEOUT>",
+# "-pace value"), then its description after a wide gap or on the lines under it, indented deeper
+# (the value an option takes: "<N>", "[N]", a type, "value", "stringArray", "Duration", "N_FROBS")
 _ARG = (r"(?:<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|[a-z][A-Za-z]{0,15}|[A-Z][A-Z_]{0,30}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)"
         r"(?:\.\.\.)?")
 _ENTRY_TAGS = re.compile(r"^(?P<indent>[ \t]*)(?:-\w(?:[ =]\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S*)?"
                          rf"(?:[ \t]{_ARG})?(?P<rest>(?:\s{{2,}}|\t)\S.*)?$")
-# where a help entry states its default: "(default 50/1s)", "[default: 50]", "Default is 200.", "defaults to 5s",
-# or a figure in the option's own column: "--connections=125" (the figure the option takes when not given)
+# where a help entry states its default: "(default 20/1s)", "[default: 40]", "Default is 300.", "defaults to 7s",
+# or a figure in the option's own column: "--sockets=135" (the figure the option takes when not given)
 _ENTRY_DEFAULT = re.compile(r"[(\[]default:?\s[^)\]]*\d|\bdefault(?:s|\s+value)?\s+(?:is|to|of|=|:)\s+\S*\d|"
                             r"^\s*(?:-\w,\s*)?--?[A-Za-z][\w.-]*=[\d.]+[a-zA-Z%]{0,3}(?:\s|$)", re.I)
 
 
-# a help entry as ingest writes it, one paragraph: its tags ("-c, --connections=125"), the argument they take
-# ("<N>", "value"), its description, capitalised ("-n Number of requests to run. Default is 200.")
+# a help entry as ingest writes it, one paragraph: its tags ("-k, --sockets=135"), the argument they take
+# ("<N>", "value"), its description, capitalised ("-n Number of frobs to send. Default is 300.")
 HELP_ENTRY = re.compile(rf"(?P<term>(?:-\w(?:=\S+)?,\s*)?--?[A-Za-z][\w.-]*(?:=\S+)?)(?:\s{_ARG})?"
                         r"\s+(?P<description>[A-Z`][^\n]*)")
 
@@ -103,8 +103,8 @@ def setting_lines(lines: list[str]) -> dict[int, str]:
 
 def help_entries(lines: list[str], start: int, end: int) -> dict[int, str]:
     """A command's help entries in lines[start:end] that state a default, each joined into one paragraph: the
-    option line and the description under it, indented deeper ("-rate value" over "Number of requests per time
-    unit (default 50/1s)"), or one line ("-n  Number of requests to run. Default is 200."). Index -> text ("" for
+    option line and the description under it, indented deeper ("-pace value" over "Frobs sent per unit of
+    time (default 20/1s)"), or one line ("-n  Number of frobs to send. Default is 300."). Index -> text ("" for
     a line joined to the entry above it)."""
     out: dict[int, str] = {}
     n = start

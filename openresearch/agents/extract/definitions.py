@@ -166,8 +166,8 @@ def _para_end(text: str, start: int) -> int:
     return len(text) if end < 0 else end
 
 
-# what a help entry's description opens with, up to a word that goes on about it ("Number of requests to run",
-# "Timeout for each request in seconds")
+# what a help entry's description opens with, up to a word that goes on about it ("Number of frobs to send",
+# "Timeout for each frob in seconds")
 _HELP_HEAD = re.compile(r"(?:(?:max(?:imum)?|min(?:imum)?|total|initial)\s+)?"
                         r"(?P<head>[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*){0,3}?)"
                         r"(?=\s+(?:to|per|for|in|on|at|that|which|when|if|with|from|by|during|used|of)\b|"
@@ -176,9 +176,9 @@ _COUNT_HEAD = re.compile(r"(?:number|count|amount)\s+of\s+", re.I)
 
 
 def help_term(tags: str, description: str) -> str:
-    """The keyword a help entry's figures are of: its long option ("-c, --connections=125" -> "--connections"),
-    else, for a lone letter ("-n"), what its description calls it: "Number of requests to run" -> "requests",
-    "Timeout for each request in seconds" -> "timeout" (a letter is no name of a quantity)."""
+    """The keyword a help entry's figures are of: its long option ("-k, --sockets=135" -> "--sockets"),
+    else, for a lone letter ("-n"), what its description calls it: "Number of frobs to send" -> "frobs",
+    "Timeout for each frob in seconds" -> "timeout" (a letter is no name of a quantity)."""
     term = keyword(re.sub(r"=\S*", "", tags))
     counted = _COUNT_HEAD.match(re.sub(r"^(?:max(?:imum)?|min(?:imum)?|total|initial)\s+", "", description, flags=re.I))
     rest = description[description.lower().find(counted.group(0).lower()) + len(counted.group(0)):] if counted \
@@ -188,7 +188,7 @@ def help_term(tags: str, description: str) -> str:
     first = re.split(r"(?<=[a-z0-9)])\.\s", description, maxsplit=1)[0]  # (its first sentence says what it is)
     if head and re.search(r"\b(?:concurrent(?:ly)?|simultaneous(?:ly)?)\b", first, re.I) and \
             "concurrent" not in head:
-        head = f"concurrent {head}"  # "Number of workers to run concurrently": how many run at once
+        head = f"concurrent {head}"  # "Number of wibblers to run concurrently": how many run at once
     if len(term.lstrip("-")) > 1:
         # (a long option its description names with more words, "--conns" for "Maximum number of concurrent
         # conns": those words)
@@ -198,9 +198,9 @@ def help_term(tags: str, description: str) -> str:
 
 
 def help_column_default(entry: str, entity: str | None) -> list[ObservationIn] | None:
-    """The default a help entry writes in its option's own column, "-c, --connections=125   Maximum number of
-    concurrent connections": the figure the option takes when not given (a word there, "--method=GET", is none
-    of ours; a placeholder, "--requests=[pos. int.]", none at all)."""
+    """The default a help entry writes in its option's own column, "-k, --sockets=135   Concurrent sockets to
+    hold open": the figure the option takes when not given (a word there, "--mode=FAST", is none of ours; a
+    placeholder, "--frobs=[pos. int.]", none at all)."""
     m = help_entry(entry)
     column = re.search(r"=(\S+)$", m.group("term")) if m and entity else None
     if m is None or column is None or entity is None:

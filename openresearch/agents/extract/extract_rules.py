@@ -238,7 +238,7 @@ def sentence_units(text: str, max_len: int = MAX_UNIT_CHARS) -> list[Unit]:
         line_start = text.rfind("\n", 0, u.start) + 1
         if text[line_start:line_start + 1] == "-" and line_start not in rows and help_entry(
                 text[line_start:len(text) if (le := text.find("\n", line_start)) < 0 else le]):
-            # a command's help entry ("-n Number of requests to run. Default is 200.") is one unit: its tag says
+            # a command's help entry ("-n Number of frobs to send. Default is 300.") is one unit: its tag says
             # what the default is of
             rows.add(line_start)
             out.append(Unit(*_trim(text, line_start, len(text) if le < 0 else le), u.para))

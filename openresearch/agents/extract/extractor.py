@@ -113,6 +113,7 @@ from openresearch.identity import AliasResolver, entity_key, evidence_id
 from openresearch.ingest.benchlines import figures, is_bench_line, label_words
 from openresearch.ingest.documents import keyword_shape
 from openresearch.ingest.embed import Embedder
+from openresearch.ingest.settings_lines import help_entry
 from openresearch.ingest.textnorm import tokens
 from openresearch.models import (
     EvidenceItem,
@@ -1188,7 +1189,7 @@ class DeterministicExtractor:
                 read = term_row(read, term, ctx_entity)  # "default | max" of the setting the section defines
         heading = None
         if read is None and row is None and quote.startswith("-"):
-            read = help_column_default(quote, ctx_entity)  # "-c, --connections=125   Maximum number of ..."
+            read = help_column_default(quote, ctx_entity)  # "-k, --sockets=135   Concurrent sockets to ..."
         if read is None and row is None:
             # "## 1.19.0 - 2025/07/30": the release's date (no heading above it makes it conditional)
             heading = read = heading_observations(quote, found, ctx_entity)
@@ -1225,6 +1226,10 @@ class DeterministicExtractor:
             # "... you can pass *zorb_limit* parameter to the connector. [...] The default is 0.": that parameter's
             obs = [*(o for o in obs if o.metric not in GENERIC_METRICS),
                    *of_term([o for o in obs if o.metric in GENERIC_METRICS], named, None)]
+        if obs and ctx_entity and quote.startswith("-") and help_entry(quote):
+            # a command's help entry documents the command's own setting, whatever capitalised words its value
+            # type and description hold ("--timeout Duration Socket idle timeout")
+            obs = [o if o.entity == ctx_entity else o.model_copy(update={"entity": ctx_entity}) for o in obs]
         if obs and term:
             # "The default value is 16384" of quoll.bufsize
             obs = of_term(obs, term, entry_unit(source.text, start), quote, entry_description(source.text, start, term))

@@ -138,7 +138,7 @@ def canonical_metric(phrase: str) -> str | None:
     "人口" -> population, "QPS" -> query_throughput); None when it names none ("What is X")."""
     found = metric_mentions(phrase)
     if found and found[0].key in _DATED and _HEAD_AFTER.match(phrase, found[0].end):
-        return None  # "connection-establishment timeout" is a timeout, not when something was established
+        return None  # "socket-establishment timeout" is a timeout, not when something was established
     return found[0].key if found else None
 
 

@@ -479,7 +479,7 @@ _PHRASE_LINK = re.compile(
     r"(?:an?\s+|up to\s+|about\s+|around\s+|"
     r"approximately\s+|"
     r"roughly\s+|at most\s+|at least\s+|only\s+)?$"
-    # (the value quoted, as a command's help quotes a string it parses: '(default "30s")')
+    # (the value quoted, as a command's help quotes a string it parses: '(default "45s")')
     r"|\s*[(（]\s*(?P<lead>default|max(?:imum)?|min(?:imum)?)s?\s*[:=]?\s*[\"'`]?$", re.I)
 # words that end a noun phrase read backwards: verbs, conjunctions, pronouns and prepositions other than "of"
 _PHRASE_STOP = frozenset({
@@ -999,7 +999,7 @@ def _subject_entity(sentence: str, v: Value, mentions: Sequence[Mention], skip: 
         return inside[0].canonical
     # a proper-noun subject no list knows ("Glorp, by contrast, manages 1 GB/s"), unless a name it skips is it; an
     # ordinary word capitalised as a sentence's first ("Default is 70.") names nothing
-    # (also a sentence's first inside a unit: "-n Number of requests to run. Default is 200.")
+    # (also a sentence's first inside a unit: "-n Number of frobs to send. Default is 300.")
     if subj.name and " " not in subj.name and ordinary_word(subj.name) and (
             not (lead := sentence[:subj.start].strip(" *_\"'(")) or lead[-1] in ".!?:"):
         return None

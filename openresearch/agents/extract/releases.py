@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\w+ \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
         r"\d{1,2}(?:st|nd|rd|th)?[- ](?:of )?\w+,?[- ]\d{4})")
 _VERSION = r"\[?(?P<version>v?\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:alpha|beta|rc|dev|pre|a|b)(?:[-.]?\d+)?)?)" \
-           r"(?:[.+](?=[0-9a-f]*[a-f])[0-9a-f]{7,40})?\]?"  # (a build's commit after it: "1.0.0-rc.4.a8dcd7ca5df4")
+           r"(?:[.+](?=[0-9a-f]*[a-f])[0-9a-f]{7,40})?\]?"  # (a build's commit after it: "2.0.0-rc.3.b7e1c9d04a2f")
 RELEASE_HEADING = re.compile(r"(?:[*=#]+\s+)?(?:(?P<first>" + DATE + r")\s*[:–—-]\s*)?"
                              r"(?:(?:noteworthy |notable |major )?(?:changes|news|what'?s new|change ?log) "
                              r"(?:in|for|with|of) |release notes for |" + ANNOUNCING + r" (?:the )?)?"
@@ -120,7 +120,7 @@ _ADDS_SETTING = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:e|es|ed)|new)\s+(?:(?:
                            rf"{_SETTING_WORD}\s+(?P<key2>[A-Za-z_-][\w.:-]*[A-Za-z0-9])|"
                            # "Added too-many-frobs to allow ...": a key alone, written as one (keyword_like decides)
                            r"(?P<key3>[a-z][\w-]*[-_][\w-]*[a-z0-9])(?=\s|[,.;:]|$))", re.I)
-# what an option an entry adds is for: "... option to set number of parallel requests"
+# what an option an entry adds is for: "... option to set number of parallel frobs"
 _PURPOSE = re.compile(r"\s+(?:to\s+(?:set|control|choose|specify|change|limit|configure)\s+(?:the\s+)?|"
                       r"for\s+(?:the\s+)?)([^.;,()\n]{3,80}?)\s*(?=[.;,(]|$)")
 # ... or brings a part or a behaviour: "Add a Frob plugin", "This release adds initial support for Quux3", "Start to
@@ -216,7 +216,7 @@ def change_log_notes(text: str, release: Release | None, entity: str | None) -> 
     for m in _ADDS_SETTING.finditer(text):
         key = (m.group("key") or m.group("key2") or m.group("key3")).split("::")[-1]
         if re.fullmatch(r"-\w", key) and (purpose := _PURPOSE.match(text, m.end())):
-            # "Added -p option to set number of Frob/2 parallel requests": a letter names nothing; what it sets does
+            # "Added -p option to set number of parallel QXP/2 frobs": a letter names nothing; what it sets does
             out.append(ObservationIn(entity=entity, metric=metric_key(f"{help_term(key, purpose.group(1))} added"),
                                      value=when, unit=kind, condition=f"added {at}"))
         elif keyword_shape(key) and keyword_like(key):  # a key is written as one ("zorb_cache_size", "maxRetries")
@@ -467,7 +467,7 @@ def releases_asked_of(question: str, entity: str, names: Sequence[str]) -> list[
 # (or a possessive that stands for the product: "when did Zorb put out its 1.0 and 2.0 releases")
 _RELEASE_GLUE = frozenset({"and", "or", "to", "through", "until", "release", "releases", "version", "versions", "v",
                            "of", "than", "from", "between", "the", "vs", "versus", "its", "their",
-                           # (the verb a question asks a release with: "when did Zorb ship v6.0.0")
+                           # (the verb a question asks a release with: "when did Zorb ship v4.0.0")
                            "ship", "shipped", "released", "publish", "published", "tag", "tagged", "cut", "reach",
                            "reached", "put", "out"})
 

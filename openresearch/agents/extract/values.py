@@ -276,13 +276,13 @@ def _port_or_year(text: str, v: Value) -> Value:
 _POWER = re.compile(r"(?<![\w.])\d+\s?(?:\^|\*\*)\s?\d+(?:\s?[KMGTkmgt]?i?B\b)?")
 
 
-# a count per a span of time, glued as a command's flags write a rate: "50/1s", "100/s", "1000/5m"
+# a count per a span of time, glued as a command's flags write a rate: "20/1s", "40/s", "600/5m"
 _PER_TIME = re.compile(r"(?<![\w./])(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)?(ms|s|m|h)(?![\w/.])")
 _PER_TIME_UNIT = {"ms": "/ms", "s": "/s", "m": "/min", "h": "/h"}
 
 
 def _per_time(text: str) -> list[Value]:
-    """The rates written "<count>/<span>" ("50/1s" is 50 per second): one value, the count over the span."""
+    """The rates written "<count>/<span>" ("20/1s" is 20 per second): one value, the count over the span."""
     out: list[Value] = []
     for m in _PER_TIME.finditer(text):
         span = float(m.group(2) or 1)
@@ -294,13 +294,13 @@ def _per_time(text: str) -> list[Value]:
     return out
 
 
-# a time written as its parts glued, as Go and configurations write durations: "1m0s", "5m30s", "1h0m0s", "2h45m"
+# a time written as its parts glued, as Go and configurations write durations: "2m30s", "5m30s", "1h0m0s", "2h45m"
 _COMPOUND_DURATION = re.compile(r"(?<![\w.])(?=\d+(?:\.\d+)?[hms]\d)(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?"
                                 r"(?![\w.])")
 
 
 def _compound_durations(text: str) -> list[Value]:
-    """Durations written as glued parts ("1m0s" is 60 seconds): one time each, in seconds."""
+    """Durations written as glued parts ("2m30s" is 150 seconds): one time each, in seconds."""
     out: list[Value] = []
     for m in _COMPOUND_DURATION.finditer(text):
         if m.end() - m.start() < 3 or sum(g is not None for g in m.groups()) < 2:
@@ -341,7 +341,7 @@ def find_values(text: str) -> list[Value]:
     taken = [(v.start, v.end) for v in out]
     out += [Value(m.start(1), m.end(1), m.group(1), "", parse_quantity(m.group(1), None), "port")
             for m in _HOST_PORT.finditer(text) if not any(s < m.end(1) and m.start(1) < e for s, e in taken)]
-    if rates := _per_time(text):  # ("50/1s" is one rate, not the bare 50 it starts with)
+    if rates := _per_time(text):  # ("20/1s" is one rate, not the bare 20 it starts with)
         out = [v for v in out if not any(r.start <= v.start < r.end for r in rates)] + rates
     if spans := _compound_durations(text):  # ("1m30s" is one time, not a 30 s after a stray 1)
         out = [v for v in out if not any(d.start <= v.start < d.end for d in spans)] + spans

@@ -124,7 +124,7 @@ class Analyzer:
             if language == "en" and (subject := _asked_subject(text)) is not None:
                 # "What figures does wibblet publish for itself (decoding, GC pauses, ...)?": the question is
                 # about its subject, whatever its case; the capitalised words of its aside are context (a name that
-                # is another clause's subject, "... and when did Quux release 2.40.0?", is asked about too)
+                # is another clause's subject, "... and when did Quux release 3.5.0?", is asked about too)
                 found = [subject, *(f for f in found if f[0] > subject[0] and re.search(
                     r"\b(?:did|does|do|has|have|is|are|was|were)\s+$", text[:f[0]], re.I))]
         if language == "en" and asked is None and (owned := _OWNED_BY.match(text)):
@@ -182,7 +182,7 @@ class Analyzer:
         named = found
         found = _in_context(text, found)
         found = _versions(text, found, asks_release_dates(text, language))
-        # ("when did Zorbq ship 6.0, the version that added Frob/2": a feature the release brought, no product)
+        # ("when did Zorbq ship 4.0, the version that added QXP/2": a feature the release brought, no product)
         brought = brought_spans(text)
         found = [f for f in found if not any(s <= f[0] < e for s, e in brought)] or found
         entities = self._resolve(found)
@@ -722,7 +722,7 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     for m in _BARE_WORD.finditer(text):
         word = m.group()
         if m.start() in listed and word not in known and not any(s <= m.start() < e for s, e in spans):
-            out.append((m.start(), word))  # ("point hey, vegeta and bombardier at ..."): one of a list of names
+            out.append((m.start(), word))  # ("point anvil, zorbq and lantern at ..."): one of a list of names
             known.add(word)
             continue
         versioned = re.match(r"\s+v?\d+\.\d+", text[m.end():])
@@ -750,7 +750,7 @@ def _bare_names(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]
     return out
 
 
-# an enumeration of three or more single lower-case words: "hey, vegeta and bombardier"
+# an enumeration of three or more single lower-case words: "anvil, zorbq and lantern"
 _BARE_ITEM = r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*"
 _BARE_LIST = re.compile(rf"(?<![\w.@/-]){_BARE_ITEM}(?:,\s+{_BARE_ITEM}){{1,8}},?\s+(?:and|or)\s+{_BARE_ITEM}"
                         r"(?![\w@/-]|\.\w)")
@@ -759,7 +759,7 @@ _BARE_LIST = re.compile(rf"(?<![\w.@/-]){_BARE_ITEM}(?:,\s+{_BARE_ITEM}){{1,8}},
 def _listed_bare(text: str) -> set[int]:
     """Where the items of an enumeration of lower-case words start, when the enumeration lists names: one of its
     items (letters only) is no word of the vocabulary, so the list is of things of one kind, names, and its
-    ordinary-looking items are names too ("hey, vegeta and bombardier"; "latency, throughput and memory" lists
+    ordinary-looking items are names too ("anvil, zorbq and lantern"; "latency, throughput and memory" lists
     none). A function word or a setting's key among the items makes it no list of names."""
     out: set[int] = set()
     for m in _BARE_LIST.finditer(text):

@@ -470,7 +470,7 @@ def attribute_list(question: str, language: str, entities: list[str]) -> list[st
                     len(re.findall(r"[\u4e00-\u9fff]", x)) >= 2 for x in p.split("/")) else [p])]
             for piece in pieces:
                 if re.match(r"(?:the\s+)?(?:releases?|versions?)\s+(?:that|which)\s", piece.strip(), re.I):
-                    continue  # ("..., the version that added Frob/2, ...": a release asked by what it brought)
+                    continue  # ("..., the version that added QXP/2, ...": a release asked by what it brought)
                 item = _clean_item(piece.replace("\u2024", ".")).replace("\u27ee", " (").replace("\u27ef", ")")
                 item = item.replace("\u066c", ",")
                 if item and (language == "zh" or len(_content_words(item)) <= 5 or _qualified_item(item)) and \
@@ -663,7 +663,7 @@ def _release_items(text: str) -> list[str]:
 
 
 def brought_spans(text: str) -> list[tuple[int, int]]:
-    """Where a question writes what a release brought ("the version that added HTTP/2", "which release introduced
+    """Where a question writes what a release brought ("the version that added QXP/2", "which release introduced
     Frob support"): a feature, no product compared."""
     return [m.span("x") for rx in (_RELEASE_THAT, _RELEASE_CHANGED, _RELEASE_DID) for m in rx.finditer(text)
             if m.group("verb").lower() in BROUGHT_VERBS | {"dropped"} or (
@@ -690,7 +690,7 @@ _CHANGE_SAID = re.compile(r"\b(?:the\s+)?(?P<s>(?:(?!the\b)[\w.-]+\s+){0,3}?(?:d
                           r"(?:was|were|got|had\s+been|(?:has|have)\s+been)\s+(?P<verb>changed|raised|lowered|increased|"
                           r"decreased)\b", re.I)
 # "when were Zorb 3.0 and 3.2 released" read as a list: "3.2 released" is the release dates asked, no attribute
-# (and "when did Zorbq ship v6.0.0": the release itself, no thing it brought)
+# (and "when did Zorbq ship v4.0.0": the release itself, no thing it brought)
 _RELEASE_ITEM = re.compile(r"v?\d+(?:[.\u2024]\d+)*\s+(?:released|published|shipped|out|tagged|added)", re.I)
 _SUPPORT_FOR = re.compile(r"(?:support|compatibility)\s+(?:for|with)\s+(?P<p>[A-Za-z][\w.+#]*)\s+v?(?P<v>[\d.]+)",
                           re.I)
@@ -1518,7 +1518,7 @@ def metric_key(attribute: str) -> str:
     attribute = re.sub(rf"(?<=\S)\s+(?:{CHANGE_VERBS})$", "", attribute, flags=re.I)
     if came and not named_key(attribute) and not key_gloss(attribute) and not re.search(r"\bdefaults?\b", attribute):
         # a thing a release brought ("zorb compression added") is an event of its own words, no quantity of it
-        # (the same thing however written: "Frob/2 added" and "Add Frob2 support" are one event)
+        # (the same thing however written: "QXP/2 added" and "Add QXP2 support" are one event)
         attribute = re.sub(r"(?<=\S)\s+support$", "", re.sub(r"(?<=[A-Za-z])/(?=\d)", "", attribute), flags=re.I)
         return re.sub(r"[^\w]+", "_", attribute.lower()).strip("_") or attribute
     under = re.fullmatch(r"(?P<key>[^\s()]+)\s*\((?P<case>[^()]+)\)", attribute)

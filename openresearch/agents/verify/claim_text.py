@@ -22,7 +22,7 @@ _ID = re.compile(r"E-[\w-]+")
 # characters: "达到1.2万条/秒" would hide its number. A space before the digit exposes it.
 _CJK_BEFORE_DIGIT = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef])(?=[$€¥￥\d])")
 # identifiers such as COVID-19, SARS-CoV-2, Llama-3: part of a name, not a quantity
-# a number that is part of a name: a code's ("COVID-19", "i3en-2") or a protocol's version ("HTTP/2")
+# a number that is part of a name: a code's ("COVID-19", "i3en-2") or a protocol's version ("QXP/2")
 _IDENT_PREFIX = re.compile(r"[A-Za-z][\w]*-$|(?<![\w/])[A-Z][A-Za-z]*/$")
 
 

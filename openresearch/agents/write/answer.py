@@ -1113,8 +1113,8 @@ def best_keys(found: list[Found], words: str, glosses: dict[str, set[str]], enti
         return len(shared - _KIND_STEMS) + (0.5 if shared & _KIND_STEMS else 0.0) - 0.5 * len(own - asked) + bound
 
     def said(f: Found) -> float:
-        # (a row's word the figure's own quote says beside its key, "on Frob/2" in "Number of parallel requests to
-        # send on Frob/2" for "Frob/2 requests in flight": that setting's words for what the row asks)
+        # (a row's word the figure's own quote says beside its key, "on QXP/2" in "Number of parallel frobs to
+        # send on each QXP/2 socket" for "QXP/2 frobs in flight": that setting's words for what the row asks)
         own = word_stems(f.obs.metric.replace("_", " "))
         return 0.75 if (word_stems(" ".join(e.quote for e in f.evidence)) & asked) - own - name - _KIND_STEMS else 0.0
 
