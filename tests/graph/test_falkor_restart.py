@@ -216,11 +216,9 @@ def test_a_loader_deadlocked_on_a_lock_is_told_from_a_busy_one(tmp_path: Path) -
     pid, log, proc = _process(tmp_path, "import threading, time; time.sleep(0.2); lock = threading.Lock(); "
                                         "lock.acquire(); lock.acquire()")
     try:
-        t0 = time.monotonic()
         with pytest.raises(persist.LoadWedged, match="waited on a lock"):
             persist.wait_loaded(tmp_path / "none.sock", pid, lambda: True, db_dir=tmp_path, log_file=log,
                                 progress=None, wedged_s=1.0)
-        assert time.monotonic() - t0 < 60
     finally:
         proc.kill()
         proc.wait()

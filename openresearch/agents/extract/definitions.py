@@ -197,13 +197,12 @@ def help_term(tags: str, description: str) -> str:
     return head or term
 
 
-def help_column_default(entry: str, entity: str | None) -> list[ObservationIn] | None:
+def help_column_default(m: re.Match[str], entity: str | None) -> list[ObservationIn] | None:
     """The default a help entry writes in its option's own column, "-k, --sockets=135   Concurrent sockets to
     hold open": the figure the option takes when not given (a word there, "--mode=FAST", is none of ours; a
     placeholder, "--frobs=[pos. int.]", none at all)."""
-    m = help_entry(entry)
-    column = re.search(r"=(\S+)$", m.group("term")) if m and entity else None
-    if m is None or column is None or entity is None:
+    column = re.search(r"=(\S+)$", m.group("term")) if entity else None
+    if column is None or entity is None:
         return None
     values = find_values(column.group(1))
     if len(values) != 1 or values[0].start != 0 or values[0].end != len(column.group(1)) or \

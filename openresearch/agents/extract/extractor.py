@@ -1188,8 +1188,9 @@ class DeterministicExtractor:
             if read and len(row.labels) == 1 and ctx_entity and (term := entry_term):
                 read = term_row(read, term, ctx_entity)  # "default | max" of the setting the section defines
         heading = None
-        if read is None and row is None and quote.startswith("-"):
-            read = help_column_default(quote, ctx_entity)  # "-k, --sockets=135   Concurrent sockets to ..."
+        entry = help_entry(quote) if quote.startswith("-") else None  # a command's help entry ("-k, --socks=64 ...")
+        if read is None and row is None and entry:
+            read = help_column_default(entry, ctx_entity)  # "-k, --sockets=135   Concurrent sockets to ..."
         if read is None and row is None:
             # "## 1.19.0 - 2025/07/30": the release's date (no heading above it makes it conditional)
             heading = read = heading_observations(quote, found, ctx_entity)
@@ -1226,7 +1227,7 @@ class DeterministicExtractor:
             # "... you can pass *zorb_limit* parameter to the connector. [...] The default is 0.": that parameter's
             obs = [*(o for o in obs if o.metric not in GENERIC_METRICS),
                    *of_term([o for o in obs if o.metric in GENERIC_METRICS], named, None)]
-        if obs and ctx_entity and quote.startswith("-") and help_entry(quote):
+        if obs and ctx_entity and entry:
             # a command's help entry documents the command's own setting, whatever capitalised words its value
             # type and description hold ("--timeout Duration Socket idle timeout")
             obs = [o if o.entity == ctx_entity else o.model_copy(update={"entity": ctx_entity}) for o in obs]

@@ -137,13 +137,13 @@ def canonical_metric(phrase: str) -> str | None:
     """The canonical key for the first metric a phrase names ("maximum vector dimensions" -> max_dimensions,
     "人口" -> population, "QPS" -> query_throughput); None when it names none ("What is X")."""
     found = metric_mentions(phrase)
-    if found and found[0].key in _DATED and _HEAD_AFTER.match(phrase, found[0].end):
+    if found and found[0].key in EVENT_KEYS and _HEAD_AFTER.match(phrase, found[0].end):
         return None  # "socket-establishment timeout" is a timeout, not when something was established
     return found[0].key if found else None
 
 
 # the keys that are a day something happened on
-_DATED = frozenset({"built", "opened", "born", "died", "founded", "released", "published"})
+EVENT_KEYS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
 # a quantity's own noun after a word an event's rule knows: that word only says which one it is
 _HEAD_AFTER = re.compile(r"[\s-]+(?:timeouts?|limits?|size|rate|count|interval|delay|duration|port|"
                          r"threshold|deadline|window|budget|cap|ttl)\b(?!-)", re.I)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from openresearch.agents.extract.metric_names import canonical_metric, word_stems
+from openresearch.agents.extract.metric_names import EVENT_KEYS, canonical_metric, word_stems
 from openresearch.agents.extract.requirements import platform_metric
 from openresearch.agents.plan.vocabulary import ordinary_word
 
@@ -1181,7 +1181,6 @@ def _passive(q: str, counted: str, words: list[str]) -> str | None:
     return None
 
 
-_EVENTS = frozenset({"born", "died", "built", "opened", "founded", "released", "published"})
 _SPAN_WORDS = re.compile(r"\b(?:interval|duration|cadence|period|frequency|window|lifetime|phase)\b", re.I)
 
 
@@ -1530,7 +1529,7 @@ def metric_key(attribute: str) -> str:
         return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").replace(".", "_").lower()
     attribute = attribute if canonical_metric(attribute) else attribute_head(attribute)
     known = canonical_metric(attribute)
-    if known and not (known in _EVENTS and _SPAN_WORDS.search(attribute)):
+    if known and not (known in EVENT_KEYS and _SPAN_WORDS.search(attribute)):
         return known  # a "release interval" is a span between releases, not the date of one
     if re.search(r"[\u4e00-\u9fff]", attribute):
         # "默认的工作进程数": the key of its English words (and the English it writes itself, "backlog"), as the
